@@ -1,0 +1,1 @@
+"""rummy-bot: Indian 13-card Rummy tables for Discord communities."""

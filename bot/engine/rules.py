@@ -1,0 +1,137 @@
+"""Rule options. Defaults follow the common app rules; each point where our source rule pages
+disagree is an option here, so a table can play the way its players know.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from bot.engine.errors import RulesError
+
+MIN_PLAYERS = 2
+CARDS_PER_HAND = 13
+
+
+class ClosedDeckEmpty(StrEnum):
+    """What happens when a player must pick from an empty closed deck."""
+
+    RESHUFFLE = "reshuffle"  # the open pile, less its top card, is shuffled into a new closed deck
+    SETTLE = "settle"  # the deal ends; every hand is scored and the lowest wins
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    # Shoe: `deck_plan` maps "up to N players" to a number of 52-card decks, in rising order.
+    deck_plan: tuple[tuple[int, int], ...] = ((6, 2), (10, 3))
+    printed_jokers: bool = True  # one printed joker per deck
+    cut_joker: bool = True  # a card cut from the closed deck makes its rank wild
+    aces_wild_on_printed_cut: bool = True  # if the cut card is a printed joker, Aces are wild
+
+    # Melds and declarations.
+    max_set_size: int = 4
+    joker_only_groups: bool = False  # may a group be made of jokers alone?
+    one_joker_per_impure_sequence: bool = False
+    require_four_card_life: bool = False  # one of the two required sequences must have 4+ cards
+    pure_sequence_protects: bool = False  # a pure sequence alone lets melded cards go uncounted
+
+    # Points.
+    score_cap: int = 80
+    wrong_declaration: int = 80
+    first_drop: int = 20
+    middle_drop: int = 40
+    drops_allowed: bool = True
+
+    # Turns.
+    max_missed_turns: int = 3  # consecutive timeouts that count as a middle drop
+    turn_seconds: int = 30
+    extra_time_seconds: int = 60  # a per-player bank for the whole match
+    pick_discarded_joker: bool = False  # may a joker the previous player discarded be picked?
+    rediscard_open_pick: bool = False  # may the card just taken from the open pile go straight back?
+    closed_deck_empty: ClosedDeckEmpty = ClosedDeckEmpty.RESHUFFLE
+
+    PRESETS: ClassVar[dict[str, Rules]]
+
+    def __post_init__(self) -> None:
+        if not self.deck_plan:
+            raise RulesError("The deck plan needs at least one entry.")
+        previous = MIN_PLAYERS - 1
+        for players, decks in self.deck_plan:
+            if players <= previous or decks < 1:
+                raise RulesError("The deck plan must list rising player counts with 1+ decks.")
+            if players * CARDS_PER_HAND + 2 > decks * 52:
+                raise RulesError(f"{decks} deck(s) cannot deal 13 cards to {players} players.")
+            previous = players
+        if not 3 <= self.max_set_size <= 8:
+            raise RulesError("The largest set must be between 3 and 8 cards.")
+        if self.score_cap < 1 or self.wrong_declaration < 0:
+            raise RulesError("The score cap must be positive and penalties not negative.")
+        if not 0 <= self.first_drop <= self.middle_drop:
+            raise RulesError("A first drop cannot cost more than a middle drop.")
+        if self.max_missed_turns < 1:
+            raise RulesError("At least one missed turn must be allowed before the drop.")
+        if self.turn_seconds < 5 or self.extra_time_seconds < 0:
+            raise RulesError("A turn needs at least 5 seconds and the time bank cannot be negative.")
+        object.__setattr__(self, "closed_deck_empty", ClosedDeckEmpty(self.closed_deck_empty))
+
+    @property
+    def max_players(self) -> int:
+        return self.deck_plan[-1][0]
+
+    def decks_for(self, players: int) -> int:
+        """Decks in the shoe for a table of `players`; refuses counts the rules cannot seat."""
+        if players < MIN_PLAYERS:
+            raise RulesError(f"A deal needs at least {MIN_PLAYERS} players.")
+        for up_to, decks in self.deck_plan:
+            if players <= up_to:
+                return decks
+        raise RulesError(f"These rules seat at most {self.max_players} players.")
+
+    def printed_jokers_for(self, players: int) -> int:
+        return self.decks_for(players) if self.printed_jokers else 0
+
+    def replace(self, **changes: Any) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["deck_plan"] = [list(pair) for pair in self.deck_plan]
+        data["closed_deck_empty"] = self.closed_deck_empty.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Rules:
+        known = {field.name for field in dataclasses.fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesError(f"Unknown rule options: {', '.join(sorted(unknown))}.")
+        values = dict(data)
+        if "deck_plan" in values:
+            values["deck_plan"] = tuple(tuple(pair) for pair in values["deck_plan"])
+        return cls(**values)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        try:
+            return cls.PRESETS[name]
+        except KeyError:
+            names = ", ".join(sorted(cls.PRESETS))
+            raise RulesError(f"There is no rules preset '{name}'. Presets: {names}.") from None
+
+
+Rules.PRESETS = {
+    # The rules of the big apps (JungleeRummy, Foryourummy): the defaults.
+    "standard": Rules(),
+    # Octro Indian Rummy: one joker per impure sequence, a life of 4+ cards, 3 decks from 4 players.
+    "octro": Rules(
+        deck_plan=((3, 2), (5, 3)),
+        one_joker_per_impure_sequence=True,
+        require_four_card_life=True,
+    ),
+    # The app rule screen: a pure sequence alone protects melded cards, any group size.
+    "lenient": Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),
+    # Home rules: packing before a pick costs 10, up to ten players on three decks.
+    "home": Rules(first_drop=10),
+}

@@ -1,0 +1,1 @@
+"""Card images: pure functions from engine values to PNG bytes (no Discord here)."""
