@@ -35,9 +35,7 @@ SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-RANK_LABELS: dict[int, str] = {
-    1: "A", **{n: str(n) for n in range(2, 11)}, 11: "J", 12: "Q", 13: "K"
-}
+RANK_LABELS: dict[int, str] = {1: "A", **{n: str(n) for n in range(2, 11)}, 11: "J", 12: "Q", 13: "K"}
 _RANKS_BY_LABEL = {label: rank for rank, label in RANK_LABELS.items()}
 _RANK_NAMES = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
 
@@ -46,9 +44,7 @@ def rank_from_label(label: str) -> int:
     """Reads a rank such as `"7"`, `"10"` or `"a"` (case-insensitive); raises a player-readable error."""
     rank = _RANKS_BY_LABEL.get(label.strip().upper())
     if rank is None:
-        raise CardNotationError(
-            f"'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K."
-        )
+        raise CardNotationError(f"'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K.")
     return rank
 
 

@@ -1,0 +1,688 @@
+"""One deal of 13-card Rummy as an explicit state machine: commands in, events out.
+
+Each command has `can_x` (a yes/no for buttons), `verify_x` (raises a player-readable
+`IllegalActionError`) and `x` (verifies, applies, returns events). A rejected command changes
+nothing. Every accepted command is appended to `log`, and every random outcome (the shoe, the
+toss, each reshuffle) is recorded, so `Deal.replay` rebuilds the exact state from the log alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.engine.cards import ACE, Card, build_shoe, format_cards, is_wild, parse_card, parse_cards
+from bot.engine.errors import IllegalActionError
+from bot.engine.events import Event, EventKind
+from bot.engine.melds import judge_groups
+from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, Rules
+from bot.engine.solver import best_arrangement
+
+
+class Phase(StrEnum):
+    PICK = "pick"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+class Source(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+
+
+class SeatStatus(StrEnum):
+    PLAYING = "playing"
+    DROPPED = "dropped"
+    LEFT = "left"
+    WRONG_SHOW = "wrong_show"
+    DECLARED = "declared"
+
+
+class Outcome(StrEnum):
+    """Why a seat was charged what it was charged, for results and statistics."""
+
+    WON = "won"
+    HAND = "hand"
+    FIRST_DROP = "first_drop"
+    MIDDLE_DROP = "middle_drop"
+    LEFT = "left"
+    WRONG_SHOW = "wrong_show"
+
+
+@dataclass
+class Seat:
+    hand: list[Card]
+    status: SeatStatus = SeatStatus.PLAYING
+    has_picked: bool = False  # picked at least once this deal: a drop is then a middle drop
+    missed_turns: int = 0  # consecutive turns lost to the clock
+    points: int | None = None  # charged once the seat's deal is settled
+    outcome: Outcome | None = None
+
+    @property
+    def in_play(self) -> bool:
+        return self.status is SeatStatus.PLAYING
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": format_cards(self.hand),
+            "status": self.status.value,
+            "has_picked": self.has_picked,
+            "missed_turns": self.missed_turns,
+            "points": self.points,
+            "outcome": self.outcome.value if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Seat:
+        return cls(
+            hand=parse_cards(raw["hand"]),
+            status=SeatStatus(raw["status"]),
+            has_picked=raw["has_picked"],
+            missed_turns=raw["missed_turns"],
+            points=raw["points"],
+            outcome=Outcome(raw["outcome"]) if raw["outcome"] else None,
+        )
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat (or a spectator, seat None) may know: never another hand or the deck order."""
+
+    seat: int | None
+    hand: tuple[Card, ...]
+    phase: Phase
+    turn: int
+    turn_number: int
+    open_pile: tuple[Card, ...]
+    closed_count: int
+    cut_joker: Card | None
+    wild_rank: int | None
+    statuses: tuple[SeatStatus, ...]
+    hand_sizes: tuple[int, ...]
+    has_picked: tuple[bool, ...]
+    discards: tuple[tuple[int, Card], ...]  # every card discarded this deal, in order, with its seat
+    picked: Card | None  # the card this seat took this turn
+    picked_from_open: bool
+    can_pick_open: bool
+    rules: Rules
+
+    @property
+    def open_card(self) -> Card | None:
+        return self.open_pile[-1] if self.open_pile else None
+
+    @property
+    def to_act(self) -> bool:
+        return self.phase is not Phase.OVER and self.seat == self.turn
+
+
+@dataclass
+class Deal:
+    rules: Rules
+    players: int
+    dealer: int
+    shoe: list[Card]  # the shuffled shoe as dealt: the record that makes the deal verifiable
+    toss: list[dict[int, Card]]  # the toss rounds, seat to card (empty when the first player was given)
+    seats: list[Seat]
+    closed: list[Card]  # top of the deck is the end of the list
+    open_pile: list[Card]  # top is the end of the list
+    cut_joker: Card | None
+    wild_rank: int | None
+    turn: int
+    phase: Phase = Phase.PICK
+    turn_number: int = 1
+    picked: Card | None = None
+    picked_from_open: bool = False
+    open_top_is_discard: bool = False  # the top open card was discarded by the player before
+    finish_slot: list[Card] = field(default_factory=list)
+    discards: list[tuple[int, Card]] = field(default_factory=list)
+    reshuffles: list[list[Card]] = field(default_factory=list)
+    winner: int | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    rng: random.Random | None = field(default=None, repr=False, compare=False)
+    # Replays take reshuffles from the record instead of the random source.
+    _scripted_reshuffles: list[list[Card]] | None = field(default=None, repr=False, compare=False)
+
+    # ----------------------------------------------------------------- start
+
+    @classmethod
+    def start(
+        cls,
+        players: int,
+        rules: Rules,
+        rng: random.Random,
+        *,
+        first_player: int | None = None,
+        shoe: Sequence[Card] | None = None,
+    ) -> tuple[Deal, list[Event]]:
+        """Tosses (unless the match names the first player), shuffles, deals, turns the open card
+        and cuts the joker. `shoe` replays a recorded shuffle instead of drawing a new one."""
+        decks = rules.decks_for(players)
+        events: list[Event] = []
+        toss: list[dict[int, Card]] = []
+        if first_player is None:
+            first_player, toss = _toss(players, rng)
+            events.append(Event(EventKind.TOSS, first_player, data={"rounds": _toss_json(toss)}))
+        elif not 0 <= first_player < players:
+            raise IllegalActionError(f"There is no seat {first_player + 1} at this table.")
+        if shoe is None:
+            shoe = build_shoe(decks, rules.printed_jokers_for(players))
+            rng.shuffle(shoe)
+        shoe = list(shoe)
+        dealer = (first_player - 1) % players
+        deck = list(reversed(shoe))  # deal from the front of the recorded shoe
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        for _ in range(CARDS_PER_HAND):
+            for offset in range(players):
+                hands[(first_player + offset) % players].append(deck.pop())
+        open_card = deck.pop()
+        cut_joker = deck.pop() if rules.cut_joker else None
+        deal = cls(
+            rules=rules,
+            players=players,
+            dealer=dealer,
+            shoe=shoe,
+            toss=toss,
+            seats=[Seat(hand) for hand in hands],
+            closed=deck,
+            open_pile=[open_card],
+            cut_joker=cut_joker,
+            wild_rank=_wild_rank(cut_joker, rules),
+            turn=first_player,
+            rng=rng,
+        )
+        events.append(
+            Event(
+                EventKind.DEALT,
+                first_player,
+                open_card,
+                data={"cut_joker": cut_joker.code if cut_joker else None, "wild_rank": deal.wild_rank},
+            )
+        )
+        events.append(deal._turn_event())
+        return deal, events
+
+    # ----------------------------------------------------------------- pick
+
+    def can_pick(self, seat: int, source: Source | str) -> bool:
+        return _allowed(self.verify_pick, seat, source)
+
+    def verify_pick(self, seat: int, source: Source | str) -> None:
+        self._verify_turn(seat, Phase.PICK, "pick a card")
+        if Source(source) is Source.OPEN:
+            if not self.open_pile:
+                raise IllegalActionError("The open pile is empty: pick from the closed deck.")
+            top = self.open_pile[-1]
+            if (
+                self.open_top_is_discard
+                and is_wild(top, self.wild_rank)
+                and not self.rules.pick_discarded_joker
+            ):
+                raise IllegalActionError(
+                    f"{top.pretty} is a joker discarded by the previous player: it cannot be picked."
+                )
+
+    def pick(self, seat: int, source: Source | str) -> list[Event]:
+        self.verify_pick(seat, source)
+        source = Source(source)
+        self._record("pick", seat, source=source.value)
+        player = self.seats[seat]
+        player.missed_turns = 0
+        return [self._take(seat, source)]
+
+    def _take(self, seat: int, source: Source) -> Event:
+        player = self.seats[seat]
+        card = (self.open_pile if source is Source.OPEN else self.closed).pop()
+        player.hand.append(card)
+        player.has_picked = True
+        self.picked, self.picked_from_open = card, source is Source.OPEN
+        self.phase = Phase.DISCARD
+        return Event(
+            EventKind.PICKED, seat, card, private=source is Source.CLOSED, data={"source": source.value}
+        )
+
+    # ----------------------------------------------------------------- discard
+
+    def can_discard(self, seat: int, card: Card | str) -> bool:
+        return _allowed(self.verify_discard, seat, card)
+
+    def verify_discard(self, seat: int, card: Card | str) -> None:
+        card = _card(card)
+        self._verify_turn(seat, Phase.DISCARD, "discard")
+        self._verify_holds(seat, card)
+        if self.picked_from_open and card == self.picked and not self.rules.rediscard_open_pick:
+            raise IllegalActionError(
+                f"You just took {card.pretty} from the open pile: discard a different card."
+            )
+
+    def discard(self, seat: int, card: Card | str) -> list[Event]:
+        card = _card(card)
+        self.verify_discard(seat, card)
+        self._record("discard", seat, card=card.code)
+        self.seats[seat].missed_turns = 0
+        return self._put_down(seat, card)
+
+    def _put_down(self, seat: int, card: Card) -> list[Event]:
+        self.seats[seat].hand.remove(card)
+        self.open_pile.append(card)
+        self.discards.append((seat, card))
+        self.open_top_is_discard = True
+        events = [Event(EventKind.DISCARDED, seat, card)]
+        return events + self._after_turn()
+
+    # ----------------------------------------------------------------- drop
+
+    def can_drop(self, seat: int) -> bool:
+        return _allowed(self.verify_drop, seat)
+
+    def verify_drop(self, seat: int) -> None:
+        if not self.rules.drops_allowed:
+            raise IllegalActionError("Dropping is not allowed in this format.")
+        self._verify_turn(seat, Phase.PICK, "drop")
+
+    def drop(self, seat: int) -> list[Event]:
+        self.verify_drop(seat)
+        self._record("drop", seat)
+        return self._drop(seat)
+
+    def _drop(self, seat: int) -> list[Event]:
+        player = self.seats[seat]
+        first = not player.has_picked
+        outcome = Outcome.FIRST_DROP if first else Outcome.MIDDLE_DROP
+        points = self.rules.first_drop if first else self.rules.middle_drop
+        self._settle_seat(seat, SeatStatus.DROPPED, outcome, points)
+        events = [Event(EventKind.DROPPED, seat, data={"points": points, "outcome": outcome.value})]
+        return events + self._after_turn()
+
+    # ----------------------------------------------------------------- leave
+
+    def can_leave(self, seat: int) -> bool:
+        return _allowed(self.verify_leave, seat)
+
+    def verify_leave(self, seat: int) -> None:
+        self._verify_seat(seat)
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("This deal is over.")
+        if not self.seats[seat].in_play:
+            raise IllegalActionError("You are no longer playing in this deal.")
+
+    def leave(self, seat: int) -> list[Event]:
+        """A player who leaves the table is charged a middle drop, whenever it happens."""
+        self.verify_leave(seat)
+        self._record("leave", seat)
+        points = self.rules.middle_drop
+        self._settle_seat(seat, SeatStatus.LEFT, Outcome.LEFT, points)
+        events = [Event(EventKind.LEFT, seat, data={"points": points})]
+        if seat == self.turn:
+            self._return_picked(seat)
+            return events + self._after_turn()
+        return events + self._end_if_one_left()
+
+    def _return_picked(self, seat: int) -> None:
+        """A hand abandoned mid-turn gives back the card it picked, so the next player's turn
+        begins with an ordinary pile and the hand keeps 13 cards."""
+        if self.phase is Phase.DISCARD and self.picked is not None:
+            self.seats[seat].hand.remove(self.picked)
+            (self.open_pile if self.picked_from_open else self.closed).append(self.picked)
+
+    # ----------------------------------------------------------------- declare
+
+    def can_declare(self, seat: int) -> bool:
+        """Whether declaring is open to `seat` now (the grouping is judged only on `declare`)."""
+        return _allowed(self._verify_turn, seat, Phase.DISCARD, "declare")
+
+    def verify_declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str) -> None:
+        finish = _card(finish)
+        self._verify_turn(seat, Phase.DISCARD, "declare")
+        declared = Counter(card for group in groups for card in group)
+        declared[finish] += 1
+        if declared != Counter(self.seats[seat].hand):
+            raise IllegalActionError(
+                "Your groups and finish card must use exactly the 14 cards in your hand, each once."
+            )
+
+    def declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str) -> list[Event]:
+        """A valid show wins the deal at once; a wrong show costs the penalty and puts the
+        player out while the others play on."""
+        finish = _card(finish)
+        groups = [list(group) for group in groups]
+        self.verify_declare(seat, groups, finish)
+        self._record("declare", seat, groups=[format_cards(g) for g in groups], finish=finish.code)
+        self.seats[seat].hand.remove(finish)
+        self.finish_slot.append(finish)
+        self.seats[seat].hand = [card for group in groups for card in group]
+        judgement = judge_groups(groups, self.wild_rank, self.rules)
+        data = {"groups": [format_cards(g) for g in groups], "reason": judgement.reason}
+        if not judgement.valid:
+            points = self.rules.wrong_declaration
+            self._settle_seat(seat, SeatStatus.WRONG_SHOW, Outcome.WRONG_SHOW, points)
+            event = Event(EventKind.WRONG_SHOW, seat, finish, data={**data, "points": points})
+            return [event, *self._after_turn()]
+        self._settle_seat(seat, SeatStatus.DECLARED, Outcome.WON, 0)
+        return [Event(EventKind.DECLARED, seat, finish, data=data), *self._finish(seat)]
+
+    # ----------------------------------------------------------------- timeout
+
+    def can_timeout(self, seat: int) -> bool:
+        return _allowed(self.verify_timeout, seat)
+
+    def verify_timeout(self, seat: int) -> None:
+        self._verify_seat(seat)
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("This deal is over.")
+        if seat != self.turn:
+            raise IllegalActionError("Only the player to act can run out of time.")
+
+    def timeout(self, seat: int) -> list[Event]:
+        """The clock plays for an absent player: pick from the closed deck and throw that card
+        back. The configured number of misses in a row is a middle drop."""
+        self.verify_timeout(seat)
+        self._record("timeout", seat)
+        player = self.seats[seat]
+        player.missed_turns += 1
+        missed = Event(EventKind.MISSED_TURN, seat, data={"missed": player.missed_turns})
+        if player.missed_turns >= self.rules.max_missed_turns:
+            self._return_picked(seat)
+            self.phase = Phase.PICK
+            return [missed, *self._drop(seat)]
+        events = [missed]
+        if self.phase is Phase.PICK:
+            events.append(self._take(seat, Source.CLOSED))
+        assert self.picked is not None
+        return events + self._put_down(seat, self.picked)
+
+    # ----------------------------------------------------------------- turn flow
+
+    def _after_turn(self) -> list[Event]:
+        """Ends the current turn: settles the deal if it is decided, refills an empty closed
+        deck, and passes the turn to the next player still in."""
+        ended = self._end_if_one_left()
+        if ended:
+            return ended
+        events: list[Event] = []
+        if not self.closed:
+            if self.rules.closed_deck_empty is ClosedDeckEmpty.SETTLE or len(self.open_pile) < 2:
+                return [Event(EventKind.DECK_EXHAUSTED), *self._settle_by_hands()]
+            events.append(self._reshuffle())
+        self.turn = self._next_in_play(self.turn)
+        self.turn_number += 1
+        self.phase = Phase.PICK
+        self.picked, self.picked_from_open = None, False
+        events.append(self._turn_event())
+        return events
+
+    def _reshuffle(self) -> Event:
+        """The open pile, less its top card, becomes the new closed deck. The new order is
+        recorded so that replays and the published shuffle commitment stay exact."""
+        top = self.open_pile.pop()
+        cards = self.open_pile
+        if self._scripted_reshuffles is not None:
+            cards = self._scripted_reshuffles.pop(0)
+        else:
+            if self.rng is None:
+                raise RuntimeError("This deal was loaded without a random source to reshuffle with.")
+            self.rng.shuffle(cards)
+        self.reshuffles.append(list(cards))
+        self.closed = list(reversed(cards))
+        self.open_pile = [top]
+        self.open_top_is_discard = False
+        return Event(EventKind.RESHUFFLED, data={"count": len(cards), "order": len(self.reshuffles)})
+
+    def _end_if_one_left(self) -> list[Event]:
+        remaining = [i for i, seat in enumerate(self.seats) if seat.in_play]
+        if len(remaining) == 1:
+            last = remaining[0]
+            self._settle_seat(last, self.seats[last].status, Outcome.WON, 0)
+            return self._finish(last)
+        return []
+
+    def _settle_by_hands(self) -> list[Event]:
+        """The deck ran out: every hand still in is scored as it stands; the lowest wins
+        (ties go to the first of them in turn order from the player who would act next)."""
+        order = [self._next_in_play(self.turn)]
+        while len(order) < sum(seat.in_play for seat in self.seats):
+            order.append(self._next_in_play(order[-1]))
+        scored = {seat: self._hand_points(seat) for seat in order}
+        winner = min(order, key=lambda seat: scored[seat])
+        self._settle_seat(winner, SeatStatus.PLAYING, Outcome.WON, 0)
+        return self._finish(winner)
+
+    def _finish(self, winner: int) -> list[Event]:
+        """Charges every seat still holding cards the best arrangement of its hand, then closes."""
+        self.winner = winner
+        for index, seat in enumerate(self.seats):
+            if seat.points is None:
+                self._settle_seat(index, seat.status, Outcome.HAND, self._hand_points(index))
+        self.phase = Phase.OVER
+        self.picked, self.picked_from_open = None, False
+        data = {
+            "points": [seat.points for seat in self.seats],
+            "outcomes": [seat.outcome.value if seat.outcome else None for seat in self.seats],
+            "hands": [format_cards(seat.hand) for seat in self.seats],
+        }
+        return [Event(EventKind.DEAL_OVER, winner, data=data)]
+
+    def _hand_points(self, seat: int) -> int:
+        return best_arrangement(self.seats[seat].hand, self.wild_rank, self.rules).points
+
+    def _settle_seat(self, seat: int, status: SeatStatus, outcome: Outcome, points: int) -> None:
+        player = self.seats[seat]
+        player.status, player.outcome, player.points = status, outcome, points
+
+    def _next_in_play(self, seat: int) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if self.seats[candidate].in_play:
+                return candidate
+        raise AssertionError("no seat left in play")
+
+    def _turn_event(self) -> Event:
+        return Event(EventKind.TURN, self.turn, data={"turn_number": self.turn_number})
+
+    # ----------------------------------------------------------------- checks
+
+    def _verify_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"There is no seat {seat + 1} at this table.")
+
+    def _verify_turn(self, seat: int, phase: Phase, action: str) -> None:
+        self._verify_seat(seat)
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("This deal is over.")
+        if not self.seats[seat].in_play:
+            raise IllegalActionError("You are out of this deal.")
+        if seat != self.turn:
+            raise IllegalActionError(f"It is not your turn: wait for seat {self.turn + 1}.")
+        if self.phase is not phase:
+            if self.phase is Phase.PICK:
+                raise IllegalActionError(f"Pick a card first (closed deck or open pile) before you {action}.")
+            raise IllegalActionError(f"You have already picked: discard or declare, you cannot {action} now.")
+
+    def _verify_holds(self, seat: int, card: Card) -> None:
+        if card not in self.seats[seat].hand:
+            raise IllegalActionError(f"{card.pretty} is not in your hand.")
+
+    def _record(self, command: str, seat: int, **args: Any) -> None:
+        self.log.append({"command": command, "seat": seat, **args})
+
+    # ----------------------------------------------------------------- views and invariants
+
+    @property
+    def open_card(self) -> Card | None:
+        return self.open_pile[-1] if self.open_pile else None
+
+    def view(self, seat: int | None) -> SeatView:
+        mine = seat is not None and 0 <= seat < self.players
+        picked_here = mine and seat == self.turn and self.picked is not None
+        return SeatView(
+            seat=seat,
+            hand=tuple(self.seats[seat].hand) if mine else (),
+            phase=self.phase,
+            turn=self.turn,
+            turn_number=self.turn_number,
+            open_pile=tuple(self.open_pile),
+            closed_count=len(self.closed),
+            cut_joker=self.cut_joker,
+            wild_rank=self.wild_rank,
+            statuses=tuple(s.status for s in self.seats),
+            hand_sizes=tuple(len(s.hand) for s in self.seats),
+            has_picked=tuple(s.has_picked for s in self.seats),
+            discards=tuple(self.discards),
+            picked=self.picked if picked_here else None,
+            picked_from_open=bool(picked_here and self.picked_from_open),
+            can_pick_open=mine and self.can_pick(seat, Source.OPEN),
+            rules=self.rules,
+        )
+
+    def check_invariants(self) -> None:
+        """Every card of the shoe is in exactly one place, and the turn makes sense."""
+        zones = [*(s.hand for s in self.seats), self.closed, self.open_pile, self.finish_slot]
+        held = Counter(card for zone in zones for card in zone)
+        if self.cut_joker is not None:
+            held[self.cut_joker] += 1
+        assert held == Counter(self.shoe), "cards are not conserved"
+        if self.phase is Phase.OVER:
+            assert self.winner is not None and all(s.points is not None for s in self.seats)
+            return
+        assert self.seats[self.turn].in_play, "the player to act is out"
+        assert sum(s.in_play for s in self.seats) >= 2
+        for index, seat in enumerate(self.seats):
+            expected = CARDS_PER_HAND + (index == self.turn and self.phase is Phase.DISCARD)
+            if seat.in_play:
+                assert len(seat.hand) == expected, f"seat {index} holds {len(seat.hand)} cards"
+
+    # ----------------------------------------------------------------- serialisation
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "shoe": format_cards(self.shoe),
+            "toss": _toss_json(self.toss),
+            "seats": [seat.to_json() for seat in self.seats],
+            "closed": format_cards(self.closed),
+            "open_pile": format_cards(self.open_pile),
+            "cut_joker": self.cut_joker.code if self.cut_joker else None,
+            "wild_rank": self.wild_rank,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "turn_number": self.turn_number,
+            "picked": self.picked.code if self.picked else None,
+            "picked_from_open": self.picked_from_open,
+            "open_top_is_discard": self.open_top_is_discard,
+            "finish_slot": format_cards(self.finish_slot),
+            "discards": [[seat, card.code] for seat, card in self.discards],
+            "reshuffles": [format_cards(order) for order in self.reshuffles],
+            "winner": self.winner,
+            "log": list(self.log),
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
+        return cls(
+            rules=Rules.from_json(raw["rules"]),
+            players=raw["players"],
+            dealer=raw["dealer"],
+            shoe=parse_cards(raw["shoe"]),
+            toss=_toss_from_json(raw["toss"]),
+            seats=[Seat.from_json(seat) for seat in raw["seats"]],
+            closed=parse_cards(raw["closed"]),
+            open_pile=parse_cards(raw["open_pile"]),
+            cut_joker=parse_card(raw["cut_joker"]) if raw["cut_joker"] else None,
+            wild_rank=raw["wild_rank"],
+            turn=raw["turn"],
+            phase=Phase(raw["phase"]),
+            turn_number=raw["turn_number"],
+            picked=parse_card(raw["picked"]) if raw["picked"] else None,
+            picked_from_open=raw["picked_from_open"],
+            open_top_is_discard=raw["open_top_is_discard"],
+            finish_slot=parse_cards(raw["finish_slot"]),
+            discards=[(seat, parse_card(card)) for seat, card in raw["discards"]],
+            reshuffles=[parse_cards(order) for order in raw["reshuffles"]],
+            winner=raw["winner"],
+            log=list(raw["log"]),
+            rng=rng,
+        )
+
+    @classmethod
+    def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
+        """Rebuilds a deal from its recorded shoe, toss, reshuffles and command log only."""
+        rules = Rules.from_json(raw["rules"])
+        players = raw["players"]
+        first_player = (raw["dealer"] + 1) % players
+        deal, _ = cls.start(
+            players, rules, random.Random(0), first_player=first_player, shoe=parse_cards(raw["shoe"])
+        )
+        deal.toss = _toss_from_json(raw["toss"])
+        deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
+        for entry in raw["log"]:
+            deal.apply(entry)
+        deal._scripted_reshuffles = None
+        deal.rng = rng
+        return deal
+
+    def apply(self, entry: dict[str, Any]) -> list[Event]:
+        """Applies one command in its logged form (as stored, or as a front end sends it)."""
+        seat = entry["seat"]
+        match entry["command"]:
+            case "pick":
+                return self.pick(seat, entry["source"])
+            case "discard":
+                return self.discard(seat, entry["card"])
+            case "drop":
+                return self.drop(seat)
+            case "leave":
+                return self.leave(seat)
+            case "timeout":
+                return self.timeout(seat)
+            case "declare":
+                return self.declare(seat, [parse_cards(g) for g in entry["groups"]], entry["finish"])
+        raise IllegalActionError(f"Unknown command '{entry['command']}'.")
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(card)
+
+
+def _allowed(verify: Any, *args: Any) -> bool:
+    try:
+        verify(*args)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _wild_rank(cut_joker: Card | None, rules: Rules) -> int | None:
+    if cut_joker is None:
+        return None
+    if cut_joker.is_printed_joker:
+        return ACE if rules.aces_wild_on_printed_cut else None
+    return cut_joker.rank
+
+
+def _toss(players: int, rng: random.Random) -> tuple[int, list[dict[int, Card]]]:
+    """Each contender draws from a fresh pack; the highest card leads (King high, Ace low, as
+    the apps rank cards) and the tied draw again."""
+    contenders = list(range(players))
+    rounds: list[dict[int, Card]] = []
+    while True:
+        pack = build_shoe(1, 0)
+        rng.shuffle(pack)
+        drawn = {seat: pack.pop() for seat in contenders}
+        rounds.append(drawn)
+        best = max(card.rank for card in drawn.values())
+        contenders = [seat for seat in contenders if drawn[seat].rank == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+def _toss_json(toss: list[dict[int, Card]]) -> list[dict[str, str]]:
+    return [{str(seat): card.code for seat, card in round_.items()} for round_ in toss]
+
+
+def _toss_from_json(raw: list[dict[str, str]]) -> list[dict[int, Card]]:
+    return [{int(seat): parse_card(code) for seat, code in round_.items()} for round_ in raw]
