@@ -292,3 +292,20 @@ def test_json_round_trip_and_replay_reproduce_the_state():
     raw = json.loads(json.dumps(deal.to_json()))
     assert Deal.from_json(raw).to_json() == deal.to_json()
     assert Deal.replay(raw).to_json() == deal.to_json()
+
+
+def test_seats_sitting_out_get_no_cards_and_are_skipped():
+    deal, _ = Deal.start(4, RULES, random.Random(2), sitting_out={1, 3})
+    assert [len(s.hand) for s in deal.seats] == [13, 0, 13, 0]
+    assert deal.seats[1].status is SeatStatus.SITTING_OUT and deal.turn in (0, 2)
+    assert set(deal.toss[0]) == {0, 2}
+    seat = deal.turn
+    deal.pick(seat, "closed")
+    deal.discard(seat, deal.seats[seat].hand[0])
+    assert deal.turn == 2 - seat
+    with pytest.raises(IllegalActionError, match="not playing"):
+        Deal.start(4, RULES, random.Random(2), first_player=1, sitting_out={1})
+    deal.drop(deal.turn)
+    assert deal.phase is Phase.OVER and [s.points for s in deal.seats].count(0) == 3
+    deal.check_invariants()
+    assert Deal.replay(deal.to_json()).to_json() == deal.to_json()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -40,6 +40,7 @@ class SeatStatus(StrEnum):
     LEFT = "left"
     WRONG_SHOW = "wrong_show"
     DECLARED = "declared"
+    SITTING_OUT = "sitting_out"
 
 
 class Outcome(StrEnum):
@@ -122,8 +123,8 @@ class SeatView:
 @dataclass
 class Deal:
     rules: Rules
-    players: int
-    dealer: int
+    players: int  # seats at the table, including any sitting this deal out
+    first_player: int
     shoe: list[Card]  # the shuffled shoe as dealt: the record that makes the deal verifiable
     toss: list[dict[int, Card]]  # the toss rounds, seat to card (empty when the first player was given)
     seats: list[Seat]
@@ -157,36 +158,45 @@ class Deal:
         *,
         first_player: int | None = None,
         shoe: Sequence[Card] | None = None,
+        sitting_out: Collection[int] = (),
     ) -> tuple[Deal, list[Event]]:
         """Tosses (unless the match names the first player), shuffles, deals, turns the open card
-        and cuts the joker. `shoe` replays a recorded shuffle instead of drawing a new one."""
-        decks = rules.decks_for(players)
+        and cuts the joker. `shoe` replays a recorded shuffle instead of drawing a new one.
+        Seats in `sitting_out` (eliminated in a pool, or outside a tie-break) get no cards, so
+        seat numbers stay the match's own."""
+        active = [seat for seat in range(players) if seat not in sitting_out]
+        decks = rules.decks_for(len(active))
         events: list[Event] = []
         toss: list[dict[int, Card]] = []
         if first_player is None:
-            first_player, toss = _toss(players, rng)
+            first_player, toss = _toss(active, rng)
             events.append(Event(EventKind.TOSS, first_player, data={"rounds": _toss_json(toss)}))
-        elif not 0 <= first_player < players:
-            raise IllegalActionError(f"There is no seat {first_player + 1} at this table.")
+        elif first_player not in active:
+            raise IllegalActionError(f"Seat {first_player + 1} is not playing this deal.")
         if shoe is None:
-            shoe = build_shoe(decks, rules.printed_jokers_for(players))
+            shoe = build_shoe(decks, rules.printed_jokers_for(len(active)))
             rng.shuffle(shoe)
         shoe = list(shoe)
-        dealer = (first_player - 1) % players
+        lead = active.index(first_player)
+        rotation = active[lead:] + active[:lead]
         deck = list(reversed(shoe))  # deal from the front of the recorded shoe
-        hands: list[list[Card]] = [[] for _ in range(players)]
+        hands: dict[int, list[Card]] = {seat: [] for seat in active}
         for _ in range(CARDS_PER_HAND):
-            for offset in range(players):
-                hands[(first_player + offset) % players].append(deck.pop())
+            for seat in rotation:
+                hands[seat].append(deck.pop())
         open_card = deck.pop()
         cut_joker = deck.pop() if rules.cut_joker else None
+        seats = [
+            Seat(hands[seat]) if seat in hands else Seat([], SeatStatus.SITTING_OUT, points=0)
+            for seat in range(players)
+        ]
         deal = cls(
             rules=rules,
             players=players,
-            dealer=dealer,
+            first_player=first_player,
             shoe=shoe,
             toss=toss,
-            seats=[Seat(hand) for hand in hands],
+            seats=seats,
             closed=deck,
             open_pile=[open_card],
             cut_joker=cut_joker,
@@ -560,7 +570,7 @@ class Deal:
         return {
             "rules": self.rules.to_json(),
             "players": self.players,
-            "dealer": self.dealer,
+            "first_player": self.first_player,
             "shoe": format_cards(self.shoe),
             "toss": _toss_json(self.toss),
             "seats": [seat.to_json() for seat in self.seats],
@@ -586,7 +596,7 @@ class Deal:
         return cls(
             rules=Rules.from_json(raw["rules"]),
             players=raw["players"],
-            dealer=raw["dealer"],
+            first_player=raw["first_player"],
             shoe=parse_cards(raw["shoe"]),
             toss=_toss_from_json(raw["toss"]),
             seats=[Seat.from_json(seat) for seat in raw["seats"]],
@@ -612,10 +622,13 @@ class Deal:
     def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
         """Rebuilds a deal from its recorded shoe, toss, reshuffles and command log only."""
         rules = Rules.from_json(raw["rules"])
-        players = raw["players"]
-        first_player = (raw["dealer"] + 1) % players
         deal, _ = cls.start(
-            players, rules, random.Random(0), first_player=first_player, shoe=parse_cards(raw["shoe"])
+            raw["players"],
+            rules,
+            random.Random(0),
+            first_player=raw["first_player"],
+            shoe=parse_cards(raw["shoe"]),
+            sitting_out=[i for i, seat in enumerate(raw["seats"]) if seat["status"] == "sitting_out"],
         )
         deal.toss = _toss_from_json(raw["toss"])
         deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
@@ -664,10 +677,9 @@ def _wild_rank(cut_joker: Card | None, rules: Rules) -> int | None:
     return cut_joker.rank
 
 
-def _toss(players: int, rng: random.Random) -> tuple[int, list[dict[int, Card]]]:
+def _toss(contenders: list[int], rng: random.Random) -> tuple[int, list[dict[int, Card]]]:
     """Each contender draws from a fresh pack; the highest card leads (King high, Ace low, as
     the apps rank cards) and the tied draw again."""
-    contenders = list(range(players))
     rounds: list[dict[int, Card]] = []
     while True:
         pack = build_shoe(1, 0)
