@@ -1,0 +1,291 @@
+"""Melds: what a group of cards is, and what a declared arrangement costs.
+
+This module owns the one definition of a valid group and of the declaration and scoring rules
+(first life, second life, the optional four-card life, what counts as deadwood). The solver
+searches for arrangements in its own compact representation, but it judges the life rules and
+charges points through the helpers here, and labels every group it returns with
+`classify_group`, so a hand can never be scored one way by the solver and another by a show.
+
+Wild cards (printed jokers and every card of the deal's wild rank) stand in for any card. A
+wild-rank card may also be itself: `5♥ 6♥ 7♥` with sevens wild is a pure sequence. A group of
+wild cards only (even `7♥ 7♠ 7♦` with sevens wild) is a "joker-only group", which some tables
+allow as a set and others refuse; it is never a sequence, because nothing in it fixes a suit that
+was not chosen just to make it one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine.cards import ACE, KING, RANK_LABELS, Card, card_points, is_wild, pretty_cards, rank_from_label
+from bot.engine.errors import RulesError
+from bot.engine.rules import CARDS_PER_HAND, Rules
+
+HIGH_ACE = KING + 1  # an Ace played above the King (Q-K-A) sits at this position
+MAX_SEQUENCE = KING  # A..K or 2..A: a sequence never wraps, so 13 positions at most
+LONG_LIFE = 4  # the length Octro asks of one of the two required sequences
+STANDARD_RULES = Rules()  # the default of every public function that takes rules
+
+
+class GroupKind(StrEnum):
+    PURE_SEQUENCE = "pure_sequence"
+    IMPURE_SEQUENCE = "impure_sequence"
+    SET = "set"
+    INVALID = "invalid"
+
+    @property
+    def is_sequence(self) -> bool:
+        return self in (GroupKind.PURE_SEQUENCE, GroupKind.IMPURE_SEQUENCE)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A group as the solver proposes it, in the order a player would lay it down."""
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict on one declared arrangement: the same figures settle a wrong show and a loss."""
+
+    valid: bool
+    points: int
+    kinds: tuple[GroupKind, ...]
+    reason: str
+
+
+def wild_rank_of(wild_rank: int | str | None) -> int | None:
+    """Front ends hold the wild rank as a label ("7", "A") or an int; the engine wants the int."""
+    if wild_rank is None:
+        return None
+    if isinstance(wild_rank, str):
+        return rank_from_label(wild_rank)
+    if wild_rank not in RANK_LABELS:
+        raise RulesError(f"{wild_rank} is not a wild rank: it must be a rank from A (1) to K (13).")
+    return wild_rank
+
+
+# ----------------------------------------------------------------------------------- groups
+
+
+def _sequence_layout(cards: Sequence[Card], wild_rank: int | None) -> tuple[int, list[Card]] | None:
+    """The way of reading `cards` as one run that needs the fewest substitutes, as
+    (substitutes, cards in run order), or None when no reading works.
+
+    Only cards that are not wild fix the suit and the window; at most one wild-rank card of that
+    suit can also be itself, and only when that keeps the run inside one window (counting it as
+    natural can only lower the number of substitutes, which is what purity and the one-joker
+    rule look at)."""
+    size = len(cards)
+    if size < 3 or size > MAX_SEQUENCE:
+        return None
+    naturals = [card for card in cards if not is_wild(card, wild_rank)]
+    if not naturals:
+        return None
+    suit = naturals[0].suit
+    if any(card.suit != suit for card in naturals) or len({c.rank for c in naturals}) != len(naturals):
+        return None
+    own_wild = next((c for c in cards if c.rank == wild_rank and c.suit == suit), None)
+    best: tuple[int, list[Card]] | None = None
+    for ace_high in (False, True):
+        if ace_high and not any(c.rank == ACE for c in naturals) and not (own_wild and wild_rank == ACE):
+            continue
+        placed = {_position(card.rank, ace_high): card for card in naturals}
+        readings = [placed]
+        if own_wild is not None and _position(own_wild.rank, ace_high) not in placed:
+            readings.insert(0, {**placed, _position(own_wild.rank, ace_high): own_wild})
+        for reading in readings:
+            low, high = min(reading), max(reading)
+            if high - low + 1 > size:
+                continue
+            substitutes = size - len(reading)
+            if best is None or substitutes < best[0]:
+                best = (substitutes, _lay_out_run(cards, reading, low, high))
+            break
+    return best
+
+
+def _position(rank: int, ace_high: bool) -> int:
+    return HIGH_ACE if ace_high and rank == ACE else rank
+
+
+def _lay_out_run(cards: Sequence[Card], reading: dict[int, Card], low: int, high: int) -> list[Card]:
+    """Puts the substitutes where they stand: in the gaps first, then above the run (below it
+    when the run already reaches its top)."""
+    spare = Counter(cards)
+    spare.subtract(reading.values())
+    substitutes = sorted(spare.elements(), key=lambda card: card.sort_key, reverse=True)
+    top = KING if low == ACE else HIGH_ACE
+    start = min(low, top - len(cards) + 1)
+    run = []
+    for position in range(start, start + len(cards)):
+        run.append(reading[position] if position in reading else substitutes.pop())
+    return run
+
+
+def _is_set(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
+    if not 3 <= len(cards) <= rules.max_set_size:
+        return False
+    naturals = [card for card in cards if not is_wild(card, wild_rank)]
+    return (
+        bool(naturals)
+        and len({card.rank for card in naturals}) == 1
+        and len({card.suit for card in naturals}) == len(naturals)
+    )
+
+
+def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> GroupKind:
+    """What a group counts as; a group that reads both as a set and as a run is a run, since
+    that is the reading that helps the player."""
+    if len(cards) < 3:
+        return GroupKind.INVALID
+    if all(is_wild(card, wild_rank) for card in cards):
+        if rules.joker_only_groups and len(cards) <= rules.max_set_size:
+            return GroupKind.SET
+        return GroupKind.INVALID
+    layout = _sequence_layout(cards, wild_rank)
+    if layout is not None:
+        substitutes = layout[0]
+        if substitutes == 0:
+            return GroupKind.PURE_SEQUENCE
+        if substitutes == 1 or not rules.one_joker_per_impure_sequence:
+            return GroupKind.IMPURE_SEQUENCE
+    if _is_set(cards, wild_rank, rules):
+        return GroupKind.SET
+    return GroupKind.INVALID
+
+
+def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Meld:
+    """A group with its kind and its cards in the order a player reads them: runs low to high
+    with each joker in the place it fills, sets by suit with the jokers last."""
+    kind = classify_group(cards, wild_rank, rules)
+    layout = _sequence_layout(cards, wild_rank) if kind.is_sequence else None
+    if layout is not None:
+        return Meld(kind, tuple(layout[1]))
+    return Meld(kind, tuple(sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key))))
+
+
+def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> str:
+    """A short reason a player can act on, for a group `classify_group` refuses."""
+    if len(cards) < 3:
+        return "a group needs at least 3 cards"
+    naturals = [card for card in cards if not is_wild(card, wild_rank)]
+    if not naturals:
+        if not rules.joker_only_groups:
+            return "a group cannot be made of jokers alone"
+        return f"a group of jokers holds at most {rules.max_set_size} cards"
+    if len({card.rank for card in naturals}) == 1 and len(naturals) > 1:
+        if len({card.suit for card in naturals}) != len(naturals):
+            return "a set needs cards of different suits"
+        return f"a set holds at most {rules.max_set_size} cards"
+    if len({card.suit for card in naturals}) > 1:
+        return "a sequence needs cards of one suit"
+    layout = _sequence_layout(cards, wild_rank)
+    if layout is not None and rules.one_joker_per_impure_sequence:
+        return "a sequence may use only one joker"
+    return "its cards are not consecutive"
+
+
+# ------------------------------------------------------------------ life and points
+
+
+def life_met(pure: int, sequences: int, has_long: bool, rules: Rules) -> bool:
+    """First life (a pure sequence) plus second life (any other sequence), and with the
+    four-card rule one of the two with 4+ cards. Any sequence of 4+ cards will do as that one:
+    if it is pure it pairs with any other sequence, and if it is impure with the pure one."""
+    return pure >= 1 and sequences >= 2 and (has_long or not rules.require_four_card_life)
+
+
+def uncapped_points(
+    *, all_points: int, ungrouped: int, outside_sequences: int, life: bool, pure: int, rules: Rules
+) -> int:
+    """Melded cards only go uncounted once the lives are there; some tables let a pure
+    sequence alone protect the runs (never the sets)."""
+    if life:
+        return ungrouped
+    if rules.pure_sequence_protects and pure >= 1:
+        return outside_sequences
+    return all_points
+
+
+def charged_points(
+    *, all_points: int, ungrouped: int, outside_sequences: int, life: bool, pure: int, rules: Rules
+) -> int:
+    """`uncapped_points` after the score cap: what a hand actually pays."""
+    points = uncapped_points(
+        all_points=all_points,
+        ungrouped=ungrouped,
+        outside_sequences=outside_sequences,
+        life=life,
+        pure=pure,
+        rules=rules,
+    )
+    return min(points, rules.score_cap)
+
+
+def judge_groups(
+    groups: Sequence[Sequence[Card]], wild_rank: int | str | None, rules: Rules = STANDARD_RULES
+) -> Judgement:
+    """Judges exactly the arrangement given, as a show is judged: the cards of a group that is
+    not a meld count as unmatched, and `reason` tells the player what to fix first."""
+    wild = wild_rank_of(wild_rank)
+    kinds = tuple(classify_group(group, wild, rules) for group in groups)
+
+    def points_of(selected: Sequence[Sequence[Card]]) -> int:
+        return sum(card_points(card, wild) for group in selected for card in group)
+
+    pure = kinds.count(GroupKind.PURE_SEQUENCE)
+    sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
+    has_long = any(kind.is_sequence and len(g) >= LONG_LIFE for kind, g in zip(kinds, groups, strict=True))
+    life = life_met(pure, sequences, has_long, rules)
+    invalid = [group for kind, group in zip(kinds, groups, strict=True) if kind is GroupKind.INVALID]
+    points = charged_points(
+        all_points=points_of(groups),
+        ungrouped=points_of(invalid),
+        outside_sequences=points_of([g for k, g in zip(kinds, groups, strict=True) if not k.is_sequence]),
+        life=life,
+        pure=pure,
+        rules=rules,
+    )
+    size = sum(len(group) for group in groups)
+    reason = _reason(groups, kinds, invalid, size, wild, rules, pure, sequences, life)
+    valid = not invalid and life and size == CARDS_PER_HAND
+    return Judgement(valid=valid, points=points, kinds=kinds, reason=reason)
+
+
+def _reason(
+    groups: Sequence[Sequence[Card]],
+    kinds: tuple[GroupKind, ...],
+    invalid: list[Sequence[Card]],
+    size: int,
+    wild: int | None,
+    rules: Rules,
+    pure: int,
+    sequences: int,
+    life: bool,
+) -> str:
+    """The first thing a player must fix, most basic first: the card count, the first life (the
+    rule players most often miss), a broken group, then the second life."""
+    if size != CARDS_PER_HAND:
+        return f"A declaration needs {CARDS_PER_HAND} cards in groups; these groups hold {size}."
+    if pure == 0:
+        one_suit = [g for g in invalid if len({c.suit for c in g if not is_wild(c, wild)}) == 1]
+        if one_suit:
+            return f"You need a pure sequence: {pretty_cards(one_suit[0])} is not one."
+        impure = [g for k, g in zip(kinds, groups, strict=True) if k is GroupKind.IMPURE_SEQUENCE]
+        if impure:
+            return f"You need a pure sequence: {pretty_cards(impure[0])} uses a joker."
+        return "You need a pure sequence."
+    if invalid:
+        group = invalid[0]
+        return f"{pretty_cards(group)} is not a valid group: {why_invalid(group, wild, rules)}."
+    if sequences < 2:
+        return "You need a second sequence."
+    if not life:
+        return f"One of your two required sequences needs {LONG_LIFE} or more cards."
+    return "Valid declaration."
