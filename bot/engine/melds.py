@@ -15,12 +15,21 @@ was not chosen just to make it one.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.engine.cards import ACE, KING, RANK_LABELS, Card, card_points, is_wild, pretty_cards, rank_from_label
+from bot.engine.cards import (
+    ACE,
+    JOKER_RANK,
+    KING,
+    RANK_LABELS,
+    Card,
+    card_points,
+    is_wild,
+    pretty_cards,
+    rank_from_label,
+)
 from bot.engine.errors import RulesError
 from bot.engine.rules import CARDS_PER_HAND, Rules
 
@@ -73,9 +82,11 @@ def wild_rank_of(wild_rank: int | str | None) -> int | None:
 # ----------------------------------------------------------------------------------- groups
 
 
-def _sequence_layout(cards: Sequence[Card], wild_rank: int | None) -> tuple[int, list[Card]] | None:
-    """The way of reading `cards` as one run that needs the fewest substitutes, as
-    (substitutes, cards in run order), or None when no reading works.
+_Reading = tuple[int, dict[int, Card], int]  # (substitutes, natural card by position, lowest position)
+
+
+def _run_reading(cards: Sequence[Card], wild_rank: int | None) -> _Reading | None:
+    """The way of reading `cards` as one run that needs the fewest substitutes, or None.
 
     Only cards that are not wild fix the suit and the window; at most one wild-rank card of that
     suit can also be itself, and only when that keeps the run inside one window (counting it as
@@ -84,28 +95,29 @@ def _sequence_layout(cards: Sequence[Card], wild_rank: int | None) -> tuple[int,
     size = len(cards)
     if size < 3 or size > MAX_SEQUENCE:
         return None
-    naturals = [card for card in cards if not is_wild(card, wild_rank)]
+    naturals = [card for card in cards if card.rank != JOKER_RANK and card.rank != wild_rank]
     if not naturals:
         return None
     suit = naturals[0].suit
-    if any(card.suit != suit for card in naturals) or len({c.rank for c in naturals}) != len(naturals):
+    ranks = {card.rank for card in naturals}
+    if len(ranks) != len(naturals) or any(card.suit != suit for card in naturals):
         return None
     own_wild = next((c for c in cards if c.rank == wild_rank and c.suit == suit), None)
-    best: tuple[int, list[Card]] | None = None
+    best: _Reading | None = None
     for ace_high in (False, True):
-        if ace_high and not any(c.rank == ACE for c in naturals) and not (own_wild and wild_rank == ACE):
+        if ace_high and ACE not in ranks and not (own_wild and wild_rank == ACE):
             continue
         placed = {_position(card.rank, ace_high): card for card in naturals}
         readings = [placed]
-        if own_wild is not None and _position(own_wild.rank, ace_high) not in placed:
+        if own_wild is not None:
             readings.insert(0, {**placed, _position(own_wild.rank, ace_high): own_wild})
         for reading in readings:
-            low, high = min(reading), max(reading)
-            if high - low + 1 > size:
+            low = min(reading)
+            if max(reading) - low + 1 > size:
                 continue
             substitutes = size - len(reading)
             if best is None or substitutes < best[0]:
-                best = (substitutes, _lay_out_run(cards, reading, low, high))
+                best = (substitutes, reading, low)
             break
     return best
 
@@ -114,18 +126,24 @@ def _position(rank: int, ace_high: bool) -> int:
     return HIGH_ACE if ace_high and rank == ACE else rank
 
 
-def _lay_out_run(cards: Sequence[Card], reading: dict[int, Card], low: int, high: int) -> list[Card]:
+def _lay_out_run(cards: Sequence[Card], reading: _Reading) -> list[Card]:
     """Puts the substitutes where they stand: in the gaps first, then above the run (below it
     when the run already reaches its top)."""
-    spare = Counter(cards)
-    spare.subtract(reading.values())
-    substitutes = sorted(spare.elements(), key=lambda card: card.sort_key, reverse=True)
+    _, placed, low = reading
+    substitutes = list(cards)
+    for card in placed.values():
+        substitutes.remove(card)
+    substitutes.sort(key=_sort_key, reverse=True)
     top = KING if low == ACE else HIGH_ACE
     start = min(low, top - len(cards) + 1)
-    run = []
-    for position in range(start, start + len(cards)):
-        run.append(reading[position] if position in reading else substitutes.pop())
-    return run
+    return [
+        placed[position] if position in placed else substitutes.pop()
+        for position in range(start, start + len(cards))
+    ]
+
+
+def _sort_key(card: Card) -> tuple[int, int]:
+    return card.sort_key
 
 
 def _is_set(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
@@ -139,34 +157,38 @@ def _is_set(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
     )
 
 
+def _analyse(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> tuple[GroupKind, _Reading | None]:
+    """The group's kind, with the run reading behind it when it is a sequence."""
+    if len(cards) < 3:
+        return GroupKind.INVALID, None
+    if all(is_wild(card, wild_rank) for card in cards):
+        if rules.joker_only_groups and len(cards) <= rules.max_set_size:
+            return GroupKind.SET, None
+        return GroupKind.INVALID, None
+    reading = _run_reading(cards, wild_rank)
+    if reading is not None:
+        substitutes = reading[0]
+        if substitutes == 0:
+            return GroupKind.PURE_SEQUENCE, reading
+        if substitutes == 1 or not rules.one_joker_per_impure_sequence:
+            return GroupKind.IMPURE_SEQUENCE, reading
+    if _is_set(cards, wild_rank, rules):
+        return GroupKind.SET, None
+    return GroupKind.INVALID, None
+
+
 def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> GroupKind:
     """What a group counts as; a group that reads both as a set and as a run is a run, since
     that is the reading that helps the player."""
-    if len(cards) < 3:
-        return GroupKind.INVALID
-    if all(is_wild(card, wild_rank) for card in cards):
-        if rules.joker_only_groups and len(cards) <= rules.max_set_size:
-            return GroupKind.SET
-        return GroupKind.INVALID
-    layout = _sequence_layout(cards, wild_rank)
-    if layout is not None:
-        substitutes = layout[0]
-        if substitutes == 0:
-            return GroupKind.PURE_SEQUENCE
-        if substitutes == 1 or not rules.one_joker_per_impure_sequence:
-            return GroupKind.IMPURE_SEQUENCE
-    if _is_set(cards, wild_rank, rules):
-        return GroupKind.SET
-    return GroupKind.INVALID
+    return _analyse(cards, wild_rank, rules)[0]
 
 
 def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Meld:
     """A group with its kind and its cards in the order a player reads them: runs low to high
     with each joker in the place it fills, sets by suit with the jokers last."""
-    kind = classify_group(cards, wild_rank, rules)
-    layout = _sequence_layout(cards, wild_rank) if kind.is_sequence else None
-    if layout is not None:
-        return Meld(kind, tuple(layout[1]))
+    kind, reading = _analyse(cards, wild_rank, rules)
+    if reading is not None:
+        return Meld(kind, tuple(_lay_out_run(cards, reading)))
     return Meld(kind, tuple(sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key))))
 
 
@@ -185,8 +207,7 @@ def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> s
         return f"a set holds at most {rules.max_set_size} cards"
     if len({card.suit for card in naturals}) > 1:
         return "a sequence needs cards of one suit"
-    layout = _sequence_layout(cards, wild_rank)
-    if layout is not None and rules.one_joker_per_impure_sequence:
+    if _run_reading(cards, wild_rank) is not None and rules.one_joker_per_impure_sequence:
         return "a sequence may use only one joker"
     return "its cards are not consecutive"
 

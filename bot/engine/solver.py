@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, card_points, is_wild
+from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
     LONG_LIFE,
@@ -78,22 +79,38 @@ def _combined(a: int, b: int) -> int:
 _COMBINE = [[_combined(a, b) for b in _CODES] for a in _CODES]
 # _ADD_SEQ[pure + 2 * long] maps a code to the code after one more sequence of that kind.
 _ADD_SEQ = [[_COMBINE[code][_code(pure, 1, long)] for code in _CODES] for long in (0, 1) for pure in (0, 1)]
-_SUPERS = [
-    [b for b in _CODES if all(x >= y for x, y in zip(_decode(b), _decode(a), strict=True))] for a in _CODES
+# _BELOW[a]: the codes `a` is at least as good as (it has every flag they have).
+_BELOW = [
+    [b for b in _CODES if all(x >= y for x, y in zip(_decode(a), _decode(b), strict=True))] for a in _CODES
 ]
 _LEVEL = [sum(_decode(code)) for code in _CODES]
 _HAS_PURE = [bool(code % 2) for code in _CODES]
+_ANY_CODE = [True] * len(_CODES)
 
 # Penalty points by position (1 = low Ace, 14 = high Ace), for cards that are not wild.
 _POSITION_POINTS = (0, 10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10)
-_NO_CARDS = (0,) * (HIGH_ACE + 1)
+
+# A suit's cards are one int: 3 bits per position (1..14) hold how many of that card the suit
+# has. Ints hash and subtract in one step, which is what the memo keys and set choices need.
+_BITS = 3
+_MAX_COPIES = (1 << _BITS) - 1
+_ONE = tuple(1 << (_BITS * position) for position in range(HIGH_ACE + 1))
+
+
+def _count(counts: int, position: int) -> int:
+    return counts >> (_BITS * position) & _MAX_COPIES
+
 
 # A table entry is (net jokers, life code, deadwood, witness); the witness is a linked list of
 # group descriptors (descriptor, rest) so that building tables never copies lists.
 Entry = tuple[int, int, int, Any]
-_EMPTY_TABLE: list[Entry] = [(0, 0, 0, None)]
+_EMPTY_ENTRIES: list[Entry] = [(0, 0, 0, None)]
+# A suit's table with what pruning needs at hand: (entries, least deadwood, has a pure run,
+# fewest net jokers).
+Table = tuple[list[Entry], int, bool, int]
+_EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
 
-_POINTS_MEMO: dict[tuple[Any, ...], list[Entry]] = {}
+_POINTS_MEMO: dict[tuple[Any, ...], Table] = {}
 _EXACT_MEMO: dict[tuple[Any, ...], list[Entry]] = {}
 _SET_MEMO: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
 _MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather than grow forever
@@ -113,14 +130,14 @@ def _is_wild_position(position: int, wild_position: int) -> bool:
 
 
 def _runs(
-    x: int, counts: tuple[int, ...], jokers: int, wild_position: int, one_joker: bool
+    x: int, counts: int, jokers: int, wild_position: int, one_joker: bool
 ) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """Every run whose lowest natural card sits at position `x`, as (natural positions, fewest
     substitutes, natural count). `counts` no longer holds the card at `x`. Naturals may skip a
     card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
     top = MAX_SEQUENCE if x == ACE else HIGH_ACE
-    available = [p for p in range(x + 1, top + 1) if counts[p]]
+    available = [p for p in range(x + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
     x_natural = not _is_wild_position(x, wild_position)
 
     def extend(
@@ -147,18 +164,15 @@ def _runs(
     return extend((x,), 0, 0, x_natural)
 
 
-def _without(counts: tuple[int, ...], positions: Sequence[int]) -> tuple[int, ...]:
-    remaining = list(counts)
+def _without(counts: int, positions: Sequence[int]) -> int:
     for position in positions:
-        remaining[position] -= 1
-    return tuple(remaining)
+        counts -= _ONE[position]
+    return counts
 
 
-def _first_card(counts: tuple[int, ...]) -> int:
-    for position in range(1, HIGH_ACE + 1):
-        if counts[position]:
-            return position
-    return 0
+def _first_card(counts: int) -> int:
+    """The lowest position holding a card (0 for none)."""
+    return ((counts & -counts).bit_length() - 1) // _BITS if counts else 0
 
 
 def _absorb(
@@ -183,29 +197,35 @@ def _absorb(
             candidates[key] = (nk, ncode, nd, (group, witness) if group is not None else witness)
 
 
+def _entry_order(entry: Entry) -> tuple[int, int, int]:
+    return entry[0], entry[2], -_LEVEL[entry[1]]
+
+
 def _pareto(candidates: dict[int, Entry]) -> list[Entry]:
     """Drops every entry another beats on all counts: no more jokers, no weaker life flags,
-    no more deadwood. Entries come sorted by jokers, then deadwood."""
-    ordered = sorted(candidates.values(), key=lambda e: (e[0], e[2], -_LEVEL[e[1]]))
-    best = [1 << 30] * 12
+    no more deadwood. Entries come out sorted by jokers (callers rely on it to stop early)."""
+    if len(candidates) == 1:
+        return list(candidates.values())
+    beaten = [1 << 30] * 12  # beaten[c]: least deadwood kept so far with flags at least c's
     kept: list[Entry] = []
-    for entry in ordered:
+    for entry in sorted(candidates.values(), key=_entry_order):
         deadwood = entry[2]
-        if any(best[code] <= deadwood for code in _SUPERS[entry[1]]):
+        if beaten[entry[1]] <= deadwood:
             continue
         kept.append(entry)
-        best[entry[1]] = deadwood
+        for code in _BELOW[entry[1]]:
+            if deadwood < beaten[code]:
+                beaten[code] = deadwood
     return kept
 
 
-def _suit_points(
-    counts: tuple[int, ...], wild_position: int, jokers: int, config: tuple[Any, ...]
-) -> list[Entry]:
+def _suit_points(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> Table:
     """The Pareto table of one suit: for each (net jokers, life code), the least deadwood.
 
     The card at the lowest position is either left out (a wild card is released to the pool),
     the lowest natural of a run, a lone card with two jokers as a set (only where runs may not
-    take two jokers), or, for an Ace, moved to the top to play above the King."""
+    take two jokers), or, for an Ace, moved to the top to play above the King. `config` is
+    (one joker per run, four-card life, lone sets, track life flags at all)."""
     key = (counts, wild_position, jokers, config)
     table = _POINTS_MEMO.get(key)
     if table is not None:
@@ -213,17 +233,22 @@ def _suit_points(
     x = _first_card(counts)
     if not x:
         return _EMPTY_TABLE
-    one_joker, four_life, lone_set = config
-    candidates: dict[int, Entry] = {}
-    rest_counts = _without(counts, (x,))
-    if x == ACE:
-        moved = list(rest_counts)
-        moved[HIGH_ACE] += 1
-        _absorb(
-            candidates, _suit_points(tuple(moved), wild_position, jokers, config), 0, None, 0, None, jokers
+    one_joker, four_life, lone_set, track = config
+    clusters = _clusters(counts, min(jokers, 1) if one_joker else jokers)
+    if len(clusters) > 1:
+        table = _joined(
+            [_suit_points(c, _wild_in(c, wild_position), jokers, config) for c in clusters],
+            jokers,
         )
+        _remember(_POINTS_MEMO, key, table)
+        return table
+    candidates: dict[int, Entry] = {}
+    rest_counts = counts - _ONE[x]
+    if x == ACE:
+        moved = rest_counts + _ONE[HIGH_ACE]
+        _absorb(candidates, _suit_points(moved, wild_position, jokers, config)[0], 0, None, 0, None, jokers)
     else:
-        rest = _suit_points(rest_counts, wild_position, jokers, config)
+        rest = _suit_points(rest_counts, wild_position, jokers, config)[0]
         if _is_wild_position(x, wild_position):
             _absorb(candidates, rest, -1, None, 0, ("free", x), jokers)
         else:
@@ -231,28 +256,91 @@ def _suit_points(
             if lone_set and jokers >= 2:
                 _absorb(candidates, rest, 2, None, 0, ("lone", x, 2), jokers)
     for chosen, substitutes, size in _runs(x, rest_counts, jokers, wild_position, one_joker):
-        rest = _suit_points(_without(rest_counts, chosen[1:]), wild_position, jokers, config)
+        rest = _suit_points(_without(rest_counts, chosen[1:]), wild_position, jokers, config)[0]
         length = size + substitutes
         pure = substitutes == 0
-        _absorb(
-            candidates,
-            rest,
-            substitutes,
-            _ADD_SEQ[pure + 2 * (length >= LONG_LIFE)],
-            0,
-            ("run", chosen, substitutes),
-            jokers,
-        )
-        if four_life and length == 3 and substitutes + 1 <= (min(jokers, 1) if one_joker else jokers):
+        add = _ADD_SEQ[pure + 2 * (length >= LONG_LIFE)] if track else None
+        _absorb(candidates, rest, substitutes, add, 0, ("run", chosen, substitutes), jokers)
+        if (
+            track
+            and four_life
+            and length == 3
+            and substitutes + 1 <= (min(jokers, 1) if one_joker else jokers)
+        ):
             _absorb(
                 candidates, rest, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1), jokers
             )
-    table = _pareto(candidates)
+    table = _as_table(_pareto(candidates))
     _remember(_POINTS_MEMO, key, table)
     return table
 
 
-def _suit_exact(counts: tuple[int, ...], wild_position: int, jokers: int, rules: Rules) -> list[Entry]:
+def _wild_in(counts: int, wild_position: int) -> int:
+    """The wild position if these cards hold a wild card (an Ace may have moved to the top)."""
+    if wild_position and (
+        _count(counts, wild_position) or (wild_position == ACE and _count(counts, HIGH_ACE))
+    ):
+        return wild_position
+    return 0
+
+
+def _as_table(entries: list[Entry]) -> Table:
+    return (
+        entries,
+        min(entry[2] for entry in entries),
+        any(_HAS_PURE[entry[1]] for entry in entries),
+        entries[0][0],
+    )
+
+
+def _clusters(counts: int, max_gap: int) -> list[int]:
+    """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
+    so that each part's table is shared by every suit that holds the same few cards. A low
+    Ace may still move above the King, which ties the first part to the last."""
+    clusters: list[int] = []
+    current = 0
+    previous = -HIGH_ACE
+    for position in range(1, HIGH_ACE + 1):
+        count = counts >> (_BITS * position) & _MAX_COPIES
+        if not count:
+            continue
+        if position - previous - 1 > max_gap and current:
+            clusters.append(current)
+            current = 0
+        current += count * _ONE[position]
+        previous = position
+    clusters.append(current)
+    if len(clusters) > 1 and counts >> _BITS & _MAX_COPIES and HIGH_ACE - previous - 1 <= max_gap:
+        clusters[0] += clusters.pop()
+    return clusters
+
+
+def _joined(tables: list[Table], jokers: int) -> Table:
+    """The table of a suit made of independent parts: every pairing of the parts' entries."""
+    partial = tables[0][0]
+    for table in tables[1:]:
+        candidates: dict[int, Entry] = {}
+        for k, code, deadwood, witness in partial:
+            row = _COMBINE[code]
+            for k2, code2, deadwood2, witness2 in table[0]:
+                nk = k + k2
+                if nk > jokers:
+                    break
+                ncode = row[code2]
+                key = nk * 16 + ncode
+                nd = deadwood + deadwood2
+                old = candidates.get(key)
+                if old is None or nd < old[2]:
+                    if witness is None or witness2 is None:
+                        joined = witness if witness2 is None else witness2
+                    else:
+                        joined = ("join", witness, witness2)
+                    candidates[key] = (nk, ncode, nd, joined)
+        partial = _pareto(candidates)
+    return _as_table(partial)
+
+
+def _suit_exact(counts: int, wild_position: int, jokers: int, rules: Rules) -> list[Entry]:
     """Like `_suit_points` for declarations: every natural card melded, and every exact number
     of jokers the suit's melds can hold (a run takes extra jokers up to 13 cards, one in all
     under the one-joker rule), so a show can place every joker it holds."""
@@ -262,14 +350,13 @@ def _suit_exact(counts: tuple[int, ...], wild_position: int, jokers: int, rules:
         return table
     x = _first_card(counts)
     if not x:
-        return _EMPTY_TABLE
+        return _EMPTY_ENTRIES
     one_joker = rules.one_joker_per_impure_sequence
     candidates: dict[int, Entry] = {}
-    rest_counts = _without(counts, (x,))
+    rest_counts = counts - _ONE[x]
     if x == ACE:
-        moved = list(rest_counts)
-        moved[HIGH_ACE] += 1
-        _absorb(candidates, _suit_exact(tuple(moved), wild_position, jokers, rules), 0, None, 0, None, jokers)
+        moved = rest_counts + _ONE[HIGH_ACE]
+        _absorb(candidates, _suit_exact(moved, wild_position, jokers, rules), 0, None, 0, None, jokers)
     else:
         rest = _suit_exact(rest_counts, wild_position, jokers, rules)
         if _is_wild_position(x, wild_position):
@@ -291,11 +378,12 @@ def _suit_exact(counts: tuple[int, ...], wild_position: int, jokers: int, rules:
 # ------------------------------------------------------------------------- sets
 
 
-def _set_options(counts: tuple[int, ...], jokers: int, max_size: int) -> list[tuple[Any, ...]]:
-    """Every way to put cards of one rank into sets, as (cards taken per suit, sets, fewest
-    jokers, most jokers); each set is (suit mask, fewest jokers, most jokers). Sets with one
-    natural card are left to the suit search: as runs they are never worse."""
-    key = (counts, jokers, max_size)
+def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int) -> list[tuple[Any, ...]]:
+    """Every way to put cards of one rank into sets, as (cards taken from each suit's counts,
+    sets, fewest jokers, most jokers); each set is (rank, suit mask, fewest jokers, most
+    jokers). Sets with one natural card are left to the suit search: as runs (or, under the
+    one-joker rule, as lone sets there) they are never worse."""
+    key = (rank, counts, jokers, max_size)
     options = _SET_MEMO.get(key)
     if options is not None:
         return options
@@ -306,17 +394,18 @@ def _set_options(counts: tuple[int, ...], jokers: int, max_size: int) -> list[tu
         if 2 <= len(suits) <= max_size and need <= jokers and all(counts[s] for s in suits):
             masks.append((mask, suits, need, max_size - len(suits)))
     options = []
+    one = _ONE[rank]
 
-    def choose(start: int, left: list[int], sets: tuple[Any, ...], need: int, room: int) -> None:
-        taken = tuple(counts[s] - left[s] for s in range(4))
-        options.append((taken, sets, need, room))
+    def choose(start: int, left: list[int], sets: tuple[Any, ...], need: int, most: int) -> None:
+        taken = tuple((counts[s] - left[s]) * one for s in range(4))
+        options.append((taken, sets, need, most))
         for index in range(start, len(masks)):
-            mask, suits, set_need, set_room = masks[index]
+            mask, suits, set_need, set_most = masks[index]
             if need + set_need > jokers or any(left[s] == 0 for s in suits):
                 continue
             for s in suits:
                 left[s] -= 1
-            choose(index, left, (*sets, (mask, set_need, set_room)), need + set_need, room + set_room)
+            choose(index, left, (*sets, (rank, mask, set_need, set_most)), need + set_need, most + set_most)
             for s in suits:
                 left[s] += 1
 
@@ -332,23 +421,56 @@ class _Hand:
     """A hand in the solver's terms: per-suit counts by position, printed jokers, the pool."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None) -> None:
-        self.cards = list(cards)
+        self.cards = cards
         self.wild = wild
-        self.printed = sum(1 for card in cards if card.rank == JOKER_RANK)
-        counts = [[0] * (HIGH_ACE + 1) for _ in SUITS]
+        self.printed = 0
+        self.wild_cards = 0
+        self.all_points = 0
+        counts = [0, 0, 0, 0]
+        presence = [0, 0, 0, 0]  # a bit per rank held, per suit
         for card in cards:
-            if card.suit is not None:
-                counts[SUITS.index(card.suit)][card.rank] += 1
-        self.counts = [tuple(suit) for suit in counts]
-        self.wild_cards = sum(1 for card in cards if card.rank == wild)
+            rank = card.rank
+            if rank == JOKER_RANK:
+                self.printed += 1
+                continue
+            if rank == wild:
+                self.wild_cards += 1
+            else:
+                self.all_points += 10 if rank == ACE or rank > 10 else rank
+            suit = _SUIT_INDEX[card.suit]
+            counts[suit] += _ONE[rank]
+            presence[suit] |= 1 << rank
+            if counts[suit] >> (_BITS * rank) & _MAX_COPIES == _MAX_COPIES:
+                raise RulesError(f"The solver takes at most {_MAX_COPIES - 1} copies of a card in one hand.")
+        self.counts = counts
+        self.presence = presence
         self.pool = self.printed + self.wild_cards
-        self.all_points = sum(card_points(card, wild) for card in cards)
 
-    def wild_position(self, suit: int, counts: tuple[int, ...]) -> int:
+    def wild_position(self, counts: int) -> int:
         """The wild rank, where the suit holds a wild card (tables do not depend on it otherwise)."""
-        if self.wild is not None and (counts[self.wild] or (self.wild == ACE and counts[HIGH_ACE])):
-            return self.wild
+        wild = self.wild
+        if wild is not None and counts >> (_BITS * wild) & _MAX_COPIES:
+            return wild
         return 0
+
+    def runs_possible(self) -> tuple[bool, int]:
+        """Whether any suit holds three cards in a row (a pure run needs that whatever the sets
+        take), and how many cards sit in such stretches (two lives without jokers need 6)."""
+        any_run, in_runs = False, 0
+        for counts, present in zip(self.counts, self.presence, strict=True):
+            present |= (present & 2) << 13  # the Ace again, above the King
+            middles = present & present >> 1 & present << 1
+            if not middles:
+                continue
+            any_run = True
+            covered = middles | middles >> 1 | middles << 1
+            in_runs += sum(
+                _count(counts, p if p < HIGH_ACE else ACE) for p in range(1, 15) if covered >> p & 1
+            )
+        return any_run, in_runs
+
+
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
 
 @dataclass(slots=True)
@@ -356,128 +478,189 @@ class _Best:
     deadwood: int
     jokers: int  # net jokers the suits use, before the sets
     sets: tuple[Any, ...]  # ((rank, suit mask, fewest jokers, most jokers), ...)
-    suits: tuple[Any, ...]  # ((suit, witness), ...)
+    suits: Any  # combined witness: (witness, suit, suit witness) nested
     code: int
 
 
-def _convolve(
-    left: list[tuple[int, int, int, tuple[Any, ...]]], suit: int, table: list[Entry], jokers: int
-) -> list[tuple[int, int, int, tuple[Any, ...]]]:
-    """Adds one suit to a combined table (same entry shape, witness = ((suit, witness), ...))."""
-    candidates: dict[int, Any] = {}
-    for k, code, deadwood, witness in left:
-        row = _COMBINE[code]
-        for k2, code2, deadwood2, witness2 in table:
-            nk = k + k2
-            if nk > jokers:
-                continue
-            ncode = row[code2]
-            key = nk * 16 + ncode
-            nd = deadwood + deadwood2
-            old = candidates.get(key)
-            if old is None or nd < old[2]:
-                candidates[key] = (nk, ncode, nd, (witness, suit, witness2))
-    return _pareto(candidates)
-
-
 def _flatten(witness: Any) -> list[tuple[int, Any]]:
-    """The (suit, group descriptor) pairs of a combined witness."""
+    """The (suit, group descriptor) pairs of a combined witness. A suit's witness is a linked
+    list (descriptor, rest), where a node ("join", a, b) stands for two independent parts."""
     groups: list[tuple[int, Any]] = []
     while witness:
         witness, suit, suit_witness = witness
-        while suit_witness is not None:
-            descriptor, suit_witness = suit_witness
-            groups.append((suit, descriptor))
+        stack = [suit_witness]
+        while stack:
+            node = stack.pop()
+            if node is None:
+                continue
+            if len(node) == 3:
+                stack.extend(node[1:])
+            else:
+                groups.append((suit, node[0]))
+                stack.append(node[1])
     return groups
 
 
+def _combine(
+    tables: list[tuple[int, Table]], budget: int, goal: list[bool], limit: int
+) -> tuple[int, int, int, Any] | None:
+    """The cheapest way to join the suits' tables within `budget` net jokers that reaches a
+    goal code with less than `limit` deadwood, as (deadwood, jokers, code, witness).
+
+    Most suit tables hold a single entry; those are folded in first as a plain offset. The
+    others are joined one by one, dropping a partial entry as soon as the least deadwood and
+    fewest jokers the remaining suits could add put it out of reach."""
+    k0 = code0 = deadwood0 = 0
+    witness0: Any = None
+    several: list[tuple[int, Table]] = []
+    floor = 0
+    for suit, table in tables:
+        entries = table[0]
+        if len(entries) == 1:
+            k, code, deadwood, witness = entries[0]
+            k0 += k
+            code0 = _COMBINE[code0][code]
+            deadwood0 += deadwood
+            if witness is not None:
+                witness0 = (witness0, suit, witness)
+        else:
+            several.append((suit, table))
+            floor += table[1]
+    if deadwood0 + floor >= limit:
+        return None
+    if not several:
+        if k0 <= budget and goal[code0]:
+            return deadwood0, k0, code0, witness0
+        return None
+    partial: list[Entry] = [(k0, code0, deadwood0, witness0)]
+    rest_jokers = sum(table[3] for _, table in several)
+    for suit, (entries, least, _, fewest) in several[:-1]:
+        floor -= least
+        rest_jokers -= fewest
+        max_jokers = budget - rest_jokers
+        max_deadwood = limit - floor
+        candidates: dict[int, Entry] = {}
+        for k, code, deadwood, witness in partial:
+            row = _COMBINE[code]
+            for k2, code2, deadwood2, witness2 in entries:
+                nk = k + k2
+                if nk > max_jokers:
+                    break
+                nd = deadwood + deadwood2
+                if nd >= max_deadwood:
+                    continue
+                ncode = row[code2]
+                key = nk * 16 + ncode
+                old = candidates.get(key)
+                if old is None or nd < old[2]:
+                    candidates[key] = (nk, ncode, nd, (witness, suit, witness2))
+        if not candidates:
+            return None
+        partial = _pareto(candidates)
+    suit, (entries, _, _, _) = several[-1]
+    best = None
+    for k, code, deadwood, witness in partial:
+        row = _COMBINE[code]
+        for k2, code2, deadwood2, witness2 in entries:
+            if k + k2 > budget:
+                break
+            nd = deadwood + deadwood2
+            if nd < limit and goal[row[code2]]:
+                limit = nd
+                best = (nd, k + k2, row[code2], (witness, suit, witness2))
+    return best
+
+
 class _Search:
-    """One 13-card (or any size) problem: the best arrangement by points, and validity."""
+    """One hand (13 cards, or any size): the searches that price it, sharing its set choices."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None, rules: Rules) -> None:
         self.hand = hand = _Hand(cards, wild)
         self.rules = rules
-        self.life = [life_met(*_decode_life(code), rules=rules) for code in _CODES]
+        self.life_goal = _life_goal(rules)
         one_joker = rules.one_joker_per_impure_sequence
-        self.config = (one_joker, rules.require_four_card_life, one_joker)
-        self.rank_options: list[tuple[int, list[tuple[Any, ...]]]] = []
-        for rank in range(1, 14):
-            if rank == wild:
-                continue
-            per_suit = tuple(hand.counts[s][rank] for s in range(4))
-            if sum(1 for count in per_suit if count) >= 2:
-                options = _set_options(per_suit, hand.pool, rules.max_set_size)
-                if len(options) > 1:
-                    self.rank_options.append((rank, options))
+        self.life_config = (one_joker, rules.require_four_card_life, one_joker, True)
+        self.any_config = (one_joker, False, one_joker, False)
+        self.protect_config = (one_joker, False, False, True)
+        # Ranks held in two suits or more (a set needs two natural cards, see _set_options).
+        a, b, c, d = hand.presence
+        shared = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+        if wild is not None:
+            shared &= ~(1 << wild)
+        self.rank_options: list[list[tuple[Any, ...]]] = []
+        touched = 0
+        while shared:
+            rank = (shared & -shared).bit_length() - 1
+            shared &= shared - 1
+            per_suit = tuple(_count(counts, rank) for counts in hand.counts)
+            options = _set_options(rank, per_suit, hand.pool, rules.max_set_size)
+            if len(options) > 1:
+                self.rank_options.append(options)
+                touched |= sum(1 << s for s in range(4) if per_suit[s])
+        self.touched = [s for s in range(4) if touched >> s & 1]
 
-    def _suit_states(self, taken: dict[int, list[int]]) -> list[tuple[int, tuple[int, ...], int]]:
+    def life_possible(self) -> bool:
+        any_run, in_runs = self.hand.runs_possible()
+        return any_run and (self.hand.pool > 0 or in_runs >= 6)
+
+    def choices(self, with_sets: bool) -> Iterator[tuple[tuple[Any, ...], int, int, list[Any]]]:
+        """Every choice of sets, as (sets, fewest jokers, most jokers, suit states), the states
+        being (suit, counts, wild position) for the cards the sets leave."""
         hand = self.hand
-        states = []
-        for suit in range(4):
-            counts = hand.counts[suit]
-            if suit in taken:
-                counts = tuple(c - t for c, t in zip(counts, taken[suit], strict=True))
-            states.append((suit, counts, hand.wild_position(suit, counts)))
-        return states
+        wild_position = hand.wild_position
+        if not with_sets or not self.rank_options:
+            yield (), 0, 0, [(suit, counts, wild_position(counts)) for suit, counts in enumerate(hand.counts)]
+            return
+        touched = self.touched
+        fixed = [(s, c, wild_position(c)) for s, c in enumerate(hand.counts) if s not in touched]
+        pool = hand.pool
+        for combo in itertools.product(*self.rank_options):
+            need = most = 0
+            sets: tuple[Any, ...] = ()
+            counts = list(hand.counts)
+            for taken, rank_sets, rank_need, rank_most in combo:
+                if rank_sets:
+                    need += rank_need
+                    most += rank_most
+                    sets += rank_sets
+                    counts[0] -= taken[0]
+                    counts[1] -= taken[1]
+                    counts[2] -= taken[2]
+                    counts[3] -= taken[3]
+            if need <= pool:
+                yield sets, need, most, fixed + [(s, counts[s], wild_position(counts[s])) for s in touched]
 
-    def configurations(self) -> Iterator[tuple[tuple[Any, ...], dict[int, list[int]], int, int]]:
-        """Every choice of sets: (sets, cards taken per suit by position, fewest jokers, most)."""
-        ranks = [rank for rank, _ in self.rank_options]
-        for combo in itertools.product(*(options for _, options in self.rank_options)):
-            need = sum(option[2] for option in combo)
-            if need > self.hand.pool:
+    def cheapest(
+        self, config: tuple[Any, ...], goal: list[bool], limit: int, with_sets: bool = True
+    ) -> _Best | None:
+        """The least deadwood below `limit` over every choice of sets whose joined suits reach
+        a goal code; choices that cannot beat the best so far are skipped on their floors."""
+        hand = self.hand
+        pool, printed = hand.pool, hand.printed
+        needs_pure = all(_HAS_PURE[code] for code in _CODES if goal[code])
+        best: _Best | None = None
+        for sets, need, _, states in self.choices(with_sets):
+            tables = [(suit, _suit_points(counts, wild, pool, config)) for suit, counts, wild in states]
+            if sum(table[1] for _, table in tables) >= limit:
                 continue
-            taken: dict[int, list[int]] = {}
-            sets: list[tuple[int, int, int, int]] = []
-            for rank, (per_suit, rank_sets, _, _) in zip(ranks, combo, strict=True):
-                for suit, count in enumerate(per_suit):
-                    if count:
-                        taken.setdefault(suit, [0] * (HIGH_ACE + 1))[rank] += count
-                sets.extend((rank, *s) for s in rank_sets)
-            yield tuple(sets), taken, need, sum(option[3] for option in combo)
-
-    def best(self) -> tuple[_Best | None, _Best | None, _Best | None]:
-        """The least deadwood with the lives, without them, and (for the protection rule) the
-        least deadwood outside runs with a pure sequence."""
-        printed = self.hand.printed
-        life_best: _Best | None = None
-        any_best: _Best | None = None
-        for sets, taken, need, _room in self.configurations():
-            table = self._combined(taken, self.config)
-            for k, code, deadwood, witness in table:
-                if k + need > printed:
-                    continue
-                if any_best is None or deadwood < any_best.deadwood:
-                    any_best = _Best(deadwood, k, sets, witness, code)
-                if self.life[code] and (life_best is None or deadwood < life_best.deadwood):
-                    life_best = _Best(deadwood, k, sets, witness, code)
-        protect_best: _Best | None = None
-        if self.rules.pure_sequence_protects:
-            config = (self.config[0], self.config[1], False)
-            for k, code, deadwood, witness in self._combined({}, config):
-                if (
-                    k <= printed
-                    and _HAS_PURE[code]
-                    and (protect_best is None or deadwood < protect_best.deadwood)
-                ):
-                    protect_best = _Best(deadwood, k, (), witness, code)
-        return life_best, any_best, protect_best
-
-    def _combined(self, taken: dict[int, list[int]], config: tuple[Any, ...]) -> list[Any]:
-        pool = self.hand.pool
-        table: list[Any] = [(0, 0, 0, None)]
-        for suit, counts, wild_position in self._suit_states(taken):
-            table = _convolve(table, suit, _suit_points(counts, wild_position, pool, config), pool)
-        return table
+            if needs_pure and not any(table[2] for _, table in tables):
+                continue
+            found = _combine(tables, printed - need, goal, limit)
+            if found is not None:
+                limit = found[0]
+                best = _Best(found[0], found[1], sets, found[3], found[2])
+                if limit == 0:
+                    break
+        return best
 
     def exact(self) -> tuple[tuple[Any, ...], Any, int, int] | None:
         """A complete show placing every card, or None: (sets, witness, set jokers, joker-only
         group jokers)."""
         hand, rules = self.hand, self.rules
         lone = _joker_only_sizes(rules, hand.pool)
-        for sets, taken, need, room in self.configurations():
+        for sets, need, most, states in self.choices(True):
             table: list[Any] = [(0, 0, 0, None)]
-            for suit, counts, wild_position in self._suit_states(taken):
+            for suit, counts, wild_position in states:
                 suit_table = _suit_exact(counts, wild_position, hand.pool, rules)
                 merged: dict[int, Any] = {}
                 for k, code, _, witness in table:
@@ -487,18 +670,25 @@ class _Search:
                             merged.setdefault(nk * 16 + _COMBINE[code][code2], (witness, suit, witness2))
                 table = [(key // 16, key % 16, 0, witness) for key, witness in merged.items()]
             for k, code, _, witness in table:
-                if not self.life[code]:
+                if not self.life_goal[code]:
                     continue
                 left = hand.printed - k
                 for joker_only in lone:
-                    if need <= left - joker_only <= need + room:
+                    if need <= left - joker_only <= most:
                         return sets, witness, left - joker_only, joker_only
         return None
 
 
-def _decode_life(code: int) -> tuple[int, int, bool]:
-    pure, sequences, long = _decode(code)
-    return pure, sequences, bool(long)
+_LIFE_GOALS: dict[bool, list[bool]] = {}
+
+
+def _life_goal(rules: Rules) -> list[bool]:
+    """Which life codes meet the rules' declaration requirements (melds decides)."""
+    goal = _LIFE_GOALS.get(rules.require_four_card_life)
+    if goal is None:
+        goal = [life_met(p, s, bool(long), rules) for p, s, long in map(_decode, _CODES)]
+        _LIFE_GOALS[rules.require_four_card_life] = goal
+    return goal
 
 
 def _joker_only_sizes(rules: Rules, pool: int) -> list[int]:
@@ -524,8 +714,11 @@ class _Group:
     pure_run: bool = False
 
 
+_CARDS = [[Card(ACE if p == HIGH_ACE else max(p, 1), suit) for p in range(HIGH_ACE + 1)] for suit in SUITS]
+
+
 def _card_at(position: int, suit: int) -> Card:
-    return Card(ACE if position == HIGH_ACE else position, SUITS[suit])
+    return _CARDS[suit][position]
 
 
 def _plan(hand: _Hand, best: _Best, rules: Rules) -> tuple[list[_Group], list[Card], list[Card]]:
@@ -624,19 +817,23 @@ _KIND_ORDER = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Solved:
-    arrangement: Arrangement
-    raw_points: int  # before the cap, to rank discards that all reach it
+_INFINITE = 1 << 30
 
 
-def _solve(cards: Sequence[Card], wild: int | None, rules: Rules) -> _Solved:
-    search = _Search(cards, wild, rules)
-    hand = search.hand
-    life_best, any_best, protect_best = search.best()
+@dataclass(slots=True)
+class _Assessment:
+    """What a hand is charged, before anything is laid out for display."""
 
-    # The rule for what counts lives in melds; each kind of best arrangement is priced by it.
-    def priced(best: _Best | None, life: bool) -> int:
+    search: _Search
+    points: int
+    valid: bool
+    life: _Best | None
+    protect: _Best | None
+    show: tuple[tuple[Meld, ...], tuple[Card, ...]] | None  # the complete show, when valid
+
+    def priced(self, best: _Best | None, life: bool) -> int:
+        """The rule for what counts lives in melds; each kind of best arrangement is priced by it."""
+        hand = self.search.hand
         if best is None:
             return hand.all_points
         return uncapped_points(
@@ -645,43 +842,75 @@ def _solve(cards: Sequence[Card], wild: int | None, rules: Rules) -> _Solved:
             outside_sequences=best.deadwood,
             life=life,
             pure=_decode(best.code)[0],
-            rules=rules,
+            rules=self.search.rules,
         )
 
-    raw = min(priced(life_best, True), priced(protect_best, False), hand.all_points)
-    points = min(raw, rules.score_cap)
 
-    if life_best is not None and life_best.deadwood == 0:
-        groups, loose, pool = _plan(hand, life_best, rules)
-        spare = hand.printed - life_best.jokers - sum(s[2] for s in life_best.sets)
-        joker_only = _place_spares(groups, spare, rules, hand.pool)
-        if joker_only is not None:
-            melds, ungrouped = _melds(groups, loose, pool, joker_only, wild, rules)
-            return _Solved(Arrangement(True, 0, melds, ungrouped, None), 0)
+def _assess(cards: Sequence[Card], wild: int | None, rules: Rules, bound: int = _INFINITE) -> _Assessment:
+    """Prices a hand. With a `bound`, arrangements charged `bound` or more are not looked for:
+    the points are then exact only when below it (the discard search needs no more)."""
+    search = _Search(cards, wild, rules)
+    hand = search.hand
+    limit = min(hand.all_points, rules.score_cap, bound)
+    life = None
+    if search.life_possible():
+        life = search.cheapest(search.life_config, search.life_goal, limit)
+    show = _complete_show(search, life) if life is not None and life.deadwood == 0 else None
+    protect = None
+    if rules.pure_sequence_protects and hand.runs_possible()[0]:
+        protect_limit = life.deadwood if life is not None else limit
+        protect = search.cheapest(search.protect_config, _HAS_PURE, protect_limit, with_sets=False)
+    assessment = _Assessment(search, 0, show is not None, life, protect, show)
+    raw = min(assessment.priced(life, True), assessment.priced(protect, False), hand.all_points)
+    assessment.points = min(raw, rules.score_cap)
+    return assessment
+
+
+def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
+    """Every card of a zero-deadwood hand in a group, spare jokers included, or None when the
+    spares fit nowhere in any arrangement (so the hand cannot be declared)."""
+    hand, rules = search.hand, search.rules
+    groups, loose, pool = _plan(hand, life, rules)
+    spare = hand.printed - life.jokers - sum(s[2] for s in life.sets)
+    joker_only = _place_spares(groups, spare, rules, hand.pool)
+    if joker_only is None:
         exact = search.exact()
-        if exact is not None:
-            sets, witness, set_jokers, joker_only_total = exact
-            groups, loose, pool = _plan(hand, _Best(0, 0, sets, witness, 0), rules)
-            left = set_jokers - sum(s[2] for s in sets)
-            for group in groups[len(groups) - len(sets) :]:
-                take = min(left, group.room)
-                group.jokers += take
-                left -= take
-            joker_only = _split_joker_only(joker_only_total, rules.max_set_size)
-            melds, ungrouped = _melds(groups, loose, pool, joker_only, wild, rules)
-            return _Solved(Arrangement(True, 0, melds, ungrouped, None), 0)
+        if exact is None:
+            return None
+        sets, witness, set_jokers, joker_only_total = exact
+        groups, loose, pool = _plan(hand, _Best(0, 0, sets, witness, 0), rules)
+        left = set_jokers - sum(s[2] for s in sets)
+        for group in groups[len(groups) - len(sets) :]:
+            take = min(left, group.room)
+            group.jokers += take
+            left -= take
+        joker_only = _split_joker_only(joker_only_total, rules.max_set_size)
+    return _melds(groups, loose, pool, joker_only, hand.wild, rules)
 
-    if life_best is not None and priced(life_best, True) == raw:
-        chosen = life_best
-    elif protect_best is not None and priced(protect_best, False) == raw:
-        chosen = protect_best
+
+def _arrangement(assessment: _Assessment, discard: Card | None) -> Arrangement:
+    """Lays out the arrangement the points came from; a hand with no lives shows the melds
+    that leave the least deadwood, so the player sees their progress."""
+    if assessment.show is not None:
+        return Arrangement(True, 0, *assessment.show, discard)
+    search = assessment.search
+    raw = min(
+        assessment.priced(assessment.life, True),
+        assessment.priced(assessment.protect, False),
+        search.hand.all_points,
+    )
+    life, protect = assessment.life, assessment.protect
+    if life is not None and assessment.priced(life, True) == raw:
+        chosen = life
+    elif protect is not None and assessment.priced(protect, False) == raw:
+        chosen = protect
     else:
-        chosen = any_best
-    if chosen is None:  # only a hand with no cards at all
-        return _Solved(Arrangement(False, points, (), tuple(cards), None), raw)
-    groups, loose, pool = _plan(hand, chosen, rules)
-    melds, ungrouped = _melds(groups, loose, pool, [], wild, rules)
-    return _Solved(Arrangement(False, points, melds, ungrouped, None), raw)
+        chosen = search.cheapest(search.any_config, _ANY_CODE, _INFINITE)
+    if chosen is None:
+        return Arrangement(False, assessment.points, (), tuple(search.hand.cards), discard)
+    groups, loose, pool = _plan(search.hand, chosen, search.rules)
+    melds, ungrouped = _melds(groups, loose, pool, [], search.hand.wild, search.rules)
+    return Arrangement(False, assessment.points, melds, ungrouped, discard)
 
 
 def best_arrangement(
@@ -689,26 +918,25 @@ def best_arrangement(
 ) -> Arrangement:
     """The arrangement charged the fewest points. With 14 cards (a turn's pick made) it also
     chooses the discard: a valid show first, then the fewest points left, then the costliest
-    card out of the hand."""
+    card out of the hand.
+
+    Discards are tried costliest first, so a later one must be charged strictly less to win;
+    that bound lets each later search skip every arrangement that could not (and a hand with
+    no lives cannot: its points only grow as cheaper cards leave)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
-        return _solve(cards, wild, rules).arrangement
-    best_key: tuple[Any, ...] | None = None
-    best: Arrangement | None = None
-    for discard in sorted(set(cards), key=lambda card: card.sort_key):
+        return _arrangement(_assess(cards, wild, rules), None)
+    best: _Assessment | None = None
+    best_discard: Card | None = None
+    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key)):
+        if best is not None and best.valid:
+            break
         rest = list(cards)
         rest.remove(discard)
-        solved = _solve(rest, wild, rules)
-        key = (
-            not solved.arrangement.valid,
-            solved.arrangement.points,
-            solved.raw_points,
-            -card_points(discard, wild),
-        )
-        if best_key is None or key < best_key:
-            best_key = key
-            a = solved.arrangement
-            best = Arrangement(a.valid, a.points, a.groups, a.ungrouped, discard)
+        bound = _INFINITE if best is None else max(best.points, 1)
+        assessment = _assess(rest, wild, rules, bound)
+        if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
+            best, best_discard = assessment, discard
     assert best is not None
-    return best
+    return _arrangement(best, best_discard)
