@@ -290,8 +290,9 @@ def _reason(
     sequences: int,
     life: bool,
 ) -> str:
-    """The first thing a player must fix, most basic first: the card count, the first life (the
-    rule players most often miss), a broken group, then the second life."""
+    """The first thing a player must fix, in the order the rule pages teach it: the card
+    count, the first life (the rule players most often miss), the second life, then any group
+    that is not a meld."""
     if size != CARDS_PER_HAND:
         return f"A declaration needs {CARDS_PER_HAND} cards in groups; these groups hold {size}."
     if pure == 0:
@@ -302,11 +303,11 @@ def _reason(
         if impure:
             return f"You need a pure sequence: {pretty_cards(impure[0])} uses a joker."
         return "You need a pure sequence."
-    if invalid:
-        group = invalid[0]
-        return f"{pretty_cards(group)} is not a valid group: {why_invalid(group, wild, rules)}."
     if sequences < 2:
         return "You need a second sequence."
     if not life:
         return f"One of your two required sequences needs {LONG_LIFE} or more cards."
+    if invalid:
+        group = invalid[0]
+        return f"{pretty_cards(group)} is not a valid group: {why_invalid(group, wild, rules)}."
     return "Valid declaration."

@@ -1,0 +1,328 @@
+"""The solver against hand-made hands that punish greedy play, and against a brute-force
+reference on a few thousand random hands (2-deck shoe, random wild rank, several rule sets,
+some hands dealt heavy in jokers and some built close to a show)."""
+
+import random
+from collections import Counter
+from functools import cache
+from itertools import product
+
+import pytest
+
+from bot.engine.cards import JOKER, SUITS, Card, build_shoe, card_points, format_cards, is_wild, parse_cards
+from bot.engine.melds import GroupKind, classify_group, judge_groups, life_met, uncapped_points, wild_rank_of
+from bot.engine.rules import Rules
+from bot.engine.solver import best_arrangement
+
+RULE_SETS = [
+    Rules(),
+    Rules.preset("octro"),
+    Rules.preset("lenient"),
+    Rules(max_set_size=3),
+    Rules(pure_sequence_protects=True, require_four_card_life=True),
+    Rules(one_joker_per_impure_sequence=True, joker_only_groups=True, score_cap=120),
+]
+
+
+# ------------------------------------------------------------------ the reference
+
+
+def brute_force(cards, wild, rules):
+    """(points, valid) by trying every grouping: the first remaining card is either left out
+    or put in every group of remaining cards that classify_group accepts. A group's natural
+    cards share a suit (a run) or a rank (a set), so only such cards and wild ones are tried
+    with it. Wild cards sort last, so once only they remain they can form only joker groups."""
+    key = lambda card: (is_wild(card, wild), card.sort_key)  # noqa: E731
+
+    @cache
+    def best(remaining):
+        # (pure seen, sequences seen (max 2), 4+ run seen, all grouped) -> (least ungrouped
+        # points, least points outside sequences)
+        if not remaining:
+            return {(0, 0, 0, 1): (0, 0)}
+        first, rest = remaining[0], remaining[1:]
+        found = {}
+
+        def keep(flags, ungrouped, outside):
+            old = found.get(flags, (10**9, 10**9))
+            found[flags] = (min(old[0], ungrouped), min(old[1], outside))
+
+        points = card_points(first, wild)
+        for (pure, seqs, long, _), (ungrouped, outside) in best(rest).items():
+            keep((pure, seqs, long, 0), ungrouped + points, outside + points)
+        partners = Counter(
+            c for c in rest if is_wild(c, wild) or c.suit == first.suit or c.rank == first.rank
+        )
+        choices = list(partners.items())
+        for picks in product(*(range(n + 1) for _, n in choices)):
+            group = [first] + [card for (card, _), n in zip(choices, picks, strict=True) for _ in range(n)]
+            if len(group) < 3:
+                continue
+            kind = classify_group(group, wild, rules)
+            if kind is GroupKind.INVALID:
+                continue
+            left = Counter(rest)
+            left.subtract(group[1:])
+            left = tuple(sorted(left.elements(), key=key))
+            is_run = kind.is_sequence
+            group_points = sum(card_points(c, wild) for c in group)
+            for (pure, seqs, long, grouped), (ungrouped, outside) in best(left).items():
+                flags = (
+                    pure | (kind is GroupKind.PURE_SEQUENCE),
+                    min(2, seqs + is_run),
+                    long | (is_run and len(group) >= 4),
+                    grouped,
+                )
+                keep(flags, ungrouped, outside + (0 if is_run else group_points))
+        return found
+
+    total = sum(card_points(c, wild) for c in cards)
+    points, valid = total, False
+    for (pure, seqs, long, grouped), (ungrouped, outside) in best(tuple(sorted(cards, key=key))).items():
+        life = life_met(pure, seqs, bool(long), rules)
+        points = min(
+            points,
+            uncapped_points(
+                all_points=total,
+                ungrouped=ungrouped,
+                outside_sequences=outside,
+                life=life,
+                pure=pure,
+                rules=rules,
+            ),
+        )
+        valid = valid or (life and grouped and ungrouped == 0)
+    return min(points, rules.score_cap), valid
+
+
+# ------------------------------------------------------------------ dealing test hands
+
+
+def random_hand(rng, size=13, extra_jokers=0):
+    return rng.sample(build_shoe(2, 2) + [JOKER] * extra_jokers, size)
+
+
+def near_show(rng, size=13, joker_rate=0.15):
+    """A hand built from runs and sets (some cards swapped for jokers) plus a few strays."""
+    pool = build_shoe(2, 2)
+    hand = []
+
+    def take(card):
+        if card in pool and len(hand) < size:
+            pool.remove(card)
+            hand.append(card)
+
+    while len(hand) < size - 2:
+        if rng.random() < 0.6:
+            suit, length = rng.choice(SUITS), rng.choice([3, 3, 4, 4, 5, 6])
+            start = rng.randint(1, 15 - length)
+            wanted = [Card(1 if p == 14 else p, suit) for p in range(start, start + length)]
+        else:
+            rank = rng.randint(1, 13)
+            wanted = [Card(rank, suit) for suit in rng.sample(SUITS, rng.choice([3, 3, 4]))]
+        for card in wanted:
+            take(JOKER if rng.random() < joker_rate and JOKER in pool else card)
+    while len(hand) < size:
+        take(rng.choice(pool))
+    return hand
+
+
+def random_wild(rng):
+    return rng.choice([None, *range(1, 14)])
+
+
+# ------------------------------------------------------------------ checks
+
+
+def check_arrangement(cards, wild, rules, result):
+    """The answer must be the hand, every group what it claims, and its points the judge's."""
+    wild = wild_rank_of(wild)
+    laid_out = Counter(c for meld in result.groups for c in meld.cards) + Counter(result.ungrouped)
+    if result.discard is not None:
+        laid_out[result.discard] += 1
+    assert laid_out == Counter(cards)
+    for meld in result.groups:
+        assert meld.kind is not GroupKind.INVALID
+        assert classify_group(meld.cards, wild, rules) is meld.kind, meld
+    judged = judge_groups([m.cards for m in result.groups] + [[c] for c in result.ungrouped], wild, rules)
+    assert judged.points == result.points
+    if result.valid:
+        assert result.points == 0 and not result.ungrouped
+        if sum(len(m.cards) for m in result.groups) == 13:
+            assert judge_groups([m.cards for m in result.groups], wild, rules).valid
+
+
+def compare(cards, wild, rules):
+    result = best_arrangement(cards, wild, rules)
+    expected = brute_force(cards, wild_rank_of(wild), rules)
+    assert (result.points, result.valid) == expected, (format_cards(cards), wild, rules)
+    check_arrangement(cards, wild, rules, result)
+    return expected
+
+
+# ------------------------------------------------------------------ hand-made hands
+
+
+def test_a_card_goes_where_it_saves_most_not_into_the_longest_run():
+    # Greedy takes 4♥-7♥ and strands 7♠ 7♦; the best is 4♥ 5♥ 6♥ plus the set of sevens.
+    cards = parse_cards("4H 5H 6H 7H 7S 7D 9C 10C JC 2D 3D 4D KS")
+    result = best_arrangement(cards, None)
+    assert result.points == 10 and not result.valid
+    assert result.ungrouped == tuple(parse_cards("KS"))
+    assert {m.kind for m in result.groups} == {GroupKind.PURE_SEQUENCE, GroupKind.SET}
+    check_arrangement(cards, None, Rules(), result)
+
+
+def test_the_joker_fills_the_gap_that_completes_the_show():
+    # The joker could make a set of queens or extend 9-10; the run saves more.
+    cards = parse_cards("AS 2S 3S 9H 10H 5C 5D 5S KD KC KH QC JK")
+    result = best_arrangement(cards, None)
+    assert result.points == 10 and result.ungrouped == tuple(parse_cards("QC"))
+    cards = parse_cards("AS 2S 3S 9H 10H 5C 5D 5S KD KC KH 2H JK")
+    result = best_arrangement(cards, None)
+    assert result.points == 2
+
+
+def test_a_valid_show_is_found_with_every_joker_placed():
+    cards = parse_cards("7H 8H 9H 10H AS 2S 3S 5D 5S 5H 2D 2S 2C")
+    result = best_arrangement(cards, None)
+    assert result.valid and result.points == 0 and not result.ungrouped
+    check_arrangement(cards, None, Rules(), result)
+    # With full sets and one joker per run, a spare joker fits nowhere but the only pure run.
+    tight = Rules(one_joker_per_impure_sequence=True, max_set_size=3)
+    spare = parse_cards("AH 2H 3H 5S JK 7S 9C 9D 9H KD KC KS JK")
+    result = best_arrangement(spare, None, tight)
+    assert not result.valid and result.points == 0
+    check_arrangement(spare, None, tight, result)
+    assert best_arrangement(spare, None).valid
+    spare[-1] = parse_cards("4H")[0]
+    assert best_arrangement(spare, None, tight).valid
+    # Two jokers spare: the second run can take them even though they spoil its purity.
+    both_pure = parse_cards("AH 2H 3H 5S 6S 7S 9C 9D 9H JK JK 7C 4C")
+    result = best_arrangement(both_pure, "8")
+    assert result.valid
+    check_arrangement(both_pure, "8", Rules(), result)
+
+
+def test_wild_cards_as_themselves_keep_a_run_pure():
+    cards = parse_cards("5H 6H 7H 9S 10S 7C KD KC KS 2D 2C 2S 4C")
+    result = best_arrangement(cards, "7")  # 5-6-7♥ pure, 9-10-7♣ impure, kings, twos
+    assert result.points == 4
+    assert best_arrangement(cards, None).points > 4
+
+
+def test_without_a_life_every_card_counts_but_melds_are_shown():
+    cards = parse_cards("2S 3S 5S 9C 9D 9H KC KD KH 4H 6H 7D 2D")
+    result = best_arrangement(cards, None)
+    assert result.points == 80 and not result.valid
+    assert [m.kind for m in result.groups] == [GroupKind.SET, GroupKind.SET]
+    check_arrangement(cards, None, Rules(), result)
+    small = parse_cards("2S 3S 5S 2C 3D 4H 2H 5C 6H 2D 8C 9D 7S")
+    assert best_arrangement(small, None).points == sum(card_points(c, None) for c in small)
+
+
+def test_the_four_card_life_and_the_protection_options_change_the_price():
+    cards = parse_cards("AH 2H 3H 5S 6S 7S 9C 9D 9H KD QS 4C 8C")
+    assert best_arrangement(cards, None).points == 32
+    octro = best_arrangement(cards, None, Rules.preset("octro"))
+    assert octro.points == 80 and not octro.valid
+    check_arrangement(cards, None, Rules.preset("octro"), octro)
+    no_second = parse_cards("AH 2H 3H 9C 9D 9H KD QS 4C 8C 5D 6C JS")
+    protects = Rules(pure_sequence_protects=True)
+    assert best_arrangement(no_second, None).points == 80
+    assert best_arrangement(no_second, None, protects).points == 27 + 10 + 10 + 4 + 8 + 5 + 6 + 10
+    check_arrangement(no_second, None, protects, best_arrangement(no_second, None, protects))
+
+
+def test_fourteen_cards_discard_the_card_that_leaves_a_show():
+    cards = parse_cards("7H 8H 9H 10H AS 2S 3S 5D 5S 5H 2D 2S 2C KC")
+    result = best_arrangement(cards, None)
+    assert result.valid and result.discard == parse_cards("KC")[0]
+    check_arrangement(cards, None, Rules(), result)
+    # With both lives the costliest stray goes.
+    cards = parse_cards("7H 8H 9H AS 2S 3S 5D 5S 5H KC 4D 2C QD 9S")
+    result = best_arrangement(cards, None)
+    assert result.points == 2 + 4 + 9 + 10
+    assert result.discard in parse_cards("KC QD")
+    check_arrangement(cards, None, Rules(), result)
+    # Without a life every discard leaves 80 points: the costliest card goes all the same.
+    cards = parse_cards("2S 3S 5S 9C 9D 9H KC KD KH 4H 6H 7D 2D QS")
+    result = best_arrangement(cards, None)
+    assert result.points == 80 and card_points(result.discard, None) == 10
+    # A card that completes a show stays even when it is the costliest.
+    cards = parse_cards("7H 8H 9H AS 2S 3S 5D 5S 5H QC KC JC 4D 5C")
+    result = best_arrangement(cards, None)
+    assert result.valid and result.discard == parse_cards("4D")[0]
+
+
+def test_fourteen_cards_keep_a_joker_rather_than_throw_it():
+    cards = parse_cards("7H 8H 9H AS 2S 3S 5D 5S 5H KC QC JK 2C 9D")
+    result = best_arrangement(cards, None)
+    assert result.discard == parse_cards("9D")[0] and result.points == 2
+    cards = parse_cards("7H 8H 9H AS 2S 3S 5D 5S 5H KC QC JK 9D JK")
+    result = best_arrangement(cards, None)
+    assert result.valid and result.discard == parse_cards("9D")[0]
+
+
+def test_other_hand_sizes():
+    ten = parse_cards("AH 2H 3H 5S 6S 7S 9C 9D 9H JK")
+    result = best_arrangement(ten, None)
+    assert result.valid and result.discard is None
+    seven = parse_cards("AH 2H 3H 5S 6S 7S KD")
+    result = best_arrangement(seven, None)
+    assert not result.valid and result.points == 10
+    assert best_arrangement([], None).points == 0
+
+
+def test_wild_rank_as_label_or_int():
+    cards = parse_cards("5H 6H 7H 9S 10S 7C KD KC KS 2D 2C 2S 4C")
+    assert best_arrangement(cards, "7") == best_arrangement(cards, 7)
+
+
+# ------------------------------------------------------------------ against the reference
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_hands_match_brute_force(seed):
+    rng = random.Random(seed)
+    for index in range(400):
+        rules = RULE_SETS[index % len(RULE_SETS)]
+        compare(random_hand(rng, extra_jokers=rng.choice([0, 0, 4, 10])), random_wild(rng), rules)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hands_close_to_a_show_match_brute_force(seed):
+    rng = random.Random(100 + seed)
+    valid = 0
+    for index in range(200):
+        rules = RULE_SETS[index % len(RULE_SETS)]
+        cards = near_show(rng, joker_rate=rng.choice([0.0, 0.1, 0.25]))
+        valid += compare(cards, random_wild(rng), rules)[1]
+    assert valid > 40  # the reference really exercised shows
+
+
+def test_other_sizes_match_brute_force():
+    rng = random.Random(7)
+    for index in range(150):
+        rules = RULE_SETS[index % len(RULE_SETS)]
+        compare(near_show(rng, size=rng.choice([3, 6, 7, 10, 12])), random_wild(rng), rules)
+
+
+def test_fourteen_card_discards_match_brute_force():
+    rng = random.Random(11)
+    for index in range(40):
+        rules = RULE_SETS[index % len(RULE_SETS)]
+        wild = random_wild(rng)
+        cards = near_show(rng, size=14, joker_rate=0.1)
+        result = best_arrangement(cards, wild, rules)
+        check_arrangement(cards, wild, rules, result)
+        outcomes = {}
+        for discard in set(cards):
+            rest = list(cards)
+            rest.remove(discard)
+            outcomes[discard] = brute_force(rest, wild, rules)
+        best_points, best_valid = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
+        assert (result.points, result.valid) == (best_points, best_valid)
+        assert outcomes[result.discard] == (result.points, result.valid)
+        tied = [d for d, o in outcomes.items() if o == (best_points, best_valid)]
+        assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
