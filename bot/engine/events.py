@@ -28,6 +28,13 @@ class EventKind(StrEnum):
     RESHUFFLED = "reshuffled"
     DECK_EXHAUSTED = "deck_exhausted"
     DEAL_OVER = "deal_over"
+    # Match events.
+    DEAL_STARTED = "deal_started"
+    STANDINGS = "standings"
+    ELIMINATED = "eliminated"
+    REJOINED = "rejoined"
+    SPLIT_VOTE = "split_vote"
+    MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,426 @@
+"""A match: a format's sequence of deals, with its standings, eliminations, rejoins and end.
+
+Like a deal, a match takes commands and returns events, logs every command, and replays from
+its JSON. Deal commands are forwarded to the deal in progress; seats are the match's seats in
+every deal (players out of a deal sit it out), so no event needs renumbering.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.engine.cards import parse_cards
+from bot.engine.deal import Deal, Phase, SeatStatus
+from bot.engine.errors import IllegalActionError
+from bot.engine.events import Event, EventKind
+from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
+from bot.engine.rules import Rules
+
+DEAL_COMMANDS = frozenset({"pick", "discard", "drop", "declare", "timeout"})
+
+
+class MatchPhase(StrEnum):
+    PLAYING = "playing"  # a deal is in progress
+    BETWEEN_DEALS = "between_deals"  # rejoins and split votes happen here
+    OVER = "over"
+
+
+class Standing(StrEnum):
+    IN = "in"
+    ELIMINATED = "eliminated"
+    LEFT = "left"
+
+
+@dataclass
+class Match:
+    format: Format
+    rules: Rules
+    players: int
+    point_value: int = 1
+    standings: list[int] = field(default_factory=list)  # chips (Points, Deals) or scores (Pool)
+    seat_status: list[Standing] = field(default_factory=list)
+    rejoined: list[bool] = field(default_factory=list)
+    history: list[list[int | None]] = field(default_factory=list)  # points per seat per deal
+    winners: list[int] = field(default_factory=list)  # winner of each deal
+    finished_deals: list[dict[str, Any]] = field(default_factory=list)
+    deal: Deal | None = None
+    phase: MatchPhase = MatchPhase.BETWEEN_DEALS
+    tie_break: list[int] = field(default_factory=list)  # Deals: the seats still tied
+    split_votes: list[int] = field(default_factory=list)
+    winner: int | None = None
+    shares: dict[int, float] = field(default_factory=dict)  # a split pool: seat -> share
+    log: list[dict[str, Any]] = field(default_factory=list)
+    rng: random.Random | None = field(default=None, repr=False, compare=False)
+    _records: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def spec(self) -> FormatSpec:
+        return self.format.spec
+
+    # ----------------------------------------------------------------- start
+
+    @classmethod
+    def start(
+        cls,
+        format: Format | str,
+        players: int,
+        rng: random.Random,
+        *,
+        rules: Rules | None = None,
+        point_value: int = 1,
+    ) -> tuple[Match, list[Event]]:
+        match = cls.empty(format, players, rules=rules, point_value=point_value, rng=rng)
+        return match, match.next_deal()
+
+    @classmethod
+    def empty(
+        cls,
+        format: Format | str,
+        players: int,
+        *,
+        rules: Rules | None = None,
+        point_value: int = 1,
+        rng: random.Random | None = None,
+    ) -> Match:
+        """A match before its first deal (the toss happens when that deal starts)."""
+        format = Format(format)
+        rules = rules or Rules()
+        rules.decks_for(players)  # refuses a count these rules cannot seat
+        if point_value < 1:
+            raise IllegalActionError("The point value must be at least 1 chip.")
+        opening = DEAL_CHIPS * format.spec.deals if format.spec.family is Family.DEALS else 0
+        return cls(
+            format=format,
+            rules=rules,
+            players=players,
+            point_value=point_value,
+            standings=[opening] * players,
+            seat_status=[Standing.IN] * players,
+            rejoined=[False] * players,
+            rng=rng,
+        )
+
+    # ----------------------------------------------------------------- deals
+
+    def can_next_deal(self) -> bool:
+        return self.phase is MatchPhase.BETWEEN_DEALS
+
+    def next_deal(self) -> list[Event]:
+        """Starts the next deal: the first player moves one seat on from the last deal's."""
+        if self.phase is not MatchPhase.BETWEEN_DEALS:
+            raise IllegalActionError("A deal is in progress or the match is over.")
+        self._record({"command": "next_deal"})
+        self.split_votes.clear()
+        playing = [seat for seat in range(self.players) if self._plays_next_deal(seat)]
+        sitting_out = [seat for seat in range(self.players) if seat not in playing]
+        record = self._records.pop(0) if self._records is not None else None
+        if record is not None:
+            first: int | None = record["first_player"]
+        elif self.finished_deals:
+            first = self._rotate(self.finished_deals[-1]["first_player"], playing)
+        else:
+            first = None
+        rng = self.rng or random.Random()
+        deal, events = Deal.start(
+            self.players,
+            self.spec.deal_rules(self.rules),
+            rng,
+            first_player=first,
+            shoe=parse_cards(record["shoe"]) if record else None,
+            sitting_out=sitting_out,
+        )
+        if record is not None:
+            deal.toss = Deal.from_json(record).toss
+            deal._scripted_reshuffles = [parse_cards(order) for order in record["reshuffles"]]
+        self.deal = deal
+        self.phase = MatchPhase.PLAYING
+        number = len(self.finished_deals) + 1
+        started = Event(EventKind.DEAL_STARTED, deal.first_player, data={"number": number})
+        return [started, *events]
+
+    def _plays_next_deal(self, seat: int) -> bool:
+        if self.seat_status[seat] is not Standing.IN:
+            return False
+        return not self.tie_break or seat in self.tie_break
+
+    @staticmethod
+    def _rotate(previous: int, playing: list[int]) -> int:
+        later = [seat for seat in playing if seat > previous]
+        return later[0] if later else playing[0]
+
+    # ----------------------------------------------------------------- commands
+
+    def apply(self, entry: dict[str, Any]) -> list[Event]:
+        """Applies one command in its logged form: deal commands go to the deal in progress."""
+        command = entry.get("command")
+        if command in DEAL_COMMANDS:
+            return self._deal_command(entry)
+        if command == "next_deal":
+            return self.next_deal()
+        if command == "leave":
+            return self.leave(entry["seat"])
+        if command == "rejoin":
+            return self.rejoin(entry["seat"])
+        if command == "split":
+            return self.vote_split(entry["seat"])
+        raise IllegalActionError(f"Unknown command '{command}'.")
+
+    def _deal_command(self, entry: dict[str, Any]) -> list[Event]:
+        if self.phase is not MatchPhase.PLAYING or self.deal is None:
+            raise IllegalActionError("No deal is in progress.")
+        events = self.deal.apply(entry)  # raises, changing nothing, if the deal refuses it
+        self._record(entry)
+        return events + self._after_deal_command()
+
+    def _after_deal_command(self) -> list[Event]:
+        assert self.deal is not None
+        if self.deal.phase is Phase.OVER:
+            return self._settle_deal()
+        return []
+
+    def leave(self, seat: int) -> list[Event]:
+        """A player who leaves is dropped from the deal in progress and out of the match."""
+        self._verify_seat(seat)
+        if self.seat_status[seat] is not Standing.IN:
+            raise IllegalActionError("You are not in this match any more.")
+        if self.phase is MatchPhase.OVER:
+            raise IllegalActionError("The match is over.")
+        events: list[Event] = []
+        self._record({"command": "leave", "seat": seat})
+        self.seat_status[seat] = Standing.LEFT
+        if self.deal is not None and self.phase is MatchPhase.PLAYING and self.deal.can_leave(seat):
+            events += self.deal.leave(seat)
+            events += self._after_deal_command()
+        else:
+            events.append(Event(EventKind.LEFT, seat))
+        if self.phase is MatchPhase.BETWEEN_DEALS:
+            events += self._end_if_decided()
+        return events
+
+    # ----------------------------------------------------------------- pool extras
+
+    def can_rejoin(self, seat: int) -> bool:
+        try:
+            self.verify_rejoin(seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def verify_rejoin(self, seat: int) -> None:
+        self._verify_seat(seat)
+        if self.spec.family is not Family.POOL:
+            raise IllegalActionError("Rejoining is only possible in Pool rummy.")
+        if self.phase is not MatchPhase.BETWEEN_DEALS:
+            raise IllegalActionError("You can rejoin only between deals.")
+        if self.seat_status[seat] is not Standing.ELIMINATED:
+            raise IllegalActionError("Only an eliminated player can rejoin.")
+        if self.rejoined[seat]:
+            raise IllegalActionError("You have already rejoined once in this pool.")
+        highest = max(self._remaining_scores())
+        if highest > self.spec.rejoin_below:
+            raise IllegalActionError(
+                f"Rejoining closes once a remaining player is above {self.spec.rejoin_below} "
+                f"(the highest now has {highest})."
+            )
+
+    def rejoin(self, seat: int) -> list[Event]:
+        """Back in at the highest remaining score plus one, once per pool."""
+        self.verify_rejoin(seat)
+        self._record({"command": "rejoin", "seat": seat})
+        score = max(self._remaining_scores()) + 1
+        self.standings[seat] = score
+        self.seat_status[seat] = Standing.IN
+        self.rejoined[seat] = True
+        self.split_votes.clear()
+        return [Event(EventKind.REJOINED, seat, data={"score": score})]
+
+    def can_split(self) -> bool:
+        return (
+            self.spec.family is Family.POOL
+            and self.phase is MatchPhase.BETWEEN_DEALS
+            and 2 <= len(self._remaining()) <= 3
+        )
+
+    def vote_split(self, seat: int) -> list[Event]:
+        """With two or three players left, all of them may agree to end the pool and share it
+        by drops remaining, as the apps do."""
+        self._verify_seat(seat)
+        if not self.can_split():
+            raise IllegalActionError("A split is possible only between deals with 2 or 3 players left.")
+        if seat not in self._remaining():
+            raise IllegalActionError("Only the players still in the pool can agree to split it.")
+        if seat in self.split_votes:
+            raise IllegalActionError("You have already agreed to split.")
+        self._record({"command": "split", "seat": seat})
+        self.split_votes.append(seat)
+        events = [Event(EventKind.SPLIT_VOTE, seat, data={"votes": sorted(self.split_votes)})]
+        if set(self.split_votes) == set(self._remaining()):
+            self.shares = self._split_shares()
+            events += self._finish(None)
+        return events
+
+    def drops_remaining(self, seat: int) -> int:
+        """How many more first drops a pool score can take before reaching the limit."""
+        return max(0, (self.spec.pool_limit - 1 - self.standings[seat]) // self.spec.first_drop)
+
+    def _split_shares(self) -> dict[int, float]:
+        remaining = self._remaining()
+        drops = {seat: self.drops_remaining(seat) for seat in remaining}
+        total = sum(drops.values())
+        if total == 0:
+            return {seat: 1 / len(remaining) for seat in remaining}
+        return {seat: count / total for seat, count in drops.items()}
+
+    # ----------------------------------------------------------------- settling
+
+    def _settle_deal(self) -> list[Event]:
+        deal = self.deal
+        assert deal is not None and deal.winner is not None
+        points: list[int | None] = [
+            None if s.status is SeatStatus.SITTING_OUT else s.points for s in deal.seats
+        ]
+        self.finished_deals.append(deal.to_json())
+        self.history.append(points)
+        self.winners.append(deal.winner)
+        self.deal = None
+        self.phase = MatchPhase.BETWEEN_DEALS
+        events = self._score(deal.winner, points)
+        events.append(Event(EventKind.STANDINGS, deal.winner, data={"standings": list(self.standings)}))
+        return events + self._end_if_decided()
+
+    def _score(self, winner: int, points: list[int | None]) -> list[Event]:
+        lost = {seat: p for seat, p in enumerate(points) if p is not None and seat != winner}
+        if self.spec.family is Family.POOL:
+            events = []
+            for seat, p in lost.items():
+                self.standings[seat] += p
+                limit = self.spec.pool_limit
+                if self.seat_status[seat] is Standing.IN and self.standings[seat] >= limit:
+                    self.seat_status[seat] = Standing.ELIMINATED
+                    events.append(Event(EventKind.ELIMINATED, seat, data={"score": self.standings[seat]}))
+            return events
+        value = self.point_value if self.spec.family is Family.POINTS else 1
+        for seat, p in lost.items():
+            self.standings[seat] -= p * value
+            self.standings[winner] += p * value
+        return []
+
+    def _end_if_decided(self) -> list[Event]:
+        remaining = self._remaining()
+        if len(remaining) <= 1:
+            return self._finish(remaining[0] if remaining else self.winners[-1])
+        family = self.spec.family
+        if family is Family.POINTS:
+            return self._finish(self.winners[-1])
+        if family is Family.DEALS and len(self.finished_deals) >= self.spec.deals:
+            best = max(self.standings[seat] for seat in remaining)
+            tied = [seat for seat in remaining if self.standings[seat] == best]
+            if len(tied) == 1:
+                return self._finish(tied[0])
+            self.tie_break = tied
+        return []
+
+    def _finish(self, winner: int | None) -> list[Event]:
+        self.winner = winner
+        self.phase = MatchPhase.OVER
+        data: dict[str, Any] = {"standings": list(self.standings)}
+        if self.shares:
+            data["shares"] = {str(seat): share for seat, share in self.shares.items()}
+        return [Event(EventKind.MATCH_OVER, winner, data=data)]
+
+    def _remaining(self) -> list[int]:
+        return [seat for seat in range(self.players) if self.seat_status[seat] is Standing.IN]
+
+    def _remaining_scores(self) -> list[int]:
+        return [self.standings[seat] for seat in self._remaining()]
+
+    def _verify_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"There is no seat {seat + 1} at this table.")
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        self.log.append(dict(entry))
+
+    # ----------------------------------------------------------------- checks and storage
+
+    def check_invariants(self) -> None:
+        """Chips are conserved in Points and Deals; pool seats out are at or above the limit."""
+        if self.deal is not None:
+            self.deal.check_invariants()
+        family = self.spec.family
+        if family is not Family.POOL:
+            opening = DEAL_CHIPS * self.spec.deals if family is Family.DEALS else 0
+            assert sum(self.standings) == opening * self.players, "chips are not conserved"
+        else:
+            for seat, status in enumerate(self.seat_status):
+                if status is Standing.ELIMINATED:
+                    assert self.standings[seat] >= self.spec.pool_limit
+        assert (self.phase is MatchPhase.PLAYING) == (self.deal is not None)
+        if self.phase is MatchPhase.OVER:
+            assert self.winner is not None or self.shares
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": self.format.value,
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "point_value": self.point_value,
+            "standings": list(self.standings),
+            "seat_status": [status.value for status in self.seat_status],
+            "rejoined": list(self.rejoined),
+            "history": [list(points) for points in self.history],
+            "winners": list(self.winners),
+            "finished_deals": list(self.finished_deals),
+            "deal": self.deal.to_json() if self.deal else None,
+            "phase": self.phase.value,
+            "tie_break": list(self.tie_break),
+            "split_votes": list(self.split_votes),
+            "winner": self.winner,
+            "shares": {str(seat): share for seat, share in self.shares.items()},
+            "log": list(self.log),
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
+        return cls(
+            format=Format(raw["format"]),
+            rules=Rules.from_json(raw["rules"]),
+            players=raw["players"],
+            point_value=raw["point_value"],
+            standings=list(raw["standings"]),
+            seat_status=[Standing(status) for status in raw["seat_status"]],
+            rejoined=list(raw["rejoined"]),
+            history=[list(points) for points in raw["history"]],
+            winners=list(raw["winners"]),
+            finished_deals=list(raw["finished_deals"]),
+            deal=Deal.from_json(raw["deal"], rng) if raw["deal"] else None,
+            phase=MatchPhase(raw["phase"]),
+            tie_break=list(raw["tie_break"]),
+            split_votes=list(raw["split_votes"]),
+            winner=raw["winner"],
+            shares={int(seat): share for seat, share in raw["shares"].items()},
+            log=list(raw["log"]),
+            rng=rng,
+        )
+
+    @classmethod
+    def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
+        """Rebuilds a match from its command log, taking every shuffle from the recorded deals."""
+        match = cls.empty(
+            raw["format"],
+            raw["players"],
+            rules=Rules.from_json(raw["rules"]),
+            point_value=raw["point_value"],
+        )
+        match._records = list(raw["finished_deals"]) + ([raw["deal"]] if raw["deal"] else [])
+        for entry in raw["log"]:
+            match.apply(entry)
+        match._records = None
+        match.rng = rng
+        if match.deal is not None:
+            match.deal._scripted_reshuffles = None
+            match.deal.rng = rng
+        return match
