@@ -241,7 +241,7 @@ class Match:
         return (
             self.spec.family is Family.POOL
             and self.phase is MatchPhase.BETWEEN_DEALS
-            and 2 <= len(self._remaining()) <= 3
+            and 2 <= len(self.remaining()) <= 3
         )
 
     def vote_split(self, seat: int) -> list[Event]:
@@ -250,14 +250,14 @@ class Match:
         self._verify_seat(seat)
         if not self.can_split():
             raise IllegalActionError("A split is possible only between deals with 2 or 3 players left.")
-        if seat not in self._remaining():
+        if seat not in self.remaining():
             raise IllegalActionError("Only the players still in the pool can agree to split it.")
         if seat in self.split_votes:
             raise IllegalActionError("You have already agreed to split.")
         self._record({"command": "split", "seat": seat})
         self.split_votes.append(seat)
         events = [Event(EventKind.SPLIT_VOTE, seat, data={"votes": sorted(self.split_votes)})]
-        if set(self.split_votes) == set(self._remaining()):
+        if set(self.split_votes) == set(self.remaining()):
             self.shares = self._split_shares()
             events += self._finish(None)
         return events
@@ -267,7 +267,7 @@ class Match:
         return max(0, (self.spec.pool_limit - 1 - self.standings[seat]) // self.spec.first_drop)
 
     def _split_shares(self) -> dict[int, float]:
-        remaining = self._remaining()
+        remaining = self.remaining()
         drops = {seat: self.drops_remaining(seat) for seat in remaining}
         total = sum(drops.values())
         if total == 0:
@@ -309,7 +309,7 @@ class Match:
         return []
 
     def _end_if_decided(self) -> list[Event]:
-        remaining = self._remaining()
+        remaining = self.remaining()
         if len(remaining) <= 1:
             return self._finish(remaining[0] if remaining else self.winners[-1])
         family = self.spec.family
@@ -331,11 +331,11 @@ class Match:
             data["shares"] = {str(seat): share for seat, share in self.shares.items()}
         return [Event(EventKind.MATCH_OVER, winner, data=data)]
 
-    def _remaining(self) -> list[int]:
+    def remaining(self) -> list[int]:
         return [seat for seat in range(self.players) if self.seat_status[seat] is Standing.IN]
 
     def _remaining_scores(self) -> list[int]:
-        return [self.standings[seat] for seat in self._remaining()]
+        return [self.standings[seat] for seat in self.remaining()]
 
     def _verify_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
