@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.engine.errors import CardNotationError
@@ -59,24 +59,28 @@ class Card:
 
     rank: int
     suit: Suit | None
+    # Derived once: cards are hashed and written out millions of times in a game's life.
+    code: str = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             if self.suit is not None:
                 raise CardNotationError("A printed joker has no suit.")
+            code = "JK"
         elif self.rank not in RANK_LABELS or self.suit is None:
             raise CardNotationError("A card needs a rank from A to K and a suit.")
+        else:
+            code = RANK_LABELS[self.rank] + self.suit.value
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "_hash", hash(code))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_printed_joker(self) -> bool:
         return self.rank == JOKER_RANK
-
-    @property
-    def code(self) -> str:
-        """The notation, e.g. `10H` or `JK`."""
-        if self.suit is None:
-            return "JK"
-        return RANK_LABELS[self.rank] + self.suit.value
 
     @property
     def pretty(self) -> str:
