@@ -6,6 +6,7 @@ from deal_helpers import stacked_deal
 
 from bot.engine import IllegalActionError, Rules, parse_cards
 from bot.engine.cards import JOKER, parse_card
+from bot.engine.commitment import commitment_text, verify
 from bot.engine.deal import Deal, Outcome, Phase, SeatStatus
 from bot.engine.events import EventKind
 from bot.engine.rules import ClosedDeckEmpty
@@ -309,3 +310,29 @@ def test_seats_sitting_out_get_no_cards_and_are_skipped():
     assert deal.phase is Phase.OVER and [s.points for s in deal.seats].count(0) == 3
     deal.check_invariants()
     assert Deal.replay(deal.to_json()).to_json() == deal.to_json()
+
+
+def test_the_published_commitment_matches_the_revealed_shoe_and_salt():
+    deal, events = Deal.start(2, RULES, random.Random(21))
+    published = next(e for e in events if e.kind is EventKind.DEALT).data["commitment"]
+    assert "salt" not in json.dumps([e.to_json() for e in events])
+    rng = random.Random(3)
+    reshuffle_digests = []
+    while deal.phase is not Phase.OVER:
+        seat = deal.turn
+        deal.pick(seat, "closed")
+        if len(deal.reshuffles) >= 1 and rng.random() < 0.05:
+            events = deal.drop(seat) if deal.can_drop(seat) else deal.leave(seat)
+        else:
+            events = deal.discard(seat, rng.choice(deal.seats[seat].hand))
+        reshuffle_digests += [e.data["commitment"] for e in events if e.kind is EventKind.RESHUFFLED]
+    over = events[-1].data
+    shoe, salt = parse_cards(over["shoe"]), over["salt"]
+    assert verify(published, salt, shoe)
+    assert not verify(published, salt, shoe[1:] + shoe[:1])
+    assert not verify(published, "0" * 32, shoe)
+    assert reshuffle_digests
+    for number, digest in enumerate(reshuffle_digests, start=1):
+        order = parse_cards(over["reshuffles"][number - 1])
+        assert verify(digest, salt, order, f"reshuffle {number}")
+    assert commitment_text(salt, shoe).startswith("rummy-bot shuffle v1|deal|" + salt + "|")

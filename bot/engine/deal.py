@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.cards import ACE, Card, build_shoe, format_cards, is_wild, parse_card, parse_cards
+from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import Event, EventKind
 from bot.engine.melds import judge_groups
@@ -127,6 +128,7 @@ class Deal:
     first_player: int
     shoe: list[Card]  # the shuffled shoe as dealt: the record that makes the deal verifiable
     toss: list[dict[int, Card]]  # the toss rounds, seat to card (empty when the first player was given)
+    salt: str  # kept secret until the deal ends; see bot.engine.commitment
     seats: list[Seat]
     closed: list[Card]  # top of the deck is the end of the list
     open_pile: list[Card]  # top is the end of the list
@@ -177,6 +179,7 @@ class Deal:
             shoe = build_shoe(decks, rules.printed_jokers_for(len(active)))
             rng.shuffle(shoe)
         shoe = list(shoe)
+        salt = new_salt(rng.getrandbits(128))
         lead = active.index(first_player)
         rotation = active[lead:] + active[:lead]
         deck = list(reversed(shoe))  # deal from the front of the recorded shoe
@@ -196,6 +199,7 @@ class Deal:
             first_player=first_player,
             shoe=shoe,
             toss=toss,
+            salt=salt,
             seats=seats,
             closed=deck,
             open_pile=[open_card],
@@ -209,7 +213,11 @@ class Deal:
                 EventKind.DEALT,
                 first_player,
                 open_card,
-                data={"cut_joker": cut_joker.code if cut_joker else None, "wild_rank": deal.wild_rank},
+                data={
+                    "cut_joker": cut_joker.code if cut_joker else None,
+                    "wild_rank": deal.wild_rank,
+                    "commitment": deal.commitment,
+                },
             )
         )
         events.append(deal._turn_event())
@@ -436,10 +444,12 @@ class Deal:
                 raise RuntimeError("This deal was loaded without a random source to reshuffle with.")
             self.rng.shuffle(cards)
         self.reshuffles.append(list(cards))
+        number = len(self.reshuffles)
         self.closed = list(reversed(cards))
         self.open_pile = [top]
         self.open_top_is_discard = False
-        return Event(EventKind.RESHUFFLED, data={"count": len(cards), "order": len(self.reshuffles)})
+        data = {"count": len(cards), "number": number, "commitment": self.reshuffle_commitment(number)}
+        return Event(EventKind.RESHUFFLED, data=data)
 
     def _end_if_one_left(self) -> list[Event]:
         remaining = [i for i, seat in enumerate(self.seats) if seat.in_play]
@@ -472,6 +482,9 @@ class Deal:
             "points": [seat.points for seat in self.seats],
             "outcomes": [seat.outcome.value if seat.outcome else None for seat in self.seats],
             "hands": [format_cards(seat.hand) for seat in self.seats],
+            "salt": self.salt,
+            "shoe": format_cards(self.shoe),
+            "reshuffles": [format_cards(order) for order in self.reshuffles],
         }
         return [Event(EventKind.DEAL_OVER, winner, data=data)]
 
@@ -517,6 +530,17 @@ class Deal:
 
     def _record(self, command: str, seat: int, **args: Any) -> None:
         self.log.append({"command": command, "seat": seat, **args})
+
+    # ----------------------------------------------------------------- shuffle commitments
+
+    @property
+    def commitment(self) -> str:
+        """The hash published when the deal starts."""
+        return commit(self.salt, self.shoe)
+
+    def reshuffle_commitment(self, number: int) -> str:
+        """The hash published when the open pile becomes closed deck number `number` (1, 2...)."""
+        return commit(self.salt, self.reshuffles[number - 1], f"reshuffle {number}")
 
     # ----------------------------------------------------------------- views and invariants
 
@@ -573,6 +597,7 @@ class Deal:
             "first_player": self.first_player,
             "shoe": format_cards(self.shoe),
             "toss": _toss_json(self.toss),
+            "salt": self.salt,
             "seats": [seat.to_json() for seat in self.seats],
             "closed": format_cards(self.closed),
             "open_pile": format_cards(self.open_pile),
@@ -599,6 +624,7 @@ class Deal:
             first_player=raw["first_player"],
             shoe=parse_cards(raw["shoe"]),
             toss=_toss_from_json(raw["toss"]),
+            salt=raw["salt"],
             seats=[Seat.from_json(seat) for seat in raw["seats"]],
             closed=parse_cards(raw["closed"]),
             open_pile=parse_cards(raw["open_pile"]),
@@ -621,22 +647,29 @@ class Deal:
     @classmethod
     def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
         """Rebuilds a deal from its recorded shoe, toss, reshuffles and command log only."""
-        rules = Rules.from_json(raw["rules"])
-        deal, _ = cls.start(
+        deal, _ = cls.restart(raw)
+        for entry in raw["log"]:
+            deal.apply(entry)
+        deal._scripted_reshuffles = None
+        deal.rng = rng
+        return deal
+
+    @classmethod
+    def restart(cls, raw: dict[str, Any]) -> tuple[Deal, list[Event]]:
+        """Starts a deal over exactly as recorded: the same shoe, toss and salt, and the
+        recorded reshuffles waiting to be replayed instead of drawn."""
+        deal, events = cls.start(
             raw["players"],
-            rules,
+            Rules.from_json(raw["rules"]),
             random.Random(0),
             first_player=raw["first_player"],
             shoe=parse_cards(raw["shoe"]),
             sitting_out=[i for i, seat in enumerate(raw["seats"]) if seat["status"] == "sitting_out"],
         )
         deal.toss = _toss_from_json(raw["toss"])
+        deal.salt = raw["salt"]
         deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
-        for entry in raw["log"]:
-            deal.apply(entry)
-        deal._scripted_reshuffles = None
-        deal.rng = rng
-        return deal
+        return deal, events
 
     def apply(self, entry: dict[str, Any]) -> list[Event]:
         """Applies one command in its logged form (as stored, or as a front end sends it)."""

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.engine.cards import parse_cards
 from bot.engine.deal import Deal, Phase, SeatStatus
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import Event, EventKind
@@ -118,23 +117,18 @@ class Match:
         sitting_out = [seat for seat in range(self.players) if seat not in playing]
         record = self._records.pop(0) if self._records is not None else None
         if record is not None:
-            first: int | None = record["first_player"]
-        elif self.finished_deals:
-            first = self._rotate(self.finished_deals[-1]["first_player"], playing)
+            deal, events = Deal.restart(record)
         else:
             first = None
-        rng = self.rng or random.Random()
-        deal, events = Deal.start(
-            self.players,
-            self.spec.deal_rules(self.rules),
-            rng,
-            first_player=first,
-            shoe=parse_cards(record["shoe"]) if record else None,
-            sitting_out=sitting_out,
-        )
-        if record is not None:
-            deal.toss = Deal.from_json(record).toss
-            deal._scripted_reshuffles = [parse_cards(order) for order in record["reshuffles"]]
+            if self.finished_deals:
+                first = self._rotate(self.finished_deals[-1]["first_player"], playing)
+            deal, events = Deal.start(
+                self.players,
+                self.spec.deal_rules(self.rules),
+                self.rng or random.Random(),
+                first_player=first,
+                sitting_out=sitting_out,
+            )
         self.deal = deal
         self.phase = MatchPhase.PLAYING
         number = len(self.finished_deals) + 1
