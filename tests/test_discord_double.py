@@ -1,0 +1,247 @@
+"""The Discord double drives the real, unmodified discord.py client end to end.
+
+A tiny bot defined here exercises what the rummy front end will need: slash commands with
+ephemeral files, DynamicItem buttons surviving a restart, DMs with a fallback when they are closed.
+If discord.py changes what it reads from Discord's payloads, these tests are where it shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import io
+import re
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from discord_double import CANNOT_DM, UNKNOWN_CHANNEL, DiscordDouble
+from PIL import Image
+
+# Registers the `discord_double` and `bot_runner` fixtures for this module (conftest.py is not ours).
+pytest_plugins = ("discord_double.fixtures",)
+
+
+def png(colour: str) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 3), colour).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(?P<n>\d+)"):
+    """A stateless button: everything it needs is in its custom_id, so it works after a restart."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"+1 ({n})", custom_id=f"demo:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.presses.append((interaction.user.id, self.n))
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.n + 1))
+        await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
+
+
+class DemoBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.none(), chunk_guilds_at_startup=False)
+        self.presses: list[tuple[int, int]] = []
+        self.dm_errors: list[int] = []
+        self.synced: list[app_commands.AppCommand] = []
+        group = app_commands.Group(name="demo", description="Demo commands")
+
+        @group.command(name="hand", description="Show your hand privately")
+        async def hand(interaction: discord.Interaction, seat: int) -> None:
+            file = discord.File(io.BytesIO(png("red")), filename=f"hand-{seat}.png")
+            await interaction.response.send_message(f"seat {seat}", file=file, ephemeral=True)
+
+        @group.command(name="counter", description="Post a counter button")
+        async def counter(interaction: discord.Interaction) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Counter(0))
+            await interaction.response.send_message("count 0", view=view)
+
+        @group.command(name="deal", description="DM a player their cards")
+        async def deal(interaction: discord.Interaction, player: discord.Member) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await player.send(
+                    "your cards", file=discord.File(io.BytesIO(png("blue")), filename="cards.png")
+                )
+            except discord.Forbidden as exc:
+                self.dm_errors.append(exc.code)
+                fallback = discord.File(io.BytesIO(png("blue")), filename="cards.png")
+                await interaction.followup.send("DMs are closed, here:", file=fallback, ephemeral=True)
+            else:
+                await interaction.followup.send("sent by DM", ephemeral=True)
+
+        self.tree.add_command(group)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Counter)
+        self.synced = await self.tree.sync()
+
+
+async def test_login_and_ready(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    assert bot.user.id == discord_double.bot_user.id
+    assert bot.application_id == discord_double.application_id
+    guild = bot.get_guild(discord_double.guild_id)
+    assert guild is not None and guild.get_channel(discord_double.channel_id).name == "general"
+    paths = [(r.method, r.path) for r in discord_double.requests]
+    assert paths[:2] == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me")]
+    assert discord_double.identify_count == 1
+
+
+async def test_json_content_type_is_exact(discord_double: DiscordDouble):
+    async with aiohttp.ClientSession() as session, session.get(discord_double.api_base + "/gateway") as resp:
+        assert resp.headers["Content-Type"] == "application/json"
+
+
+async def test_command_sync_is_recorded_with_ids(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    (put,) = discord_double.requests_matching(
+        "PUT", rf"/applications/{discord_double.application_id}/commands"
+    )
+    assert [c["name"] for c in put.json] == ["demo"]
+    demo = discord_double.global_commands["demo"]
+    assert {o["name"] for o in demo["options"]} == {"hand", "counter", "deal"}
+    assert [c.id for c in bot.synced] == [int(demo["id"])]
+
+
+async def test_slash_command_replies_ephemerally_with_a_decodable_file(
+    discord_double: DiscordDouble, bot_runner
+):
+    await bot_runner.start(DemoBot())
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+
+    ix = await discord_double.slash_command(alice, "demo", subcommand="hand", options={"seat": 2})
+
+    reply = discord_double.original_response(ix)
+    assert reply.ephemeral and reply.content == "seat 2" and reply.to_user == alice.id
+    (sent,) = discord_double.files_sent_to(alice)
+    assert sent.filename == "hand-2.png"
+    assert Image.open(io.BytesIO(sent.data)).getpixel((0, 0)) == (255, 0, 0)
+    assert discord_double.files_sent_to(bob) == [] and discord_double.public_files() == []
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(reply.payload["attachments"][0]["url"]) as resp,
+    ):
+        assert await resp.read() == sent.data
+
+
+async def test_button_reaches_the_dynamic_item_also_after_a_restart(
+    discord_double: DiscordDouble, bot_runner
+):
+    bot = await bot_runner.start(DemoBot())
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+    ix = await discord_double.slash_command(alice, "demo counter")
+    message = discord_double.original_response(ix)
+    assert not message.ephemeral and message.custom_ids() == ["demo:count:0"]
+
+    await discord_double.press_button(bob, message, "demo:count:0")
+    assert message.content == "count 1" and message.custom_ids() == ["demo:count:1"]
+    assert bot.presses == [(bob.id, 0)]
+
+    stale = message.snapshot()
+    bot = await bot_runner.restart(bot, DemoBot())
+    assert discord_double.identify_count == 2 and bot.presses == []
+    await discord_double.press_button(alice, message, "demo:count:1")
+    assert message.content == "count 2" and bot.presses == [(alice.id, 1)]
+
+    with pytest.raises(AssertionError, match="no component"):
+        await discord_double.press_button(alice, stale, "demo:count:0")
+
+
+async def test_closed_dms_surface_as_forbidden_50007_and_fall_back(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    alice, bob, carol = (discord_double.user(n) for n in ("alice", "bob", "carol"))
+    discord_double.close_dms(bob)
+
+    ix = await discord_double.slash_command(alice, "demo deal", options={"player": bob})
+    await discord_double.wait_for(lambda: discord_double.followups(ix))
+
+    assert bot.dm_errors == [CANNOT_DM]
+    (refused,) = discord_double.requests_matching("POST", r"/channels/\d+/messages")
+    assert refused.status == 403 and refused.to_user == bob.id
+    assert discord_double.dms_to(bob) == [] and discord_double.files_sent_to(bob) == []
+    (fallback,) = discord_double.followups(ix)
+    assert fallback.ephemeral and fallback.to_user == alice.id
+    assert [f.filename for f in discord_double.files_sent_to(alice)] == ["cards.png"]
+
+    ix = await discord_double.slash_command(alice, "demo deal", options={"player": carol})
+    await discord_double.wait_for(lambda: discord_double.followups(ix))
+    (dm,) = discord_double.dms_to(carol)
+    assert dm.content == "your cards" and [f.filename for f in discord_double.files_sent_to(carol)] == [
+        "cards.png"
+    ]
+
+
+async def test_concurrent_presses_by_two_users_both_reach_the_bot(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+    message = discord_double.original_response(await discord_double.slash_command(alice, "demo counter"))
+
+    a, b = await asyncio.gather(
+        discord_double.press_button(alice, message, "demo:count:0"),
+        discord_double.press_button(bob, message, "demo:count:0"),
+    )
+
+    assert sorted(bot.presses) == sorted([(alice.id, 0), (bob.id, 0)])
+    assert a.response_type == b.response_type == 7
+
+
+async def test_unknown_channel_and_rate_limit(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    channel = bot.get_channel(discord_double.channel_id)
+
+    discord_double.rate_limit("POST", rf"/channels/{channel.id}/messages", retry_after=0.01)
+    sent = await channel.send("hello")
+    assert [m.id for m in discord_double.messages_to(channel.id)] == [sent.id]
+    assert [r.status for r in discord_double.requests_matching("POST", r"/channels/\d+/messages")] == [
+        429,
+        200,
+    ]
+
+    discord_double.remove_channel(channel.id)
+    with pytest.raises(discord.NotFound) as err:
+        await channel.send("gone")
+    assert err.value.code == UNKNOWN_CHANNEL
+
+
+async def test_gateway_drop_resumes_and_interactions_still_arrive(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot())
+    await discord_double.drop_gateway()
+    await discord_double.wait_for(lambda: discord_double.connected)
+    assert discord_double.resume_count == 1 and discord_double.identify_count == 1
+
+    ix = await discord_double.slash_command(discord_double.user("dave"), "demo hand", options={"seat": 1})
+    assert discord_double.original_response(ix).content == "seat 1"
+
+
+async def test_threads_and_scheduled_events(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    channel = bot.get_channel(discord_double.channel_id)
+    thread = await channel.create_thread(name="table 1", type=discord.ChannelType.public_thread)
+    await thread.send("deal 1")
+    assert [m.content for m in discord_double.messages_to(thread.id)] == ["deal 1"]
+
+    guild = bot.get_guild(discord_double.guild_id)
+    start = discord.utils.utcnow() + datetime.timedelta(hours=1)
+    event = await guild.create_scheduled_event(
+        name="Friday rummy",
+        start_time=start,
+        end_time=start + datetime.timedelta(hours=2),
+        entity_type=discord.EntityType.external,
+        location="#general",
+        privacy_level=discord.PrivacyLevel.guild_only,
+    )
+    assert discord_double.scheduled_events[event.id]["name"] == "Friday rummy"
+    await event.delete()
+    assert discord_double.scheduled_events == {}
