@@ -48,9 +48,32 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(
         await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
 
 
+class RenameModal(discord.ui.Modal, title="Rename the table"):
+    name = discord.ui.TextInput(label="New name", custom_id="demo:rename:name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}", ephemeral=True)
+
+
+class ChooseView(discord.ui.View):
+    """A view bound to one message id: dispatch needs the id from the callback's `resource`."""
+
+    @discord.ui.select(
+        custom_id="demo:choose", options=[discord.SelectOption(label=v) for v in ("points", "pool")]
+    )
+    async def choose(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"format {select.values[0]}", view=None)
+
+
+CARDS = ["AS", "10H", "QD", "JK"]
+
+
 class DemoBot(commands.Bot):
-    def __init__(self) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.none(), chunk_guilds_at_startup=False)
+    def __init__(self, *, guild_id: int | None = None) -> None:
+        super().__init__(
+            command_prefix="!", intents=discord.Intents(guilds=True), chunk_guilds_at_startup=False
+        )
+        self.guild_scope = None if guild_id is None else discord.Object(guild_id)
         self.presses: list[tuple[int, int]] = []
         self.dm_errors: list[int] = []
         self.synced: list[app_commands.AppCommand] = []
@@ -71,9 +94,10 @@ class DemoBot(commands.Bot):
         async def deal(interaction: discord.Interaction, player: discord.Member) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             try:
-                await player.send(
-                    "your cards", file=discord.File(io.BytesIO(png("blue")), filename="cards.png")
-                )
+                view = discord.ui.View(timeout=None)
+                view.add_item(Counter(100))
+                file = discord.File(io.BytesIO(png("blue")), filename="cards.png")
+                await player.send("your cards", file=file, view=view)
             except discord.Forbidden as exc:
                 self.dm_errors.append(exc.code)
                 fallback = discord.File(io.BytesIO(png("blue")), filename="cards.png")
@@ -81,11 +105,27 @@ class DemoBot(commands.Bot):
             else:
                 await interaction.followup.send("sent by DM", ephemeral=True)
 
-        self.tree.add_command(group)
+        @group.command(name="pick", description="Pick a card")
+        async def pick(interaction: discord.Interaction, card: str) -> None:
+            await interaction.response.send_message(f"picked {card}", ephemeral=True)
+
+        @pick.autocomplete("card")
+        async def pick_card(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=c, value=c) for c in CARDS if c.startswith(typed.upper())]
+
+        @group.command(name="rename", description="Rename the table")
+        async def rename(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(RenameModal())
+
+        @group.command(name="choose", description="Choose a format")
+        async def choose(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("choose a format", view=ChooseView(timeout=None))
+
+        self.tree.add_command(group, guild=self.guild_scope)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Counter)
-        self.synced = await self.tree.sync()
+        self.synced = await self.tree.sync(guild=self.guild_scope)
 
 
 async def test_login_and_ready(discord_double: DiscordDouble, bot_runner):
@@ -111,7 +151,7 @@ async def test_command_sync_is_recorded_with_ids(discord_double: DiscordDouble, 
     )
     assert [c["name"] for c in put.json] == ["demo"]
     demo = discord_double.global_commands["demo"]
-    assert {o["name"] for o in demo["options"]} == {"hand", "counter", "deal"}
+    assert {o["name"] for o in demo["options"]} == {"hand", "counter", "deal", "pick", "rename", "choose"}
     assert [c.id for c in bot.synced] == [int(demo["id"])]
 
 
@@ -245,3 +285,63 @@ async def test_threads_and_scheduled_events(discord_double: DiscordDouble, bot_r
     assert discord_double.scheduled_events[event.id]["name"] == "Friday rummy"
     await event.delete()
     assert discord_double.scheduled_events == {}
+
+
+async def test_buttons_work_in_dms(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    alice, carol = discord_double.user("alice"), discord_double.user("carol")
+    ix = await discord_double.slash_command(alice, "demo deal", options={"player": carol})
+    await discord_double.wait_for(lambda: discord_double.followups(ix))
+    (dm,) = discord_double.dms_to(carol)
+
+    with pytest.raises(AssertionError, match="cannot see"):
+        await discord_double.press_button(alice, dm, "demo:count:100")
+    press = await discord_double.press_button(carol, dm, "demo:count:100")
+
+    assert "user" in press.payload and "member" not in press.payload
+    assert dm.content == "count 101" and bot.presses == [(carol.id, 100)]
+
+
+async def test_autocomplete_modal_and_select(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot())
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+
+    choices = await discord_double.autocomplete(alice, "demo pick", focused="card", options={"card": "1"})
+    assert choices == [{"name": "10H", "value": "10H"}]
+
+    opened = await discord_double.slash_command(alice, "demo rename")
+    assert opened.response_type == 9
+    submitted = await discord_double.submit_modal(alice, opened, {"demo:rename:name": "High rollers"})
+    assert discord_double.original_response(submitted).content == "renamed to High rollers"
+
+    message = discord_double.original_response(await discord_double.slash_command(alice, "demo choose"))
+    await discord_double.select(bob, message, "demo:choose", ["pool"])
+    assert message.content == "format pool" and message.payload["components"] == []
+
+
+async def test_guild_commands_carry_the_guild_id(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot(guild_id=discord_double.guild_id))
+    assert (
+        discord_double.global_commands == {}
+        and "demo" in discord_double.guild_commands[discord_double.guild_id]
+    )
+
+    ix = await discord_double.slash_command(discord_double.user("bob"), "demo hand", options={"seat": 3})
+
+    assert ix.payload["data"]["guild_id"] == str(discord_double.guild_id)
+    assert discord_double.original_response(ix).content == "seat 3"
+
+
+async def test_a_silent_bot_fails_the_helper_not_the_loop(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot())
+    message = discord_double.original_response(
+        await discord_double.slash_command(discord_double.user("alice"), "demo counter")
+    )
+    with pytest.raises(AssertionError, match="did not answer"):
+        await discord_double.press_button(
+            discord_double.user("bob"),
+            message.snapshot() | {"components": []},
+            "nobody:listens",
+            check=False,
+            timeout=0.2,
+        )
