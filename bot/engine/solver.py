@@ -5,7 +5,7 @@ possible discard, so it has to be exact and fast in pure Python. The search spli
 the way the rules split it:
 
 * Runs live inside one suit. Each suit is solved on its own by a memoised search over its
-  rank counts (`_suit_points`), giving a small Pareto table of what the suit can reach:
+  rank counts (`_suit_table`), giving a small Pareto table of what the suit can reach:
   (net jokers used, life flags) -> least deadwood. Tables are keyed by the suit's counts only
   (never by its letter), so one table serves all four suits and every later hand.
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
@@ -16,7 +16,7 @@ the way the rules split it:
 
 Points only need the fewest jokers a meld can take (spare jokers cost nothing). A declaration
 must place every joker, so validity is checked separately on the winning arrangement, and only
-when that fails (rare rule combinations) by an exact search over joker counts (`_suit_exact`).
+when that fails (rare rule combinations) by an exact search over joker counts (exact mode).
 """
 
 from __future__ import annotations
@@ -101,18 +101,18 @@ def _count(counts: int, position: int) -> int:
     return counts >> (_BITS * position) & _MAX_COPIES
 
 
-# A table entry is (net jokers, life code, deadwood, witness); the witness is a linked list of
-# group descriptors (descriptor, rest) so that building tables never copies lists.
-Entry = tuple[int, int, int, Any]
-_EMPTY_ENTRIES: list[Entry] = [(0, 0, 0, None)]
+# A table entry is (net jokers, life code, deadwood).
+Entry = tuple[int, int, int]
+_EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # A suit's table with what pruning needs at hand: (entries, least deadwood, has a pure run,
 # fewest net jokers).
-Table = tuple[list[Entry], int, bool, int]
+Table = tuple[Sequence[Entry], int, bool, int]
 _EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
+_NO_TABLE: Table = ((), 1 << 30, False, 1 << 30)  # cards that cannot all be melded (exact mode)
 
 _POINTS_MEMO: dict[tuple[Any, ...], Table] = {}
-_EXACT_MEMO: dict[tuple[Any, ...], list[Entry]] = {}
 _SET_MEMO: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+_TRACE_MEMO: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather than grow forever
 
 
@@ -175,37 +175,53 @@ def _first_card(counts: int) -> int:
     return ((counts & -counts).bit_length() - 1) // _BITS if counts else 0
 
 
-def _absorb(
-    candidates: dict[int, Entry],
-    entries: list[Entry],
-    dk: int,
-    add_code: list[int] | None,
-    dw: int,
-    group: Any,
-    jokers: int,
-) -> None:
-    """Adds one choice (a group, or a card left out) in front of every entry of the rest."""
-    for k, code, deadwood, witness in entries:
-        nk = k + dk
-        if nk > jokers:
+def _options(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
+) -> Iterator[tuple[int, int, list[int] | None, int, Any]]:
+    """What the card at the lowest position `x` can do, as (counts left, net jokers, life-code
+    map, deadwood, group descriptor): be left out (a wild card is released to the pool), be
+    the lowest natural of a run, be a lone card with jokers as a set (only where runs may not
+    take two jokers), or, for an Ace, move to the top to play above the King.
+
+    The table builder and the traceback both read this, so they cannot disagree. In exact
+    mode (declarations) no natural card is left out, and runs and lone sets take every number
+    of spare jokers they can hold, so that every joker of a show has a place."""
+    one_joker, four_life, lone_set, track, exact, max_set = config
+    rest = counts - _ONE[x]
+    if x == ACE:
+        yield rest + _ONE[HIGH_ACE], 0, None, 0, None
+    elif _is_wild_position(x, wild_position):
+        yield rest, -1, None, 0, ("free", x)
+    else:
+        if not exact:
+            yield rest, 0, None, _POSITION_POINTS[x], ("loose", x)
+        if lone_set:
+            for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
+                yield rest, extra, None, 0, ("lone", x, extra)
+    longest = min(jokers, 1) if one_joker else jokers
+    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker):
+        left = _without(rest, chosen[1:])
+        if exact:
+            for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
+                add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
+                yield left, extra, add, 0, ("run", chosen, extra)
             continue
-        ncode = add_code[code] if add_code is not None else code
-        key = nk * 16 + ncode
-        nd = deadwood + dw
-        old = candidates.get(key)
-        if old is None or nd < old[2]:
-            candidates[key] = (nk, ncode, nd, (group, witness) if group is not None else witness)
+        length = size + substitutes
+        add = _ADD_SEQ[(substitutes == 0) + 2 * (length >= LONG_LIFE)] if track else None
+        yield left, substitutes, add, 0, ("run", chosen, substitutes)
+        if track and four_life and length == 3 and substitutes < longest:
+            yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
 
 
 def _entry_order(entry: Entry) -> tuple[int, int, int]:
     return entry[0], entry[2], -_LEVEL[entry[1]]
 
 
-def _pareto(candidates: dict[int, Entry]) -> list[Entry]:
+def _pareto(candidates: dict[int, Entry]) -> Sequence[Entry]:
     """Drops every entry another beats on all counts: no more jokers, no weaker life flags,
     no more deadwood. Entries come out sorted by jokers (callers rely on it to stop early)."""
     if len(candidates) == 1:
-        return list(candidates.values())
+        return tuple(candidates.values())
     beaten = [1 << 30] * 12  # beaten[c]: least deadwood kept so far with flags at least c's
     kept: list[Entry] = []
     for entry in sorted(candidates.values(), key=_entry_order):
@@ -216,16 +232,22 @@ def _pareto(candidates: dict[int, Entry]) -> list[Entry]:
         for code in _BELOW[entry[1]]:
             if deadwood < beaten[code]:
                 beaten[code] = deadwood
-    return kept
+    return tuple(kept)
 
 
-def _suit_points(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> Table:
-    """The Pareto table of one suit: for each (net jokers, life code), the least deadwood.
+def _prune(candidates: dict[int, Entry], exact: bool) -> Sequence[Entry]:
+    """Exact tables keep every joker count (a show must place them all); others keep the front."""
+    if exact:
+        return tuple(sorted(candidates.values()))
+    return _pareto(candidates)
 
-    The card at the lowest position is either left out (a wild card is released to the pool),
-    the lowest natural of a run, a lone card with two jokers as a set (only where runs may not
-    take two jokers), or, for an Ace, moved to the top to play above the King. `config` is
-    (one joker per run, four-card life, lone sets, track life flags at all)."""
+
+def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> Table:
+    """The table of one suit: for each (net jokers, life code), the least deadwood; in exact
+    mode, every (net jokers, life code) reachable with every natural card melded. Entries are
+    plain int triples, so the memo holds nothing the garbage collector has to walk; the groups
+    behind an entry are found again by `_trace` when an answer is laid out. `config` is (one
+    joker per run, four-card life, lone sets, track life flags, exact, largest set)."""
     key = (counts, wild_position, jokers, config)
     table = _POINTS_MEMO.get(key)
     if table is not None:
@@ -233,46 +255,89 @@ def _suit_points(counts: int, wild_position: int, jokers: int, config: tuple[Any
     x = _first_card(counts)
     if not x:
         return _EMPTY_TABLE
-    one_joker, four_life, lone_set, track = config
-    clusters = _clusters(counts, min(jokers, 1) if one_joker else jokers)
-    if len(clusters) > 1:
+    exact = config[4]
+    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    if len(parts) > 1:
         table = _joined(
-            [_suit_points(c, _wild_in(c, wild_position), jokers, config) for c in clusters],
-            jokers,
+            [_suit_table(c, _wild_in(c, wild_position), jokers, config) for c in parts], jokers, exact
         )
         _remember(_POINTS_MEMO, key, table)
         return table
     candidates: dict[int, Entry] = {}
-    rest_counts = counts - _ONE[x]
-    if x == ACE:
-        moved = rest_counts + _ONE[HIGH_ACE]
-        _absorb(candidates, _suit_points(moved, wild_position, jokers, config)[0], 0, None, 0, None, jokers)
-    else:
-        rest = _suit_points(rest_counts, wild_position, jokers, config)[0]
-        if _is_wild_position(x, wild_position):
-            _absorb(candidates, rest, -1, None, 0, ("free", x), jokers)
-        else:
-            _absorb(candidates, rest, 0, None, _POSITION_POINTS[x], ("loose", x), jokers)
-            if lone_set and jokers >= 2:
-                _absorb(candidates, rest, 2, None, 0, ("lone", x, 2), jokers)
-    for chosen, substitutes, size in _runs(x, rest_counts, jokers, wild_position, one_joker):
-        rest = _suit_points(_without(rest_counts, chosen[1:]), wild_position, jokers, config)[0]
-        length = size + substitutes
-        pure = substitutes == 0
-        add = _ADD_SEQ[pure + 2 * (length >= LONG_LIFE)] if track else None
-        _absorb(candidates, rest, substitutes, add, 0, ("run", chosen, substitutes), jokers)
-        if (
-            track
-            and four_life
-            and length == 3
-            and substitutes + 1 <= (min(jokers, 1) if one_joker else jokers)
-        ):
-            _absorb(
-                candidates, rest, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1), jokers
-            )
-    table = _as_table(_pareto(candidates))
+    for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config):
+        for k, code, deadwood in _suit_table(rest, wild_position, jokers, config)[0]:
+            nk = k + dk
+            if nk > jokers:
+                continue
+            ncode = add[code] if add is not None else code
+            key2 = nk * 16 + ncode
+            nd = deadwood + dw
+            old = candidates.get(key2)
+            if old is None or nd < old[2]:
+                candidates[key2] = (nk, ncode, nd)
+    table = _as_table(_prune(candidates, exact)) if candidates else _NO_TABLE
     _remember(_POINTS_MEMO, key, table)
     return table
+
+
+def _trace(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+) -> tuple[Any, ...]:
+    """The group descriptors behind one entry of a suit's table: replays `_options` and keeps
+    the first choice whose rest table holds the matching entry (memoised like the tables)."""
+    if not counts:
+        return ()
+    key = (counts, wild_position, jokers, config, entry)
+    groups = _TRACE_MEMO.get(key)
+    if groups is not None:
+        return groups
+    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    if len(parts) > 1:
+        wilds = [_wild_in(c, wild_position) for c in parts]
+        tables = [_suit_table(c, w, jokers, config)[0] for c, w in zip(parts, wilds, strict=True)]
+        groups = ()
+        for part, wild, pick in zip(parts, wilds, _split(tables, entry), strict=True):
+            groups += _trace(part, wild, jokers, config, pick)
+    else:
+        rest, needed, descriptor = _step(counts, wild_position, jokers, config, entry)
+        groups = _trace(rest, wild_position, jokers, config, needed)
+        if descriptor is not None:
+            groups = (descriptor, *groups)
+    _remember(_TRACE_MEMO, key, groups)
+    return groups
+
+
+def _step(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+) -> tuple[int, Entry, Any]:
+    """The first option for the lowest card that leads to `entry`: (counts left, the entry
+    it needs from their table, the group descriptor)."""
+    k, code, deadwood = entry
+    for rest, dk, add, dw, descriptor in _options(counts, _first_card(counts), wild_position, jokers, config):
+        for e in _suit_table(rest, wild_position, jokers, config)[0]:
+            if e[0] + dk == k and e[2] + dw == deadwood and (add[e[1]] if add else e[1]) == code:
+                return rest, e, descriptor
+    raise AssertionError("solver table and traceback disagree")
+
+
+def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
+    """One entry from each part's table that together make `entry` (see `_joined`)."""
+    k, code, deadwood = entry
+
+    def pick(index: int, k0: int, code0: int, deadwood0: int) -> list[Entry] | None:
+        if index == len(tables):
+            return [] if (k0, code0, deadwood0) == (k, code, deadwood) else None
+        for e in tables[index]:
+            if deadwood0 + e[2] <= deadwood:
+                rest = pick(index + 1, k0 + e[0], _COMBINE[code0][e[1]], deadwood0 + e[2])
+                if rest is not None:
+                    return [e, *rest]
+        return None
+
+    found = pick(0, 0, 0, 0)
+    if found is None:
+        raise AssertionError("solver table and traceback disagree")
+    return found
 
 
 def _wild_in(counts: int, wild_position: int) -> int:
@@ -284,7 +349,7 @@ def _wild_in(counts: int, wild_position: int) -> int:
     return 0
 
 
-def _as_table(entries: list[Entry]) -> Table:
+def _as_table(entries: Sequence[Entry]) -> Table:
     return (
         entries,
         min(entry[2] for entry in entries),
@@ -315,14 +380,16 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
     return clusters
 
 
-def _joined(tables: list[Table], jokers: int) -> Table:
+def _joined(tables: list[Table], jokers: int, exact: bool) -> Table:
     """The table of a suit made of independent parts: every pairing of the parts' entries."""
+    if any(not table[0] for table in tables):
+        return _NO_TABLE
     partial = tables[0][0]
     for table in tables[1:]:
         candidates: dict[int, Entry] = {}
-        for k, code, deadwood, witness in partial:
+        for k, code, deadwood in partial:
             row = _COMBINE[code]
-            for k2, code2, deadwood2, witness2 in table[0]:
+            for k2, code2, deadwood2 in table[0]:
                 nk = k + k2
                 if nk > jokers:
                     break
@@ -331,48 +398,11 @@ def _joined(tables: list[Table], jokers: int) -> Table:
                 nd = deadwood + deadwood2
                 old = candidates.get(key)
                 if old is None or nd < old[2]:
-                    if witness is None or witness2 is None:
-                        joined = witness if witness2 is None else witness2
-                    else:
-                        joined = ("join", witness, witness2)
-                    candidates[key] = (nk, ncode, nd, joined)
-        partial = _pareto(candidates)
+                    candidates[key] = (nk, ncode, nd)
+        if not candidates:
+            return _NO_TABLE
+        partial = _prune(candidates, exact)
     return _as_table(partial)
-
-
-def _suit_exact(counts: int, wild_position: int, jokers: int, rules: Rules) -> list[Entry]:
-    """Like `_suit_points` for declarations: every natural card melded, and every exact number
-    of jokers the suit's melds can hold (a run takes extra jokers up to 13 cards, one in all
-    under the one-joker rule), so a show can place every joker it holds."""
-    key = (counts, wild_position, jokers, rules.one_joker_per_impure_sequence, rules.max_set_size)
-    table = _EXACT_MEMO.get(key)
-    if table is not None:
-        return table
-    x = _first_card(counts)
-    if not x:
-        return _EMPTY_ENTRIES
-    one_joker = rules.one_joker_per_impure_sequence
-    candidates: dict[int, Entry] = {}
-    rest_counts = counts - _ONE[x]
-    if x == ACE:
-        moved = rest_counts + _ONE[HIGH_ACE]
-        _absorb(candidates, _suit_exact(moved, wild_position, jokers, rules), 0, None, 0, None, jokers)
-    else:
-        rest = _suit_exact(rest_counts, wild_position, jokers, rules)
-        if _is_wild_position(x, wild_position):
-            _absorb(candidates, rest, -1, None, 0, ("free", x), jokers)
-        elif one_joker:
-            for extra in range(2, min(jokers, rules.max_set_size - 1) + 1):
-                _absorb(candidates, rest, extra, None, 0, ("lone", x, extra), jokers)
-    for chosen, substitutes, size in _runs(x, rest_counts, jokers, wild_position, one_joker):
-        rest = _suit_exact(_without(rest_counts, chosen[1:]), wild_position, jokers, rules)
-        most = min(jokers, 1 if one_joker else MAX_SEQUENCE - size)
-        for extra in range(substitutes, most + 1):
-            variant = (extra == 0) + 2 * (size + extra >= LONG_LIFE)
-            _absorb(candidates, rest, extra, _ADD_SEQ[variant], 0, ("run", chosen, extra), jokers)
-    table = list(candidates.values())
-    _remember(_EXACT_MEMO, key, table)
-    return table
 
 
 # ------------------------------------------------------------------------- sets
@@ -475,99 +505,100 @@ _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
 @dataclass(slots=True)
 class _Best:
+    """A winning choice: its deadwood and life code, the sets, and per suit the table entry
+    used, from which `_trace` recovers the suit's groups."""
+
     deadwood: int
     jokers: int  # net jokers the suits use, before the sets
-    sets: tuple[Any, ...]  # ((rank, suit mask, fewest jokers, most jokers), ...)
-    suits: Any  # combined witness: (witness, suit, suit witness) nested
     code: int
+    sets: tuple[Any, ...]  # ((rank, suit mask, fewest jokers, most jokers), ...)
+    picks: list[tuple[tuple[int, int, int], Entry]]  # ((suit, counts, wild position), entry)
+    config: tuple[Any, ...]
+
+    def groups(self, pool: int) -> list[tuple[int, Any]]:
+        """(suit, group descriptor) for every group and unmatched card the suits hold."""
+        return [
+            (state[0], descriptor)
+            for state, entry in self.picks
+            for descriptor in _trace(state[1], state[2], pool, self.config, entry)
+        ]
 
 
-def _flatten(witness: Any) -> list[tuple[int, Any]]:
-    """The (suit, group descriptor) pairs of a combined witness. A suit's witness is a linked
-    list (descriptor, rest), where a node ("join", a, b) stands for two independent parts."""
-    groups: list[tuple[int, Any]] = []
-    while witness:
-        witness, suit, suit_witness = witness
-        stack = [suit_witness]
-        while stack:
-            node = stack.pop()
-            if node is None:
-                continue
-            if len(node) == 3:
-                stack.extend(node[1:])
-            else:
-                groups.append((suit, node[0]))
-                stack.append(node[1])
-    return groups
+def _unlink(picks: Any) -> list[Any]:
+    flat = []
+    while picks is not None:
+        picks, pick = picks
+        flat.append(pick)
+    return flat
 
 
 def _combine(
-    tables: list[tuple[int, Table]], budget: int, goal: list[bool], limit: int
+    tables: list[tuple[tuple[int, int, int], Table]], budget: int, goal: list[bool], limit: int
 ) -> tuple[int, int, int, Any] | None:
     """The cheapest way to join the suits' tables within `budget` net jokers that reaches a
-    goal code with less than `limit` deadwood, as (deadwood, jokers, code, witness).
+    goal code with less than `limit` deadwood, as (deadwood, jokers, code, picks), the picks
+    being the (state, entry) used per suit.
 
     Most suit tables hold a single entry; those are folded in first as a plain offset. The
     others are joined one by one, dropping a partial entry as soon as the least deadwood and
     fewest jokers the remaining suits could add put it out of reach."""
     k0 = code0 = deadwood0 = 0
-    witness0: Any = None
-    several: list[tuple[int, Table]] = []
+    picks0: Any = None
+    several: list[tuple[tuple[int, int, int], Table]] = []
     floor = 0
-    for suit, table in tables:
+    for state, table in tables:
         entries = table[0]
         if len(entries) == 1:
-            k, code, deadwood, witness = entries[0]
-            k0 += k
-            code0 = _COMBINE[code0][code]
-            deadwood0 += deadwood
-            if witness is not None:
-                witness0 = (witness0, suit, witness)
+            entry = entries[0]
+            k0 += entry[0]
+            code0 = _COMBINE[code0][entry[1]]
+            deadwood0 += entry[2]
+            picks0 = (picks0, (state, entry))
         else:
-            several.append((suit, table))
+            several.append((state, table))
             floor += table[1]
     if deadwood0 + floor >= limit:
         return None
     if not several:
         if k0 <= budget and goal[code0]:
-            return deadwood0, k0, code0, witness0
+            return deadwood0, k0, code0, picks0
         return None
-    partial: list[Entry] = [(k0, code0, deadwood0, witness0)]
+    partial: Sequence[tuple[int, int, int, Any]] = ((k0, code0, deadwood0, picks0),)
     rest_jokers = sum(table[3] for _, table in several)
-    for suit, (entries, least, _, fewest) in several[:-1]:
+    for state, (entries, least, _, fewest) in several[:-1]:
         floor -= least
         rest_jokers -= fewest
         max_jokers = budget - rest_jokers
         max_deadwood = limit - floor
-        candidates: dict[int, Entry] = {}
-        for k, code, deadwood, witness in partial:
+        candidates: dict[int, Any] = {}
+        for k, code, deadwood, picks in partial:
             row = _COMBINE[code]
-            for k2, code2, deadwood2, witness2 in entries:
-                nk = k + k2
+            for entry in entries:
+                nk = k + entry[0]
                 if nk > max_jokers:
                     break
-                nd = deadwood + deadwood2
+                nd = deadwood + entry[2]
                 if nd >= max_deadwood:
                     continue
-                ncode = row[code2]
+                ncode = row[entry[1]]
                 key = nk * 16 + ncode
                 old = candidates.get(key)
                 if old is None or nd < old[2]:
-                    candidates[key] = (nk, ncode, nd, (witness, suit, witness2))
+                    candidates[key] = (nk, ncode, nd, (picks, (state, entry)))
         if not candidates:
             return None
         partial = _pareto(candidates)
-    suit, (entries, _, _, _) = several[-1]
+    state, (entries, _, _, _) = several[-1]
     best = None
-    for k, code, deadwood, witness in partial:
+    for k, code, deadwood, picks in partial:
         row = _COMBINE[code]
-        for k2, code2, deadwood2, witness2 in entries:
-            if k + k2 > budget:
+        for entry in entries:
+            if k + entry[0] > budget:
                 break
-            nd = deadwood + deadwood2
-            if nd < limit and goal[row[code2]]:
+            nd = deadwood + entry[2]
+            if nd < limit and goal[row[entry[1]]]:
                 limit = nd
-                best = (nd, k + k2, row[code2], (witness, suit, witness2))
+                best = (nd, k + entry[0], row[entry[1]], (picks, (state, entry)))
     return best
 
 
@@ -579,9 +610,11 @@ class _Search:
         self.rules = rules
         self.life_goal = _life_goal(rules)
         one_joker = rules.one_joker_per_impure_sequence
-        self.life_config = (one_joker, rules.require_four_card_life, one_joker, True)
-        self.any_config = (one_joker, False, one_joker, False)
-        self.protect_config = (one_joker, False, False, True)
+        most = rules.max_set_size
+        self.life_config = (one_joker, rules.require_four_card_life, one_joker, True, False, most)
+        self.any_config = (one_joker, False, one_joker, False, False, most)
+        self.protect_config = (one_joker, False, False, True, False, most)
+        self.exact_config = (one_joker, False, one_joker, True, True, most)
         # Ranks held in two suits or more (a set needs two natural cards, see _set_options).
         a, b, c, d = hand.presence
         shared = (a & (b | c | d)) | (b & (c | d)) | (c & d)
@@ -640,7 +673,7 @@ class _Search:
         needs_pure = all(_HAS_PURE[code] for code in _CODES if goal[code])
         best: _Best | None = None
         for sets, need, _, states in self.choices(with_sets):
-            tables = [(suit, _suit_points(counts, wild, pool, config)) for suit, counts, wild in states]
+            tables = [(state, _suit_table(state[1], state[2], pool, config)) for state in states]
             if sum(table[1] for _, table in tables) >= limit:
                 continue
             if needs_pure and not any(table[2] for _, table in tables):
@@ -648,34 +681,35 @@ class _Search:
             found = _combine(tables, printed - need, goal, limit)
             if found is not None:
                 limit = found[0]
-                best = _Best(found[0], found[1], sets, found[3], found[2])
+                best = _Best(found[0], found[1], found[2], sets, _unlink(found[3]), config)
                 if limit == 0:
                     break
         return best
 
-    def exact(self) -> tuple[tuple[Any, ...], Any, int, int] | None:
-        """A complete show placing every card, or None: (sets, witness, set jokers, joker-only
-        group jokers)."""
-        hand, rules = self.hand, self.rules
-        lone = _joker_only_sizes(rules, hand.pool)
+    def exact(self) -> tuple[_Best, int, int] | None:
+        """A complete show placing every card, or None: (the show's choice, jokers in its sets,
+        jokers in groups of jokers alone)."""
+        hand, config = self.hand, self.exact_config
+        pool, printed = hand.pool, hand.printed
+        lone = _joker_only_sizes(self.rules, pool)
         for sets, need, most, states in self.choices(True):
-            table: list[Any] = [(0, 0, 0, None)]
-            for suit, counts, wild_position in states:
-                suit_table = _suit_exact(counts, wild_position, hand.pool, rules)
+            table: list[Any] = [(0, 0, None)]
+            for state in states:
                 merged: dict[int, Any] = {}
-                for k, code, _, witness in table:
-                    for k2, code2, _, witness2 in suit_table:
-                        nk = k + k2
-                        if nk <= hand.pool:
-                            merged.setdefault(nk * 16 + _COMBINE[code][code2], (witness, suit, witness2))
-                table = [(key // 16, key % 16, 0, witness) for key, witness in merged.items()]
-            for k, code, _, witness in table:
+                for k, code, picks in table:
+                    for entry in _suit_table(state[1], state[2], pool, config)[0]:
+                        nk = k + entry[0]
+                        if nk <= pool:
+                            merged.setdefault(nk * 16 + _COMBINE[code][entry[1]], (picks, (state, entry)))
+                table = [(key // 16, key % 16, picks) for key, picks in merged.items()]
+            for k, code, picks in table:
                 if not self.life_goal[code]:
                     continue
-                left = hand.printed - k
+                left = printed - k
                 for joker_only in lone:
                     if need <= left - joker_only <= most:
-                        return sets, witness, left - joker_only, joker_only
+                        show = _Best(0, k, code, sets, _unlink(picks), config)
+                        return show, left - joker_only, joker_only
         return None
 
 
@@ -728,7 +762,7 @@ def _plan(hand: _Hand, best: _Best, rules: Rules) -> tuple[list[_Group], list[Ca
     loose: list[Card] = []
     pool = [card for card in hand.cards if card.rank == JOKER_RANK]
     one_joker = rules.one_joker_per_impure_sequence
-    for suit, descriptor in _flatten(best.suits):
+    for suit, descriptor in best.groups(hand.pool):
         tag = descriptor[0]
         if tag == "loose":
             loose.append(_card_at(descriptor[1], suit))
@@ -769,14 +803,16 @@ def _place_spares(groups: list[_Group], spare: int, rules: Rules, pool_size: int
                 take = min(left, group.room)
                 group.jokers += take
                 left -= take
-            return _split_joker_only(joker_only, rules.max_set_size)
+            return _split_joker_only(joker_only, rules)
     return None
 
 
-def _split_joker_only(total: int, max_size: int) -> list[int]:
+def _split_joker_only(total: int, rules: Rules) -> list[int]:
+    """Group sizes (3 to the largest set) that add up to `total`, one of `_joker_only_sizes`."""
+    possible = set(_joker_only_sizes(rules, total))
     sizes = []
     while total:
-        size = min(max_size, total) if total - min(max_size, total) not in (1, 2) else 3
+        size = next(n for n in range(min(rules.max_set_size, total), 2, -1) if total - n in possible)
         sizes.append(size)
         total -= size
     return sizes
@@ -877,14 +913,14 @@ def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tupl
         exact = search.exact()
         if exact is None:
             return None
-        sets, witness, set_jokers, joker_only_total = exact
-        groups, loose, pool = _plan(hand, _Best(0, 0, sets, witness, 0), rules)
-        left = set_jokers - sum(s[2] for s in sets)
-        for group in groups[len(groups) - len(sets) :]:
+        show, set_jokers, joker_only_total = exact
+        groups, loose, pool = _plan(hand, show, rules)
+        left = set_jokers - sum(s[2] for s in show.sets)
+        for group in groups[len(groups) - len(show.sets) :]:
             take = min(left, group.room)
             group.jokers += take
             left -= take
-        joker_only = _split_joker_only(joker_only_total, rules.max_set_size)
+        joker_only = _split_joker_only(joker_only_total, rules)
     return _melds(groups, loose, pool, joker_only, hand.wild, rules)
 
 
