@@ -7,7 +7,6 @@ If discord.py changes what it reads from Discord's payloads, these tests are whe
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import io
 import re
@@ -76,11 +75,13 @@ class DemoBot(commands.Bot):
         self.guild_scope = None if guild_id is None else discord.Object(guild_id)
         self.presses: list[tuple[int, int]] = []
         self.dm_errors: list[int] = []
+        self.answered: list[discord.Interaction] = []
         self.synced: list[app_commands.AppCommand] = []
         group = app_commands.Group(name="demo", description="Demo commands")
 
         @group.command(name="hand", description="Show your hand privately")
         async def hand(interaction: discord.Interaction, seat: int) -> None:
+            self.answered.append(interaction)
             file = discord.File(io.BytesIO(png("red")), filename=f"hand-{seat}.png")
             await interaction.response.send_message(f"seat {seat}", file=file, ephemeral=True)
 
@@ -196,7 +197,12 @@ async def test_button_reaches_the_dynamic_item_also_after_a_restart(
     assert message.content == "count 2" and bot.presses == [(alice.id, 1)]
 
     with pytest.raises(AssertionError, match="no component"):
-        await discord_double.press_button(alice, stale, "demo:count:0")
+        await discord_double.press_button(alice, message, "demo:count:0")
+    # A client still showing the old rendering can press it, but the interaction carries the
+    # current message, where discord.py finds no such button: the DynamicItem never runs.
+    with pytest.raises(AssertionError, match="did not answer"):
+        await discord_double.press_button(bob, stale, "demo:count:1", timeout=0.2)
+    assert bot.presses == [(alice.id, 1)]
 
 
 async def test_closed_dms_surface_as_forbidden_50007_and_fall_back(discord_double: DiscordDouble, bot_runner):
@@ -228,7 +234,7 @@ async def test_concurrent_presses_by_two_users_both_reach_the_bot(discord_double
     alice, bob = discord_double.user("alice"), discord_double.user("bob")
     message = discord_double.original_response(await discord_double.slash_command(alice, "demo counter"))
 
-    a, b = await asyncio.gather(
+    a, b = await discord_double.at_once(
         discord_double.press_button(alice, message, "demo:count:0"),
         discord_double.press_button(bob, message, "demo:count:0"),
     )
@@ -345,3 +351,25 @@ async def test_a_silent_bot_fails_the_helper_not_the_loop(discord_double: Discor
             check=False,
             timeout=0.2,
         )
+
+
+async def test_history_token_expiry_and_answer_window(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    channel = bot.get_channel(discord_double.channel_id)
+    for text in ("one", "two", "three"):
+        await channel.send(text)
+    assert [m.content async for m in channel.history(limit=2)] == ["three", "two"]
+    assert [m.content async for m in channel.history(limit=5, oldest_first=True)] == ["one", "two", "three"]
+
+    alice = discord_double.user("alice")
+    ix = await discord_double.slash_command(alice, "demo hand", options={"seat": 1})
+    discord_double.expire(ix)
+    with pytest.raises(discord.HTTPException) as err:
+        await bot.answered[-1].edit_original_response(content="too late")
+    assert (err.value.status, err.value.code) == (401, 50027)
+
+    discord_double.answer_window = 0.0
+    with pytest.raises(AssertionError, match="did not answer"):
+        await discord_double.slash_command(alice, "demo hand", options={"seat": 2}, timeout=0.3)
+    assert discord_double.requests[-1].status == 404
+    assert [(uid, f.filename) for uid, f, _ in discord_double.deliveries()] == [(alice.id, "hand-1.png")]

@@ -19,6 +19,8 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT =
 
 
 class UserActions:
+    _holding: list[FakeInteraction] | None = None
+
     async def slash_command(
         self,
         user: FakeUser,
@@ -71,11 +73,11 @@ class UserActions:
         check: bool = True,
     ) -> FakeInteraction:
         """Press a button. Pass `msg.snapshot()`-style dict copies to press on a stale rendering."""
-        payload, _ = self._message_payload(message)
-        self._check_component(user, payload, custom_id, (2,), check)
+        seen, current = self._message_payload(message)
+        self._check_component(user, seen, custom_id, (2,), check)
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(
-            3, user, int(payload["channel_id"]), data, message=payload, wait=wait, timeout=timeout
+            3, user, int(seen["channel_id"]), data, message=current, wait=wait, timeout=timeout
         )
 
     async def select(
@@ -90,11 +92,11 @@ class UserActions:
         check: bool = True,
     ) -> FakeInteraction:
         """Choose `values` in a string select (component type 3)."""
-        payload, _ = self._message_payload(message)
-        comp = self._check_component(user, payload, custom_id, (3,), check)
+        seen, current = self._message_payload(message)
+        comp = self._check_component(user, seen, custom_id, (3,), check)
         data = {"custom_id": custom_id, "component_type": comp["type"] if comp else 3, "values": list(values)}
         return await self._send_interaction(
-            3, user, int(payload["channel_id"]), data, message=payload, wait=wait, timeout=timeout
+            3, user, int(seen["channel_id"]), data, message=current, wait=wait, timeout=timeout
         )
 
     async def submit_modal(
@@ -228,12 +230,21 @@ class UserActions:
             )
         return {"name": name, "type": kind, "value": value}
 
-    def _message_payload(self, message: StoredMessage | dict[str, Any] | int) -> tuple[dict[str, Any], int]:
+    def _message_payload(
+        self, message: StoredMessage | dict[str, Any] | int
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What the user's client shows, and what Discord puts in the interaction.
+
+        Discord fills `message` from its own copy, so a press on a stale rendering (an old
+        snapshot) arrives with the *current* components. discord.py then looks the pressed
+        custom_id up in those; if it is gone, a DynamicItem is never called.
+        """
         if isinstance(message, int):
             message = self.messages[message]
-        if isinstance(message, StoredMessage):
-            return copy.deepcopy(message.payload), message.id
-        return copy.deepcopy(message), int(message["id"])
+        seen = copy.deepcopy(message.payload if isinstance(message, StoredMessage) else message)
+        stored = self.messages.get(int(seen["id"]))
+        current = copy.deepcopy(stored.payload) if stored is not None else seen
+        return seen, current
 
     def _check_component(
         self, user: FakeUser, payload: dict[str, Any], custom_id: str, types: tuple[int, ...], check: bool
@@ -325,10 +336,33 @@ class UserActions:
         ix = self._interaction_payload(itype, user, channel_id, data, message)
         self.interactions[ix.id] = ix
         self._by_token[ix.token] = ix
+        if self._holding is not None:
+            self._holding.append(ix)
+            return ix
         await self.dispatch("INTERACTION_CREATE", ix.payload)
         if wait:
             await self.wait_answered(ix, timeout=timeout)
         return ix
+
+    async def at_once(self, *actions: Any, timeout: float = 5.0) -> list[FakeInteraction]:
+        """Deliver several users' actions back to back, all built from the same message state.
+
+        `actions` are un-awaited helper calls, e.g. `double.press_button(alice, msg, "x")`. With
+        plain `asyncio.gather` the second payload could be built after the bot already edited the
+        message; here every payload is built first, then all are dispatched, then all awaited.
+        """
+        self._holding = []
+        try:
+            for action in actions:
+                await action
+            held = self._holding
+        finally:
+            self._holding = None
+        for ix in held:
+            await self.dispatch("INTERACTION_CREATE", ix.payload)
+        for ix in held:
+            await self.wait_answered(ix, timeout=timeout)
+        return held
 
     async def wait_answered(self, ix: FakeInteraction, *, timeout: float = 5.0) -> FakeInteraction:
         """Discord gives a bot 3 s to answer; here a missing answer fails the test after `timeout`."""

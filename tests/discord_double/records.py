@@ -137,6 +137,8 @@ class FakeInteraction:
     ephemeral: bool = False
     followup_ids: list[int] = field(default_factory=list)
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
+    created: float = field(default_factory=lambda: asyncio.get_running_loop().time())
+    expired: bool = False
 
     @property
     def response_type(self) -> int | None:

@@ -43,6 +43,7 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
+INVALID_WEBHOOK_TOKEN = 50027
 ALREADY_ACKNOWLEDGED = 40060
 
 
@@ -125,9 +126,12 @@ class DiscordDouble(UserActions):
         channels: Iterable[str] = ("general",),
         guild_name: str = "Rummy Club",
         heartbeat_interval_ms: int = 41_250,
+        answer_window: float | None = None,
     ) -> None:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        # Discord refuses a first answer after 3 s; off by default so slow CI machines don't flake.
+        self.answer_window = answer_window
         self.application_id = self.snowflake()
         self.bot_user = FakeUser(self.application_id, "RummyBot", bot=True)
         self.owner = FakeUser(self.snowflake(), "owner")
@@ -397,6 +401,16 @@ class DiscordDouble(UserActions):
             for f in r.files
         ]
 
+    def deliveries(self, *, delivered_only: bool = True) -> list[tuple[int | None, SentFile, Recorded]]:
+        """Every file the bot sent, with its audience: a user id, or None when a channel saw it."""
+        return [
+            (r.to_user, f, r)
+            for r in self.requests
+            if (r.to_user is not None or r.channel_id is not None)
+            and (not delivered_only or 200 <= r.status < 300)
+            for f in r.files
+        ]
+
     def files_seen_by(self, user: FakeUser | int) -> list[SentFile]:
         """Everything `user` could have looked at: their private files plus every public one."""
         return self.files_sent_to(user) + self.public_files()
@@ -557,6 +571,7 @@ class DiscordDouble(UserActions):
         r.add_get(p + "/channels/{cid}", self._get_channel)
         r.add_post(p + "/channels/{cid}/typing", self._no_content)
         r.add_post(p + "/channels/{cid}/messages", self._post_message)
+        r.add_get(p + "/channels/{cid}/messages", self._history)
         r.add_get(p + "/channels/{cid}/messages/{mid}", self._get_message)
         r.add_patch(p + "/channels/{cid}/messages/{mid}", self._patch_message)
         r.add_delete(p + "/channels/{cid}/messages/{mid}", self._delete_message)
@@ -740,6 +755,20 @@ class DiscordDouble(UserActions):
         rec.message_id = msg.id
         return json_response(msg.payload)
 
+    async def _history(self, request: web.Request) -> web.Response:
+        """Newest first, honouring `limit`, `before` and `after` as discord.py's history() uses them."""
+        cid = int(request.match_info["cid"])
+        self._channel(cid)
+        msgs = self.messages_to(cid)
+        if "before" in request.query:
+            msgs = [m for m in msgs if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            msgs = [m for m in msgs if m.id > int(request.query["after"])]
+            msgs = msgs[: int(request.query.get("limit", 50))]
+        else:
+            msgs = msgs[-int(request.query.get("limit", 50)) :]
+        return json_response([m.payload for m in reversed(msgs)])
+
     def _find_message(self, cid: int, mid: int) -> StoredMessage:
         self._channel(cid)
         msg = self.messages.get(mid)
@@ -907,10 +936,18 @@ class DiscordDouble(UserActions):
 
     # --------------------------------------------------------- interactions
 
+    def expire(self, ix: FakeInteraction) -> None:
+        """Make the interaction's token stale, as Discord does after 15 minutes."""
+        ix.expired = True
+
     def _interaction(self, request: web.Request) -> FakeInteraction:
         ix = self._by_token.get(request.match_info["token"])
         if ix is None or ("iid" in request.match_info and int(request.match_info["iid"]) != ix.id):
             raise DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        if ix.expired:
+            if "iid" in request.match_info:
+                raise DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+            raise DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         return ix
 
     async def _interaction_callback(self, request: web.Request) -> web.Response:
@@ -919,6 +956,12 @@ class DiscordDouble(UserActions):
         rec.interaction_id = ix.id
         if ix.callback is not None:
             raise DiscordError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
+        late = (
+            self.answer_window is not None
+            and asyncio.get_running_loop().time() - ix.created > self.answer_window
+        )
+        if late:
+            raise DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
         body = rec.body or {}
         rtype = body.get("type")
         data = body.get("data") or {}
