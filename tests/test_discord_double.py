@@ -373,3 +373,11 @@ async def test_history_token_expiry_and_answer_window(discord_double: DiscordDou
         await discord_double.slash_command(alice, "demo hand", options={"seat": 2}, timeout=0.3)
     assert discord_double.requests[-1].status == 404
     assert [(uid, f.filename) for uid, f, _ in discord_double.deliveries()] == [(alice.id, "hand-1.png")]
+
+
+async def test_a_second_answer_is_refused_like_discord_does(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot())
+    ix = await discord_double.slash_command(discord_double.user("carol"), "demo hand", options={"seat": 4})
+    url = f"{discord_double.api_base}/interactions/{ix.id}/{ix.token}/callback"
+    async with aiohttp.ClientSession() as session, session.post(url, json={"type": 6}) as resp:
+        assert (resp.status, (await resp.json())["code"]) == (400, 40060)
