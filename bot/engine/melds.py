@@ -183,13 +183,32 @@ def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -
     return _analyse(cards, wild_rank, rules)[0]
 
 
+_MELDS: dict[tuple[object, ...], Meld] = {}  # the solver lays out the same few groups again and again
+
+
 def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Meld:
     """A group with its kind and its cards in the order a player reads them: runs low to high
     with each joker in the place it fills, sets by suit with the jokers last."""
-    kind, reading = _analyse(cards, wild_rank, rules)
-    if reading is not None:
-        return Meld(kind, tuple(_lay_out_run(cards, reading)))
-    return Meld(kind, tuple(sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key))))
+    key = (
+        tuple(cards),
+        wild_rank,
+        rules.one_joker_per_impure_sequence,
+        rules.joker_only_groups,
+        rules.max_set_size,
+    )
+    meld = _MELDS.get(key)
+    if meld is None:
+        kind, reading = _analyse(cards, wild_rank, rules)
+        if reading is not None:
+            meld = Meld(kind, tuple(_lay_out_run(cards, reading)))
+        else:
+            meld = Meld(
+                kind, tuple(sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key)))
+            )
+        if len(_MELDS) >= 100_000:
+            _MELDS.clear()
+        _MELDS[key] = meld
+    return meld
 
 
 def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> str:

@@ -440,6 +440,9 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
                 left[s] += 1
 
     choose(0, list(counts), (), 0, 0)
+    # Fullest sets first: the first choices tried then usually leave the least deadwood, and
+    # the bound they set lets later choices be skipped on their floors alone.
+    options.sort(key=lambda option: (-sum(option[0]), option[2]))
     _remember(_SET_MEMO, key, options)
     return options
 
@@ -829,13 +832,15 @@ def _melds(
     """Hands each group its jokers and orders everything for display. Printed jokers go first
     and wild cards of another suit before those of the run's own suit, so a joker is seen where
     the solver meant it."""
-    pool = sorted(pool, key=lambda card: card.rank != JOKER_RANK)
     melds = []
     for group in groups:
-        suit = group.naturals[0].suit
-        pool.sort(key=lambda card: (card.rank != JOKER_RANK, card.suit == suit))
-        cards = group.naturals + pool[: group.jokers]
-        del pool[: group.jokers]
+        if group.jokers:
+            suit = group.naturals[0].suit
+            pool.sort(key=lambda card: (card.rank != JOKER_RANK, card.suit == suit))
+            cards = group.naturals + pool[: group.jokers]
+            del pool[: group.jokers]
+        else:
+            cards = group.naturals
         melds.append(make_meld(cards, wild, rules))
     for size in joker_only:
         melds.append(make_meld(pool[:size], wild, rules))
