@@ -307,6 +307,9 @@ async def test_buttons_work_in_dms(discord_double: DiscordDouble, bot_runner):
     assert "user" in press.payload and "member" not in press.payload
     assert dm.content == "count 101" and bot.presses == [(carol.id, 100)]
 
+    ix = await discord_double.slash_command(carol, "demo hand", options={"seat": 5}, channel=dm.channel_id)
+    assert "guild_id" not in ix.payload and discord_double.original_response(ix).to_user == carol.id
+
 
 async def test_autocomplete_modal_and_select(discord_double: DiscordDouble, bot_runner):
     await bot_runner.start(DemoBot())

@@ -539,10 +539,17 @@ class DiscordDouble(UserActions):
 
     async def dispatch(self, event: str, data: Any) -> None:
         """Send a DISPATCH to every identified client, as Discord does for each session."""
-        if not self._connections:
-            raise AssertionError("no bot is connected to the double's gateway")
+        sent = 0
         for conn in list(self._connections):
-            await conn.dispatch(event, data)
+            if conn.ws.closed:  # a bot closing right now; its handler has not unregistered it yet
+                continue
+            try:
+                await conn.dispatch(event, data)
+            except ConnectionError:
+                continue
+            sent += 1
+        if not sent:
+            raise AssertionError("no bot is connected to the double's gateway")
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's websocket from the server side; discord.py then reconnects and RESUMEs."""
@@ -720,15 +727,9 @@ class DiscordDouble(UserActions):
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(self._channel(int(request.match_info["cid"])))
 
-    async def _create_dm(self, request: web.Request) -> web.Response:
-        rec: Recorded = request[REC]
-        uid = int(rec.body["recipient_id"])
-        rec.to_user = uid
-        user = self.users.get(uid)
-        if user is None:
-            raise DiscordError(404, UNKNOWN_USER, "Unknown User")
-        if uid in self._dm_closed_create:
-            raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
+    def dm_channel(self, user: FakeUser | int) -> int:
+        """The DM channel between the bot and `user`, opened if needed (e.g. to run a command in DMs)."""
+        uid = _uid(user)
         cid = self.dm_channels.get(uid)
         if cid is None:
             cid = self.snowflake()
@@ -736,12 +737,22 @@ class DiscordDouble(UserActions):
             self.channels[cid] = {
                 "id": str(cid),
                 "type": 1,
-                "recipients": [user.payload()],
+                "recipients": [self.users[uid].payload()],
                 "last_message_id": None,
                 "flags": 0,
             }
-        rec.channel_id = cid
-        return json_response(self.channels[cid])
+        return cid
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        rec: Recorded = request[REC]
+        uid = int(rec.body["recipient_id"])
+        rec.to_user = uid
+        if uid not in self.users:
+            raise DiscordError(404, UNKNOWN_USER, "Unknown User")
+        if uid in self._dm_closed_create:
+            raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
+        rec.channel_id = self.dm_channel(uid)
+        return json_response(self.channels[rec.channel_id])
 
     async def _post_message(self, request: web.Request) -> web.Response:
         rec: Recorded = request[REC]
