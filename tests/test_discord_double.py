@@ -106,6 +106,12 @@ class DemoBot(commands.Bot):
             else:
                 await interaction.followup.send("sent by DM", ephemeral=True)
 
+        @group.command(name="slow", description="Defer, then show a rendered image")
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            file = discord.File(io.BytesIO(png("green")), filename="table.png")
+            await interaction.edit_original_response(content="rendered", attachments=[file])
+
         @group.command(name="pick", description="Pick a card")
         async def pick(interaction: discord.Interaction, card: str) -> None:
             await interaction.response.send_message(f"picked {card}", ephemeral=True)
@@ -141,8 +147,12 @@ async def test_login_and_ready(discord_double: DiscordDouble, bot_runner):
 
 
 async def test_json_content_type_is_exact(discord_double: DiscordDouble):
-    async with aiohttp.ClientSession() as session, session.get(discord_double.api_base + "/gateway") as resp:
-        assert resp.headers["Content-Type"] == "application/json"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(discord_double.api_base + "/gateway") as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+        async with session.post(discord_double.api_base + "/not/served", json={"x": 1}) as resp:
+            assert resp.status == 404 and resp.headers["Content-Type"] == "application/json"
+    assert [(r.path, r.json, r.status) for r in discord_double.requests][-1] == ("/not/served", {"x": 1}, 404)
 
 
 async def test_command_sync_is_recorded_with_ids(discord_double: DiscordDouble, bot_runner):
@@ -152,7 +162,15 @@ async def test_command_sync_is_recorded_with_ids(discord_double: DiscordDouble, 
     )
     assert [c["name"] for c in put.json] == ["demo"]
     demo = discord_double.global_commands["demo"]
-    assert {o["name"] for o in demo["options"]} == {"hand", "counter", "deal", "pick", "rename", "choose"}
+    assert {o["name"] for o in demo["options"]} == {
+        "hand",
+        "counter",
+        "deal",
+        "slow",
+        "pick",
+        "rename",
+        "choose",
+    }
     assert [c.id for c in bot.synced] == [int(demo["id"])]
 
 
@@ -384,3 +402,17 @@ async def test_a_second_answer_is_refused_like_discord_does(discord_double: Disc
     url = f"{discord_double.api_base}/interactions/{ix.id}/{ix.token}/callback"
     async with aiohttp.ClientSession() as session, session.post(url, json={"type": 6}) as resp:
         assert (resp.status, (await resp.json())["code"]) == (400, 40060)
+
+
+async def test_deferred_answer_edited_with_a_file_stays_private(discord_double: DiscordDouble, bot_runner):
+    await bot_runner.start(DemoBot())
+    dave = discord_double.user("dave")
+
+    ix = await discord_double.slash_command(dave, "demo slow")
+    await discord_double.wait_for(lambda: discord_double.original_response(ix).content == "rendered")
+
+    assert ix.response_type == 5 and ix.ephemeral
+    reply = discord_double.original_response(ix)
+    assert reply.to_user == dave.id and reply.payload["flags"] == 64
+    assert [f.filename for f in discord_double.files_sent_to(dave)] == ["table.png"]
+    assert [a["filename"] for a in reply.payload["attachments"]] == ["table.png"]
