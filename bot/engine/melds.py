@@ -24,6 +24,7 @@ from bot.engine.cards import (
     JOKER_RANK,
     KING,
     RANK_LABELS,
+    SUITS,
     Card,
     card_points,
     is_wild,
@@ -183,32 +184,39 @@ def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -
     return _analyse(cards, wild_rank, rules)[0]
 
 
-_MELDS: dict[tuple[object, ...], Meld] = {}  # the solver lays out the same few groups again and again
+# The solver lays out the same few groups again and again. The memo holds ints only (card
+# ids, kind index, order), so the garbage collector never has to walk it.
+_MELDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_KINDS = tuple(GroupKind)
+_SUIT_IDS = {suit: index for index, suit in enumerate(SUITS)}
 
 
 def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Meld:
     """A group with its kind and its cards in the order a player reads them: runs low to high
     with each joker in the place it fills, sets by suit with the jokers last."""
     key = (
-        tuple(cards),
-        wild_rank,
-        rules.one_joker_per_impure_sequence,
-        rules.joker_only_groups,
-        rules.max_set_size,
+        wild_rank or 0,
+        rules.one_joker_per_impure_sequence * 16 + rules.joker_only_groups * 8 + rules.max_set_size,
+        *(card.rank * 5 + (_SUIT_IDS[card.suit] if card.suit is not None else 4) for card in cards),
     )
-    meld = _MELDS.get(key)
-    if meld is None:
-        kind, reading = _analyse(cards, wild_rank, rules)
-        if reading is not None:
-            meld = Meld(kind, tuple(_lay_out_run(cards, reading)))
-        else:
-            meld = Meld(
-                kind, tuple(sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key)))
-            )
-        if len(_MELDS) >= 100_000:
-            _MELDS.clear()
-        _MELDS[key] = meld
-    return meld
+    known = _MELDS.get(key)
+    if known is not None:
+        return Meld(_KINDS[known[0]], tuple(cards[index] for index in known[1:]))
+    kind, reading = _analyse(cards, wild_rank, rules)
+    if reading is not None:
+        ordered = _lay_out_run(cards, reading)
+    else:
+        ordered = sorted(cards, key=lambda card: (is_wild(card, wild_rank), card.sort_key))
+    left = list(range(len(cards)))
+    order = []
+    for card in ordered:
+        index = next(i for i in left if cards[i] == card)
+        left.remove(index)
+        order.append(index)
+    if len(_MELDS) >= 100_000:
+        _MELDS.clear()
+    _MELDS[key] = (_KINDS.index(kind), *order)
+    return Meld(kind, tuple(ordered))
 
 
 def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> str:
