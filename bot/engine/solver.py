@@ -22,8 +22,9 @@ when that fails (rare rule combinations) by an exact search over joker counts (e
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import FrozenInstanceError, dataclass
+from functools import cached_property, partial
 from typing import Any
 
 from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, card_points, is_wild
@@ -43,16 +44,92 @@ from bot.engine.melds import (
 from bot.engine.rules import CARDS_PER_HAND, Rules
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """The solver's answer. `points` is what the hand is charged (after the cap); for a 14-card
-    hand everything describes the 13 cards left after `discard`."""
+    hand everything describes the 13 cards left after `discard`.
+
+    It behaves as a frozen dataclass of (valid, points, groups, ungrouped, discard): same
+    constructor, equality, hash and repr. It is written out by hand for one reason: `groups`
+    and `ungrouped` may be laid out only when first read. Scoring needs the points alone, and
+    for most hands (those with no possible life) the melds shown cost several times more to
+    find than the points, so a caller that never looks at them never pays for them."""
+
+    __slots__ = ("_groups", "_lay_out", "_ungrouped", "discard", "points", "valid")
+    __match_args__ = ("valid", "points", "groups", "ungrouped", "discard")
 
     valid: bool
     points: int
-    groups: tuple[Meld, ...]
-    ungrouped: tuple[Card, ...]
     discard: Card | None
+
+    def __init__(
+        self,
+        valid: bool,
+        points: int,
+        groups: tuple[Meld, ...],
+        ungrouped: tuple[Card, ...],
+        discard: Card | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "valid", valid)
+        _set(self, "points", points)
+        _set(self, "discard", discard)
+        _set(self, "_groups", groups)
+        _set(self, "_ungrouped", ungrouped)
+        _set(self, "_lay_out", None)
+
+    @classmethod
+    def _deferred(
+        cls, valid: bool, points: int, discard: Card | None, lay_out: Callable[[], tuple[Any, Any]]
+    ) -> Arrangement:
+        """An answer whose groups come from `lay_out()` when first read."""
+        arrangement = cls(valid, points, (), (), discard)
+        object.__setattr__(arrangement, "_lay_out", lay_out)
+        return arrangement
+
+    def _laid_out(self) -> None:
+        lay_out = self._lay_out
+        if lay_out is not None:
+            groups, ungrouped = lay_out()
+            object.__setattr__(self, "_groups", groups)
+            object.__setattr__(self, "_ungrouped", ungrouped)
+            object.__setattr__(self, "_lay_out", None)  # lets the search behind it go
+
+    @property
+    def groups(self) -> tuple[Meld, ...]:
+        self._laid_out()
+        return self._groups
+
+    @property
+    def ungrouped(self) -> tuple[Card, ...]:
+        self._laid_out()
+        return self._ungrouped
+
+    def _fields(self) -> tuple[Any, ...]:
+        return self.valid, self.points, self.groups, self.ungrouped, self.discard
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        valid, points, groups, ungrouped, discard = self._fields()
+        return (
+            f"Arrangement(valid={valid!r}, points={points!r}, groups={groups!r}, "
+            f"ungrouped={ungrouped!r}, discard={discard!r})"
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Arrangement, self._fields()
 
 
 # ------------------------------------------------------------------------- life flags
@@ -609,7 +686,7 @@ class _Search:
     """One hand (13 cards, or any size): the searches that price it, sharing its set choices."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None, rules: Rules) -> None:
-        self.hand = hand = _Hand(cards, wild)
+        self.hand = _Hand(cards, wild)
         self.rules = rules
         self.life_goal = _life_goal(rules)
         one_joker = rules.one_joker_per_impure_sequence
@@ -618,22 +695,28 @@ class _Search:
         self.any_config = (one_joker, False, one_joker, False, False, most)
         self.protect_config = (one_joker, False, False, True, False, most)
         self.exact_config = (one_joker, False, one_joker, True, True, most)
+
+    @cached_property
+    def set_ranks(self) -> tuple[list[list[tuple[Any, ...]]], list[int]]:
+        """The ways each rank can go into sets (ranks with a choice only), and the suits those
+        ranks touch. Made on first use: a hand with no possible life is priced without it."""
+        hand = self.hand
         # Ranks held in two suits or more (a set needs two natural cards, see _set_options).
         a, b, c, d = hand.presence
         shared = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-        if wild is not None:
-            shared &= ~(1 << wild)
-        self.rank_options: list[list[tuple[Any, ...]]] = []
+        if hand.wild is not None:
+            shared &= ~(1 << hand.wild)
+        rank_options: list[list[tuple[Any, ...]]] = []
         touched = 0
         while shared:
             rank = (shared & -shared).bit_length() - 1
             shared &= shared - 1
             per_suit = tuple(_count(counts, rank) for counts in hand.counts)
-            options = _set_options(rank, per_suit, hand.pool, rules.max_set_size)
+            options = _set_options(rank, per_suit, hand.pool, self.rules.max_set_size)
             if len(options) > 1:
-                self.rank_options.append(options)
+                rank_options.append(options)
                 touched |= sum(1 << s for s in range(4) if per_suit[s])
-        self.touched = [s for s in range(4) if touched >> s & 1]
+        return rank_options, [s for s in range(4) if touched >> s & 1]
 
     def life_possible(self) -> bool:
         any_run, in_runs = self.hand.runs_possible()
@@ -644,13 +727,13 @@ class _Search:
         being (suit, counts, wild position) for the cards the sets leave."""
         hand = self.hand
         wild_position = hand.wild_position
-        if not with_sets or not self.rank_options:
+        rank_options, touched = self.set_ranks if with_sets else ([], [])
+        if not rank_options:
             yield (), 0, 0, [(suit, counts, wild_position(counts)) for suit, counts in enumerate(hand.counts)]
             return
-        touched = self.touched
         fixed = [(s, c, wild_position(c)) for s, c in enumerate(hand.counts) if s not in touched]
         pool = hand.pool
-        for combo in itertools.product(*self.rank_options):
+        for combo in itertools.product(*rank_options):
             need = most = 0
             sets: tuple[Any, ...] = ()
             counts = list(hand.counts)
@@ -930,10 +1013,15 @@ def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tupl
 
 
 def _arrangement(assessment: _Assessment, discard: Card | None) -> Arrangement:
-    """Lays out the arrangement the points came from; a hand with no lives shows the melds
-    that leave the least deadwood, so the player sees their progress."""
+    """The answer for an assessed hand; its groups are laid out when first read (`_lay_out`)."""
     if assessment.show is not None:
         return Arrangement(True, 0, *assessment.show, discard)
+    return Arrangement._deferred(False, assessment.points, discard, partial(_lay_out, assessment))
+
+
+def _lay_out(assessment: _Assessment) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """Lays out the arrangement the points came from; a hand with no lives shows the melds
+    that leave the least deadwood, so the player sees their progress."""
     search = assessment.search
     raw = min(
         assessment.priced(assessment.life, True),
@@ -948,10 +1036,9 @@ def _arrangement(assessment: _Assessment, discard: Card | None) -> Arrangement:
     else:
         chosen = search.cheapest(search.any_config, _ANY_CODE, _INFINITE)
     if chosen is None:
-        return Arrangement(False, assessment.points, (), tuple(search.hand.cards), discard)
+        return (), tuple(search.hand.cards)
     groups, loose, pool = _plan(search.hand, chosen, search.rules)
-    melds, ungrouped = _melds(groups, loose, pool, [], search.hand.wild, search.rules)
-    return Arrangement(False, assessment.points, melds, ungrouped, discard)
+    return _melds(groups, loose, pool, [], search.hand.wild, search.rules)
 
 
 def best_arrangement(
