@@ -722,6 +722,13 @@ class _Search:
         any_run, in_runs = self.hand.runs_possible()
         return any_run and (self.hand.pool > 0 or in_runs >= 6)
 
+    def charged_every_card(self) -> bool:
+        """Whether the hand pays for all its cards whatever it melds: no life is possible and
+        no pure sequence can protect anything. Every part of such a hand is charged the same way."""
+        if self.life_possible():
+            return False
+        return not (self.rules.pure_sequence_protects and self.hand.runs_possible()[0])
+
     def choices(self, with_sets: bool) -> Iterator[tuple[tuple[Any, ...], int, int, list[Any]]]:
         """Every choice of sets, as (sets, fewest jokers, most jokers, suit states), the states
         being (suit, counts, wild position) for the cards the sets leave."""
@@ -1057,7 +1064,10 @@ def best_arrangement(
         return _arrangement(_assess(cards, wild, rules), None)
     best: _Assessment | None = None
     best_discard: Card | None = None
-    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key)):
+    discards = sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key))
+    if _Search(cards, wild, rules).charged_every_card():
+        discards = discards[:1]  # every discard leaves all its cards charged: the costliest goes
+    for discard in discards:
         if best is not None and best.valid:
             break
         rest = list(cards)
