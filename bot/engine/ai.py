@@ -1,0 +1,336 @@
+"""Computer players: a policy per level that turns one seat's view into one legal command.
+
+A player only ever receives `Deal.view(seat)`, so it cannot cheat: what it knows about the
+other hands is what the table showed (the open pile, the discards and who took which discard).
+Both levels lean on the exact solver; they differ in what they ask of it.
+
+* Easy plays the way a casual player does: it takes the open card when the solver says the
+  card lowers its points, throws the solver's discard (or, now and then, just a high card) and
+  never drops.
+* Strong scores a 13-card hand by more than its points (which, without a life, are simply the
+  sum of the cards and say nothing about progress): the deadwood left outside the solver's
+  melds, discounted by the live cards that would meld it (card counting over every card it has
+  seen), plus what the missing lives cost. It takes the open card only when that score improves,
+  keeps its discards away from what the next player has been collecting, and drops a hand that
+  is hopeless from the start.
+
+Decisions are deterministic given the `random.Random` the player was made with.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, format_cards, is_wild
+from bot.engine.deal import Phase, SeatStatus, SeatView
+from bot.engine.errors import IllegalActionError
+from bot.engine.melds import HIGH_ACE, GroupKind
+from bot.engine.rules import Rules
+from bot.engine.solver import Arrangement, best_arrangement
+
+EASY_CARELESS = 0.3  # how often the easy level throws a random high card instead of thinking
+EASY_HIGH_CARD = 8  # the cards the careless throw picks from: this many points or more
+
+OUTS_WEIGHT = 0.1  # share of a loose card's points forgiven per live card that would meld it
+WILD_OUTS_WEIGHT = 0.5  # a live joker melds any draw, but it is wanted for everything else too
+MOST_FORGIVEN = 0.8  # at most this share of a loose card's points is forgiven for its outs
+NO_PURE_SEQUENCE = 25.0  # what missing the first life costs on top of the deadwood
+PURE_DRAW_RELIEF = 10.0  # ... less this when two loose cards of one suit are one card from a run
+NO_SECOND_SEQUENCE = 8.0  # what missing the second life costs
+FEEDING = 3.0  # the cost of throwing the next player a card near what they took from the pile
+OPEN_PICK_MARGIN = 1.0  # the open card must improve the score by this much (the closed card may too)
+HOPELESS = 62.0  # a starting score at which the strong level drops before its first pick
+HOPELESS_WILDS = 1  # ... unless it holds more jokers than this
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    STRONG = "strong"
+
+
+class ComputerPlayer:
+    """One computer seat. It keeps no memory between turns: everything comes from the view."""
+
+    def __init__(self, level: Level | str, rng: random.Random) -> None:
+        self.level = Level(level)
+        self.rng = rng
+
+    def decide(self, view: SeatView) -> dict[str, Any]:
+        """The one command this seat plays now, in the form `Deal.apply` and `Match.apply` take."""
+        if not view.to_act or view.seat is None:
+            raise IllegalActionError("It is not this computer player's turn.")
+        if view.phase is Phase.PICK:
+            return self._pick_phase(view)
+        hand = list(view.hand)
+        show = _solve(hand, view.wild_rank, view.rules)
+        if show.valid:
+            return _declaration(view.seat, hand, show)
+        card = self._easy_discard(view, show) if self.level is Level.EASY else _strong_discard(view)
+        return {"command": "discard", "seat": view.seat, "card": card.code}
+
+    # ----------------------------------------------------------------- picking
+
+    def _pick_phase(self, view: SeatView) -> dict[str, Any]:
+        assert view.seat is not None
+        if self.level is Level.STRONG and _should_drop(view):
+            return {"command": "drop", "seat": view.seat}
+        open_card = view.open_card
+        take_open = (
+            open_card is not None
+            and view.can_pick_open
+            and (_easy_wants(view, open_card) if self.level is Level.EASY else _strong_wants(view, open_card))
+        )
+        return {"command": "pick", "seat": view.seat, "source": "open" if take_open else "closed"}
+
+    # ----------------------------------------------------------------- easy discards
+
+    def _easy_discard(self, view: SeatView, best: Arrangement) -> Card:
+        allowed = _discardable(view)
+        careless = [card for card in allowed if card_points(card, view.wild_rank) >= EASY_HIGH_CARD]
+        if careless and self.rng.random() < EASY_CARELESS:
+            return self.rng.choice(careless)
+        if best.discard is not None and best.discard in allowed:
+            return best.discard
+        return max(allowed, key=lambda card: (card_points(card, view.wild_rank), card.sort_key))
+
+
+# --------------------------------------------------------------------- shared helpers
+
+
+@lru_cache(maxsize=8192)
+def _solve_sorted(cards: tuple[Card, ...], wild_rank: int | None, rules: Rules) -> Arrangement:
+    return best_arrangement(cards, wild_rank, rules)
+
+
+def _solve(cards: Iterable[Card], wild_rank: int | None, rules: Rules) -> Arrangement:
+    """The solver, remembered: the strong level asks about the same 13 cards when it weighs the
+    open card and again when it discards after taking it."""
+    return _solve_sorted(tuple(sorted(cards, key=lambda card: card.sort_key)), wild_rank, rules)
+
+
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _discardable(view: SeatView) -> list[Card]:
+    """The distinct cards the rules let this seat throw, jokers kept unless nothing else is left
+    (a joker thrown is a joker handed to the table)."""
+    cards = sorted(set(view.hand), key=lambda card: card.sort_key)
+    if view.picked_from_open and not view.rules.rediscard_open_pick:
+        cards = [card for card in cards if card != view.picked]
+    plain = [card for card in cards if not is_wild(card, view.wild_rank)]
+    return plain or cards
+
+
+def _declaration(seat: int, hand: Sequence[Card], show: Arrangement) -> dict[str, Any]:
+    groups = [format_cards(meld.cards) for meld in show.groups]
+    assert show.discard is not None
+    used = Counter(card for meld in show.groups for card in meld.cards) + Counter([show.discard])
+    if used != Counter(hand) or show.ungrouped:
+        raise AssertionError(f"the solver's show does not use the hand exactly: {format_cards(hand)}")
+    return {"command": "declare", "seat": seat, "groups": groups, "finish": show.discard.code}
+
+
+def _easy_wants(view: SeatView, open_card: Card) -> bool:
+    """The open card, if the best 13 of the 14 would be charged less than the hand as it is."""
+    hand = list(view.hand)
+    with_open = _solve([*hand, open_card], view.wild_rank, view.rules)
+    if with_open.discard == open_card and not view.rules.rediscard_open_pick:
+        return False
+    return with_open.points < _solve(hand, view.wild_rank, view.rules).points
+
+
+# --------------------------------------------------------------------- what the table showed
+
+
+def _shoe(view: SeatView) -> Counter[Card]:
+    players = sum(status is not SeatStatus.SITTING_OUT for status in view.statuses)
+    rules = view.rules
+    return Counter(build_shoe(rules.decks_for(players), rules.printed_jokers_for(players)))
+
+
+def taken_from_open(view: SeatView) -> list[tuple[int, Card]]:
+    """The discards other seats took from the open pile, with the seat that took each.
+
+    The pile never shrinks during play (every pick from it is followed by a discard on top), so
+    the pile is the discards, in order, less those taken; a reshuffle only cuts off its bottom.
+    Matching the pile against the discards from the top finds the taken ones; a card taken is
+    the one discarded just before the taker's own discard."""
+    pile = list(view.open_pile)
+    discards = view.discards
+    taken: list[tuple[int, Card]] = []
+    below = len(pile) - 1
+    for index in range(len(discards) - 1, -1, -1):
+        if below < 0:
+            break  # the rest were reshuffled (or taken before a reshuffle): nothing to tell
+        card = discards[index][1]
+        if pile[below] == card:
+            below -= 1
+            continue
+        taker = discards[index + 1][0] if index + 1 < len(discards) else view.turn
+        if taker != view.seat:
+            taken.append((taker, card))
+    return taken
+
+
+def unseen_cards(view: SeatView, taken: Sequence[tuple[int, Card]]) -> Counter[Card]:
+    """Cards this seat could still draw or be thrown: the shoe less its own hand, the open pile,
+    the cut card and the discards others took (those sit in known hands)."""
+    unseen = _shoe(view)
+    unseen.subtract(view.hand)
+    unseen.subtract(view.open_pile)
+    if view.cut_joker is not None:
+        unseen[view.cut_joker] -= 1
+    unseen.subtract(card for _, card in taken)
+    return +unseen  # drops the counts that went to zero or below (duplicates misread)
+
+
+def _next_seat(view: SeatView) -> int | None:
+    assert view.seat is not None
+    players = len(view.statuses)
+    for step in range(1, players):
+        seat = (view.seat + step) % players
+        if view.statuses[seat] is SeatStatus.PLAYING:
+            return seat
+    return None
+
+
+# --------------------------------------------------------------------- strong scoring
+
+
+def _positions(card: Card) -> tuple[int, ...]:
+    return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
+
+
+def _card_at(position: int, suit: Any) -> Card:
+    return Card(ACE if position == HIGH_ACE else position, suit)
+
+
+def _draws(card: Card, partner: Card) -> list[Card]:
+    """The cards that would turn `card` and `partner` into a three-card meld (jokers aside)."""
+    if card.rank == partner.rank:
+        if card.suit == partner.suit:
+            return []
+        return [Card(card.rank, suit) for suit in SUITS if suit not in (card.suit, partner.suit)]
+    if card.suit != partner.suit:
+        return []
+    needed: list[Card] = []
+    for a in _positions(card):
+        for b in _positions(partner):
+            low, high = min(a, b), max(a, b)
+            if high - low == 1:
+                needed += [_card_at(p, card.suit) for p in (low - 1, high + 1) if ACE <= p <= HIGH_ACE]
+            elif high - low == 2:
+                needed.append(_card_at(low + 1, card.suit))
+    return needed
+
+
+class _Counting:
+    """What one decision knows about the cards still out, shared by every hand it scores."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.wild = view.wild_rank
+        self.rules = view.rules
+        self.taken = taken_from_open(view)
+        self.unseen = unseen_cards(view, self.taken)
+        self.live_wilds = sum(count for card, count in self.unseen.items() if is_wild(card, self.wild))
+        after = _next_seat(view)
+        self.next_wants = [card for seat, card in self.taken if seat == after]
+
+    def score(self, cards: Sequence[Card]) -> float:
+        """How far 13 cards are from a show, in points (lower is better)."""
+        best = _solve(cards, self.wild, self.rules)
+        if best.valid:
+            return -100.0
+        kinds = [meld.kind for meld in best.groups]
+        pure = kinds.count(GroupKind.PURE_SEQUENCE)
+        sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
+        loose = [card for card in best.ungrouped if not is_wild(card, self.wild)]
+        total = 0.0
+        pure_draw = False
+        for index, card in enumerate(loose):
+            needed: set[Card] = set()
+            for other_index, other in enumerate(loose):
+                if other_index != index:
+                    draws = _draws(card, other)
+                    needed.update(draws)
+                    pure_draw = pure_draw or (bool(draws) and other.suit == card.suit)
+            outs = sum(self.unseen[c] for c in needed)
+            if needed:
+                outs += WILD_OUTS_WEIGHT * self.live_wilds
+            forgiven = min(MOST_FORGIVEN, OUTS_WEIGHT * outs)
+            total += card_points(card, self.wild) * (1 - forgiven)
+        if not pure:
+            total += NO_PURE_SEQUENCE - (PURE_DRAW_RELIEF if pure_draw else 0.0)
+        if sequences < 2:
+            total += NO_SECOND_SEQUENCE
+        return total
+
+    def feeding(self, card: Card) -> float:
+        """The cost of throwing `card` to a next player who has been taking its neighbours."""
+        for wanted in self.next_wants:
+            if wanted.rank == card.rank or (wanted.suit == card.suit and abs(wanted.rank - card.rank) <= 2):
+                return FEEDING
+        return 0.0
+
+    def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]) -> tuple[float, Card]:
+        """The throw that leaves the best 13 cards, its score included (ties: the costlier card)."""
+        score, _, _, card = min(
+            (
+                self.score(_without(hand, card)) + self.feeding(card),
+                -card_points(card, self.wild),
+                card.sort_key,
+                card,
+            )
+            for card in allowed
+        )
+        return score, card
+
+
+def _strong_wants(view: SeatView, open_card: Card) -> bool:
+    if is_wild(open_card, view.wild_rank):
+        return True
+    counting = _Counting(view)
+    hand = list(view.hand)
+    with_open = [*hand, open_card]
+    allowed = [card for card in _plain(with_open, view.wild_rank) if card != open_card]
+    if not allowed:
+        return False
+    if _solve(with_open, view.wild_rank, view.rules).valid:
+        return True
+    best, _ = counting.best_discard(with_open, allowed)
+    return best < counting.score(hand) - OPEN_PICK_MARGIN
+
+
+def _plain(cards: Iterable[Card], wild_rank: int | None) -> list[Card]:
+    return sorted({card for card in cards if not is_wild(card, wild_rank)}, key=lambda card: card.sort_key)
+
+
+def _strong_discard(view: SeatView) -> Card:
+    counting = _Counting(view)
+    _, card = counting.best_discard(list(view.hand), _discardable(view))
+    return card
+
+
+def _should_drop(view: SeatView) -> bool:
+    """A first drop for a hand with no run in sight and no jokers to make one: it costs less
+    than the points such a hand is usually charged."""
+    assert view.seat is not None
+    rules = view.rules
+    if not rules.drops_allowed or view.has_picked[view.seat]:
+        return False
+    wilds = sum(is_wild(card, view.wild_rank) for card in view.hand)
+    if wilds > HOPELESS_WILDS:
+        return False
+    return _Counting(view).score(list(view.hand)) >= HOPELESS
+
+
+__all__ = ["ComputerPlayer", "Level", "taken_from_open", "unseen_cards"]

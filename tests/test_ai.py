@@ -1,0 +1,192 @@
+import random
+from collections import Counter
+
+import pytest
+from deal_helpers import stacked_deal
+
+from bot.engine import IllegalActionError, Rules, parse_cards
+from bot.engine.ai import ComputerPlayer, Level, taken_from_open, unseen_cards
+from bot.engine.cards import build_shoe
+from bot.engine.deal import Deal, Phase, Source
+from bot.engine.events import EventKind
+from bot.engine.formats import Format
+from bot.engine.match import Match, MatchPhase
+
+
+def play_match(fmt, players, rules, seed, levels):
+    """Plays a match to the end with computer players only; every command goes through the
+    engine, which raises on anything illegal. Returns the match and every event."""
+    seats = [ComputerPlayer(levels[s % len(levels)], random.Random(seed * 7 + s)) for s in range(players)]
+    match, events = Match.start(fmt, players, random.Random(seed), rules=rules)
+    for _ in range(20_000):
+        if match.phase is MatchPhase.OVER:
+            return match, events
+        if match.phase is MatchPhase.BETWEEN_DEALS:
+            events += match.next_deal()
+            continue
+        deal = match.deal
+        seat = deal.turn
+        command = seats[seat].decide(deal.view(seat))
+        assert command["seat"] == seat
+        if command["command"] == "pick":
+            assert deal.can_pick(seat, command["source"])
+        if command["command"] == "drop":
+            assert deal.phase is Phase.PICK and deal.rules.drops_allowed
+        events += match.apply(command)
+        match.check_invariants()
+    raise AssertionError("the match did not end")
+
+
+VARIANTS = {
+    "standard": Rules(),
+    "lenient picks": Rules(rediscard_open_pick=True, pick_discarded_joker=True),
+    "octro": Rules.preset("octro"),
+    "lenient": Rules.preset("lenient"),
+    "settle on empty deck": Rules(closed_deck_empty="settle", cut_joker=False),
+}
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_every_format_plays_to_the_end_with_legal_commands_and_no_wrong_show(fmt):
+    for seed in range(2):
+        match, events = play_match(fmt, 3 - seed, Rules(), seed, [Level.STRONG, Level.EASY])
+        assert match.winner is not None
+        kinds = Counter(event.kind for event in events)
+        assert kinds[EventKind.WRONG_SHOW] == 0
+        assert kinds[EventKind.DEAL_OVER] == len(match.history)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_rule_variants_and_table_sizes_get_only_legal_commands(name):
+    for players, fmt in ((2, Format.POOL_61), (4, Format.POINTS), (5, Format.POINTS)):
+        _, events = play_match(fmt, players, VARIANTS[name], 11, [Level.EASY, Level.STRONG])
+        assert not any(event.kind is EventKind.WRONG_SHOW for event in events)
+
+
+def test_the_card_just_taken_from_the_open_pile_is_not_thrown_back_when_the_rules_forbid_it():
+    # Two lives and a pair of 4s: the KH taken from the pile is the only card worth throwing.
+    hands = ["AH 2H 3H 5S 6S 7S 9C 9D 9S QD QC 4D 4C", "AS 2S 3S 4S 5H 6H 7H 8H 9H 10C JC QC KD"]
+    for rules in (Rules(), Rules(rediscard_open_pick=True)):
+        for level in Level:
+            deal = stacked_deal(rules, hands, "KH", "8D")
+            player = ComputerPlayer(level, random.Random(3))
+            deal.apply({"command": "pick", "seat": 0, "source": "open"})
+            command = player.decide(deal.view(0))
+            assert command["command"] == "discard"
+            if rules.rediscard_open_pick:
+                assert level is Level.EASY or command["card"] == "KH"
+            else:
+                assert command["card"] != "KH"
+            deal.apply(command)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_a_winning_hand_is_declared_with_the_solvers_groups_from_either_pile(level):
+    hand = "AH 2H 3H 4H 5S 6S 7S 8C 8D 8S KC KD QS"
+    other = "AS 2S 3S 4S 5H 6H 7H 8H 9H 10C JC QC 2D"
+    for source, open_card, closed_top in (("open", "KH", "10C"), ("closed", "10C", "KH")):
+        deal = stacked_deal(Rules(), [hand, other], open_card, "9D", closed_top)
+        player = ComputerPlayer(level, random.Random(1))
+        pick = player.decide(deal.view(0))
+        assert pick == {"command": "pick", "seat": 0, "source": source}
+        deal.apply(pick)
+        command = player.decide(deal.view(0))
+        assert command["command"] == "declare" and command["finish"] == "QS"
+        events = deal.apply(command)
+        assert events[0].kind is EventKind.DECLARED and deal.winner == 0
+
+
+def test_a_joker_completes_a_show_and_is_never_the_finish_card():
+    # 9s are wild: the 9D fills the second life, the printed joker fills the set.
+    hand = "AH 2H 3H 4H 5S 6S 9D 8C 8D JK KC KD QS"
+    deal = stacked_deal(Rules(), [hand, "AS 2S 3S 4S 5H 6H 7H 8H 9H 10C JC QC 2D"], "KH", "9C", "3C")
+    player = ComputerPlayer(Level.STRONG, random.Random(1))
+    deal.apply(player.decide(deal.view(0)))
+    command = player.decide(deal.view(0))
+    assert command["command"] == "declare" and command["finish"] not in ("9D", "JK")
+    assert deal.apply(command)[0].kind is EventKind.DECLARED
+
+
+def test_it_only_acts_on_its_own_turn():
+    deal = stacked_deal(Rules(), ["AH 2H 3H 4H 5S 6S 7S 8C 8D 8S KC KD QS"] * 2, "KH", "9D")
+    with pytest.raises(IllegalActionError):
+        ComputerPlayer(Level.EASY, random.Random(1)).decide(deal.view(1))
+
+
+def shoe_hiding_others(rules, players, rng):
+    """Two shoes that deal seat 0 the same hand, open card and cut card, and everything else
+    (the other hands and the closed deck) in a different order."""
+    shoe = build_shoe(rules.decks_for(players), rules.printed_jokers_for(players))
+    rng.shuffle(shoe)
+    mine = {index * players for index in range(13)} | {13 * players, 13 * players + 1}
+    hidden = [index for index in range(len(shoe)) if index not in mine]
+    moved = [shoe[index] for index in hidden]
+    rng.shuffle(moved)
+    other = list(shoe)
+    for index, card in zip(hidden, moved, strict=True):
+        other[index] = card
+    return shoe, other
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_decisions_depend_only_on_what_the_seat_may_see(level):
+    for seed in range(25):
+        rules = Rules()
+        decisions = []
+        deals = []
+        for cards in shoe_hiding_others(rules, 3, random.Random(seed)):
+            deal, _ = Deal.start(3, rules, random.Random(0), first_player=0, shoe=cards)
+            view = deal.view(0)
+            pick = ComputerPlayer(level, random.Random(seed)).decide(view)
+            after = None
+            if deal.can_pick(0, Source.OPEN):
+                deal.apply({"command": "pick", "seat": 0, "source": "open"})
+                after = ComputerPlayer(level, random.Random(seed)).decide(deal.view(0))
+            decisions.append((view.hand, pick, after))
+            deals.append(deal)
+        assert decisions[0] == decisions[1]
+        assert deals[0].seats[1].hand != deals[1].seats[1].hand  # the hidden cards really differ
+        assert deals[0].closed != deals[1].closed
+
+
+def test_card_counting_reads_who_took_which_discard_and_what_is_still_out():
+    hands = ["AH 2H 3H 5S 6S 9C 9D KC QD JS 4D 2C 10H", "AS 2S 3S 4S 5H 6H 7H 8H 9H 10C JC QC KD"]
+    deal = stacked_deal(Rules(), hands, "7S", "8D", closed_top="3C 4C 5C")
+    for entry in (
+        ("pick", 0, "closed"),  # 3C
+        ("discard", 0, "KC"),
+        ("pick", 1, "open"),  # seat 1 takes KC
+        ("discard", 1, "AS"),
+        ("pick", 0, "closed"),  # 4C
+    ):
+        command, seat, arg = entry
+        key = "source" if command == "pick" else "card"
+        deal.apply({"command": command, "seat": seat, key: arg})
+    view = deal.view(0)
+    assert taken_from_open(view) == [(1, parse_cards("KC")[0])]
+    unseen = unseen_cards(view, taken_from_open(view))
+    shoe = Counter(build_shoe(2, 2))
+    assert sum(unseen.values()) == sum(shoe.values()) - 14 - 2 - 1 - 1  # hand, pile, cut card, KC
+    assert unseen[parse_cards("KC")[0]] == 1  # the other KC went to seat 1
+    assert unseen[parse_cards("7S")[0]] == 1
+
+
+def test_strong_beats_easy_over_a_seeded_sample():
+    """One strong seat among two easy ones, the seat rotated, in single deals without drops (a
+    drop gives up the deal to save points): it must win clearly more than its third of the
+    deals and be charged fewer points on average."""
+    deals = 60
+    rules = Rules(drops_allowed=False)
+    strong_wins = 0
+    charged = {Level.STRONG: 0, Level.EASY: 0}
+    for seed in range(deals):
+        levels = [Level.STRONG if seat == seed % 3 else Level.EASY for seat in range(3)]
+        players = [ComputerPlayer(level, random.Random(seed * 7 + i)) for i, level in enumerate(levels)]
+        deal, _ = Deal.start(3, rules, random.Random(2000 + seed))
+        while deal.phase is not Phase.OVER:
+            deal.apply(players[deal.turn].decide(deal.view(deal.turn)))
+        strong_wins += deal.winner == seed % 3
+        for seat, level in enumerate(levels):
+            charged[level] += deal.seats[seat].points
+    assert strong_wins >= deals * 0.45, strong_wins
+    assert charged[Level.STRONG] / deals < charged[Level.EASY] / (2 * deals)
