@@ -1,5 +1,5 @@
 """Computer players against each other: complete matches of every format, with the engine's
-invariants checked after every command.
+invariants checked after every command and every match replayed from its log.
 
 Each match seats one strong player among easy ones (the strong seat moves round the table from
 one match to the next, so no seat's luck of the toss favours it). Per format it prints the
@@ -12,6 +12,7 @@ rate with a 95% Wilson interval next to its seat share.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -39,6 +40,14 @@ class Tally:
     endings: Counter[str] = field(default_factory=Counter)
     capped: int = 0
     seconds: float = 0.0
+    thinking: Counter[str] = field(default_factory=Counter)  # seconds spent deciding, per level
+    decisions: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> None:
+        for name in ("matches", "strong_wins", "deals", "turns", "capped", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("endings", "thinking", "decisions"):
+            getattr(self, name).update(getattr(other, name))
 
 
 def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Tally) -> None:
@@ -58,7 +67,12 @@ def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Ta
         assert deal is not None
         for _ in range(TURN_CAP):
             seat = deal.turn
-            events = match.apply(seats[seat].decide(deal.view(seat)))
+            player = seats[seat]
+            start = time.perf_counter()
+            command = player.decide(deal.view(seat))
+            tally.thinking[player.level] += time.perf_counter() - start
+            tally.decisions[player.level] += 1
+            events = match.apply(command)
             match.check_invariants()
             kinds = {event.kind for event in events}
             if EventKind.DEAL_OVER in kinds:
@@ -69,6 +83,8 @@ def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Ta
         else:
             tally.capped += 1
             return
+    replayed = Match.replay(json.loads(json.dumps(match.to_json())))
+    assert replayed.to_json() == match.to_json(), "the match does not replay from its log"
     tally.matches += 1
     tally.strong_wins += match.winner == strong_seat
 
@@ -111,15 +127,12 @@ def main() -> None:
             play_match(fmt, args.players, index % args.players, seed, tally)
         tally.seconds = time.perf_counter() - start
         report(fmt.value, tally, share)
-        overall.matches += tally.matches
-        overall.strong_wins += tally.strong_wins
-        overall.deals += tally.deals
-        overall.turns += tally.turns
-        overall.endings += tally.endings
-        overall.capped += tally.capped
-        overall.seconds += tally.seconds
+        overall.add(tally)
     report("all", overall, share)
     print(f"seat share of one player: {share:.3f}; deals cut off at {TURN_CAP} commands: {overall.capped}")
+    for level in Level:
+        count = max(overall.decisions[level], 1)
+        print(f"{level} decisions: {overall.thinking[level] / count * 1e3:.2f} ms each ({count} decisions)")
 
 
 def report(name: str, tally: Tally, share: float) -> None:
