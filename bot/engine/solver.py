@@ -187,13 +187,29 @@ Table = tuple[Sequence[Entry], int, bool, int]
 _EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
 _NO_TABLE: Table = ((), 1 << 30, False, 1 << 30)  # cards that cannot all be melded (exact mode)
 
-_POINTS_MEMO: dict[tuple[Any, ...], Table] = {}
+_POINTS_MEMO: dict[int, Table] = {}
 _SET_MEMO: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
-_TRACE_MEMO: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_TRACE_MEMO: dict[tuple[int, Entry], tuple[Any, ...]] = {}
 _MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather than grow forever
 
 
-def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
+def _config(
+    one_joker: bool, four_life: bool, lone_set: bool, track: bool, exact: bool, max_set: int
+) -> tuple[Any, ...]:
+    """A search's settings (see `_suit_table`), with the same packed into an int last: the
+    memos are keyed by ints, which hash in one step where a nested tuple is hashed anew on
+    every lookup (and they add no container for the garbage collector to walk)."""
+    bits = one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5
+    return one_joker, four_life, lone_set, track, exact, max_set, bits << 45
+
+
+def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
+    """One int for a suit search: counts in bits 0-44, settings in 45-53, the wild position in
+    54-57, and the joker pool (which has no fixed bound) above."""
+    return counts | config[6] | wild_position << 54 | jokers << 58
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     if len(memo) >= _MEMO_LIMIT:
         memo.clear()
     memo[key] = value
@@ -263,7 +279,7 @@ def _options(
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, lone_set, track, exact, max_set = config
+    one_joker, four_life, lone_set, track, exact, max_set, _ = config
     rest = counts - _ONE[x]
     if x == ACE:
         yield rest + _ONE[HIGH_ACE], 0, None, 0, None
@@ -325,7 +341,7 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
     plain int triples, so the memo holds nothing the garbage collector has to walk; the groups
     behind an entry are found again by `_trace` when an answer is laid out. `config` is (one
     joker per run, four-card life, lone sets, track life flags, exact, largest set)."""
-    key = (counts, wild_position, jokers, config)
+    key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.get(key)
     if table is not None:
         return table
@@ -364,7 +380,7 @@ def _trace(
     the first choice whose rest table holds the matching entry (memoised like the tables)."""
     if not counts:
         return ()
-    key = (counts, wild_position, jokers, config, entry)
+    key = (_memo_key(counts, wild_position, jokers, config), entry)
     groups = _TRACE_MEMO.get(key)
     if groups is not None:
         return groups
@@ -691,10 +707,10 @@ class _Search:
         self.life_goal = _life_goal(rules)
         one_joker = rules.one_joker_per_impure_sequence
         most = rules.max_set_size
-        self.life_config = (one_joker, rules.require_four_card_life, one_joker, True, False, most)
-        self.any_config = (one_joker, False, one_joker, False, False, most)
-        self.protect_config = (one_joker, False, False, True, False, most)
-        self.exact_config = (one_joker, False, one_joker, True, True, most)
+        self.life_config = _config(one_joker, rules.require_four_card_life, one_joker, True, False, most)
+        self.any_config = _config(one_joker, False, one_joker, False, False, most)
+        self.protect_config = _config(one_joker, False, False, True, False, most)
+        self.exact_config = _config(one_joker, False, one_joker, True, True, most)
 
     @cached_property
     def set_ranks(self) -> tuple[list[list[tuple[Any, ...]]], list[int]]:
