@@ -296,10 +296,15 @@ class _Counting:
 
 
 def _strong_wants(view: SeatView, open_card: Card) -> bool:
+    """The open card when it scores better than the hand as it is. A card that melds with
+    nothing in the hand is left alone whatever it saves in points: the closed card is as likely
+    to be low, and may be a joker or a draw, while taking from the pile tells the table."""
     if is_wild(open_card, view.wild_rank):
         return True
-    counting = _Counting(view)
     hand = list(view.hand)
+    if not any(_draws(open_card, card) for card in hand):
+        return False
+    counting = _Counting(view)
     with_open = [*hand, open_card]
     allowed = [card for card in _plain(with_open, view.wild_rank) if card != open_card]
     if not allowed:
