@@ -1,0 +1,34 @@
+"""Persistence in SQLite: the only package that writes SQL. See `store.Store`."""
+
+from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
+from bot.store.records import (
+    ActiveTable,
+    CommandRecord,
+    SeatRecord,
+    StandingRow,
+    StatsDelta,
+    StoredMatch,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.schema import SCHEMA_VERSION
+from bot.store.settings import database_path
+from bot.store.store import Store
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ActiveTable",
+    "ChannelBusyError",
+    "CommandRecord",
+    "CorruptMatchError",
+    "DuplicateCommandError",
+    "SeatRecord",
+    "StandingRow",
+    "StatsDelta",
+    "Store",
+    "StoreError",
+    "StoredMatch",
+    "TableRecord",
+    "TableStatus",
+    "database_path",
+]

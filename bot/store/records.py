@@ -1,0 +1,112 @@
+"""Plain records passed between the store and the service, so neither sees the other's internals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"  # seats are filling; the match has not started
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def active(self) -> bool:
+        return self in (TableStatus.OPEN, TableStatus.PLAYING)
+
+
+@dataclass
+class SeatRecord:
+    """Who sits in a seat: a Discord user, or a computer player (no user id, a level)."""
+
+    user_id: int | None
+    name: str
+    computer: str | None = None  # "easy" or "strong" for a computer player
+
+    def to_json(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "computer": self.computer}
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> SeatRecord:
+        return cls(raw["user_id"], raw["name"], raw.get("computer"))
+
+
+@dataclass
+class TableRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    format: str
+    rules: dict[str, Any]
+    point_value: int
+    host_id: int
+    max_seats: int
+    seats: list[SeatRecord] = field(default_factory=list)
+    status: TableStatus = TableStatus.OPEN
+    league_id: int | None = None
+    created_at: float = 0.0
+
+
+@dataclass
+class CommandRecord:
+    """One accepted command and everything it changed, saved in one transaction."""
+
+    match_id: int
+    seq: int  # the command's place in the match log, from 1
+    command: dict[str, Any]  # as the engine logged it
+    events: list[dict[str, Any]]
+    snapshot: dict[str, Any]  # Match.to_json() after the command
+    clock: dict[str, Any]
+    at: float
+    command_id: str | None = None
+    finished_deal: dict[str, Any] | None = None  # the deal this command ended, if it ended one
+    standings: list[StandingRow] | None = None  # when the match standings changed
+    stats: list[StatsDelta] = field(default_factory=list)
+    match_over: bool = False
+    table: TableRecord | None = None  # when the table row changed too (seats, status)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    seat: int
+    user_id: int | None
+    standing: int
+    status: str
+    rejoined: bool
+
+
+@dataclass
+class StatsDelta:
+    """What one command adds to a user's statistics; `best_pool_finish` is kept as a minimum."""
+
+    guild_id: int
+    user_id: int
+    matches_played: int = 0
+    matches_won: int = 0
+    deals_played: int = 0
+    deals_won: int = 0
+    drops: int = 0
+    wrong_shows: int = 0
+    chips_won: int = 0
+    best_pool_finish: int | None = None
+
+
+@dataclass
+class StoredMatch:
+    """A match as loaded: its full JSON (finished deals put back), clock and command ids."""
+
+    match_id: int
+    table_id: int
+    seq: int
+    snapshot: dict[str, Any]
+    clock: dict[str, Any]
+    command_ids: set[str]
+
+
+@dataclass
+class ActiveTable:
+    table: TableRecord
+    match: StoredMatch | None

@@ -1,0 +1,121 @@
+"""The database schema as numbered migrations, applied at start-up in one transaction.
+
+`PRAGMA user_version` holds the number of migrations applied. A migration is only ever added at
+the end, never edited, so every database reaches the same schema by the same steps. A database
+with more migrations than this code knows was written by a newer release: we refuse to touch it
+rather than guess, because an older bot writing to a newer schema can lose standings.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from bot.store.errors import StoreError
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: settings, tables, matches with snapshots and their append-only command log, standings, stats.
+    (
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            settings TEXT NOT NULL,              -- JSON: defaults a server chose (format, rules, ...)
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE tables (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,         -- a thread is a channel too
+            format TEXT NOT NULL,
+            rules TEXT NOT NULL,                 -- JSON of bot.engine.Rules
+            point_value INTEGER NOT NULL,
+            host_id INTEGER NOT NULL,
+            max_seats INTEGER NOT NULL,
+            seats TEXT NOT NULL,                 -- JSON list: user id (null for a computer), name, level
+            status TEXT NOT NULL CHECK (status IN ('open', 'playing', 'finished', 'cancelled')),
+            league_id INTEGER,                   -- leagues come later; a table may then belong to one
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE UNIQUE INDEX tables_one_active_per_channel
+            ON tables (channel_id) WHERE status IN ('open', 'playing')""",
+        "CREATE INDEX tables_by_status ON tables (status)",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL UNIQUE REFERENCES tables (id),
+            status TEXT NOT NULL CHECK (status IN ('playing', 'over', 'abandoned')),
+            seq INTEGER NOT NULL,                -- commands applied: the last seq in match_commands
+            snapshot TEXT NOT NULL,              -- Match.to_json() without finished_deals (see deals)
+            clock TEXT NOT NULL,                 -- JSON: turn deadlines and extra-time banks
+            started_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE deals (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            number INTEGER NOT NULL,             -- 1 for the first deal of the match
+            snapshot TEXT NOT NULL,              -- the finished Deal.to_json(), written once
+            winner INTEGER,
+            finished_at REAL NOT NULL,
+            PRIMARY KEY (match_id, number)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE match_commands (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            seq INTEGER NOT NULL,                -- 1, 2, 3, ... with no gaps
+            command_id TEXT,                     -- the front end's id for the command, if it gave one
+            seat INTEGER,
+            command TEXT NOT NULL,               -- JSON, exactly as the engine logged it
+            events TEXT NOT NULL,                -- JSON list of the events it produced (private ones too)
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) WITHOUT ROWID""",
+        """CREATE UNIQUE INDEX match_commands_by_id
+            ON match_commands (match_id, command_id) WHERE command_id IS NOT NULL""",
+        """CREATE TABLE match_standings (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            seat INTEGER NOT NULL,
+            user_id INTEGER,                     -- null for a computer player
+            standing INTEGER NOT NULL,           -- chips (Points, Deals) or pool score (Pool)
+            status TEXT NOT NULL,                -- in, eliminated, left
+            rejoined INTEGER NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE user_stats (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            matches_played INTEGER NOT NULL DEFAULT 0,
+            matches_won INTEGER NOT NULL DEFAULT 0,
+            deals_played INTEGER NOT NULL DEFAULT 0,
+            deals_won INTEGER NOT NULL DEFAULT 0,
+            drops INTEGER NOT NULL DEFAULT 0,
+            wrong_shows INTEGER NOT NULL DEFAULT 0,
+            chips_won INTEGER NOT NULL DEFAULT 0,
+            best_pool_finish INTEGER,            -- 1 is a pool won; null until a pool is finished
+            PRIMARY KEY (guild_id, user_id)
+        ) WITHOUT ROWID""",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+async def migrate(conn: aiosqlite.Connection) -> int:
+    """Brings the database to `SCHEMA_VERSION`; returns the version it found. All pending
+    migrations run in one transaction, so a crash mid-way leaves the database as it was."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        async with conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        found = int(row[0]) if row else 0
+        if found > SCHEMA_VERSION:
+            raise StoreError(
+                f"The database is at schema version {found}, newer than this bot's {SCHEMA_VERSION}: "
+                "update the bot or restore an older backup."
+            )
+        for statements in MIGRATIONS[found:]:
+            for statement in statements:
+                await conn.execute(statement)
+        if found < SCHEMA_VERSION:
+            await conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    await conn.execute("COMMIT")
+    return found

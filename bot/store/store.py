@@ -1,0 +1,452 @@
+"""The one place with SQL: a single aiosqlite connection, and every write in a transaction.
+
+Writes go through one queue. While a transaction is being committed, the writes that arrive
+wait and are then committed together (group commit): with many tables playing at once, one
+fsync-free WAL commit carries many commands, and a single table still gets its own commit at
+once. Every caller's `await` returns only after its write is committed, which is what lets the
+service promise that a command is persisted before anyone is told about it. A batch that fails
+is retried job by job, so one bad write (a channel already taken) fails alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
+from bot.store.records import (
+    ActiveTable,
+    CommandRecord,
+    SeatRecord,
+    StandingRow,
+    StatsDelta,
+    StoredMatch,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.schema import migrate
+
+_INSERT_TABLE = (
+    "INSERT INTO tables (id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, "
+    "seats, status, league_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_UPDATE_TABLE = "UPDATE tables SET host_id = ?, seats = ?, status = ?, updated_at = ? WHERE id = ?"
+_INSERT_MATCH = (
+    "INSERT INTO matches (id, table_id, status, seq, snapshot, clock, started_at, updated_at) "
+    "VALUES (?, ?, 'playing', 0, '{}', '{}', ?, ?)"
+)
+_INSERT_COMMAND = (
+    "INSERT INTO match_commands (match_id, seq, command_id, seat, command, events, at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+# `seq = ? - 1` refuses a snapshot that does not follow the stored one (checked by row count).
+_UPDATE_MATCH = (
+    "UPDATE matches SET seq = ?, snapshot = ?, clock = ?, status = ?, updated_at = ? "
+    "WHERE id = ? AND seq = ? - 1"
+)
+_UPDATE_CLOCK = "UPDATE matches SET clock = ? WHERE id = ?"
+_INSERT_DEAL = "INSERT INTO deals (match_id, number, snapshot, winner, finished_at) VALUES (?, ?, ?, ?, ?)"
+_UPSERT_STANDING = (
+    "INSERT INTO match_standings (match_id, seat, user_id, standing, status, rejoined) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE SET "
+    "standing = excluded.standing, status = excluded.status, rejoined = excluded.rejoined"
+)
+_UPSERT_STATS = (
+    "INSERT INTO user_stats (guild_id, user_id, matches_played, matches_won, deals_played, deals_won, "
+    "drops, wrong_shows, chips_won, best_pool_finish) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+    "matches_played = matches_played + excluded.matches_played, "
+    "matches_won = matches_won + excluded.matches_won, "
+    "deals_played = deals_played + excluded.deals_played, "
+    "deals_won = deals_won + excluded.deals_won, "
+    "drops = drops + excluded.drops, "
+    "wrong_shows = wrong_shows + excluded.wrong_shows, "
+    "chips_won = chips_won + excluded.chips_won, "
+    "best_pool_finish = CASE WHEN excluded.best_pool_finish IS NULL THEN best_pool_finish "
+    "WHEN best_pool_finish IS NULL THEN excluded.best_pool_finish "
+    "ELSE min(best_pool_finish, excluded.best_pool_finish) END"
+)
+_UPSERT_SETTINGS = (
+    "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
+)
+
+# Every write is a list of these statements, in this order, so that the writes of a batch can
+# be merged into one `executemany` per statement without reordering any one write's steps.
+_WRITE_ORDER = (
+    _INSERT_TABLE,
+    _UPDATE_TABLE,
+    _INSERT_MATCH,
+    _INSERT_COMMAND,
+    _UPDATE_MATCH,
+    _UPDATE_CLOCK,
+    _INSERT_DEAL,
+    _UPSERT_STANDING,
+    _UPSERT_STATS,
+    _UPSERT_SETTINGS,
+)
+_MUST_CHANGE_EVERY_ROW = frozenset({_UPDATE_TABLE, _UPDATE_MATCH, _UPDATE_CLOCK})
+_TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
+
+Rows = list[Sequence[Any]]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+@dataclass
+class _Write:
+    statements: dict[str, Rows]
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class Store:
+    """Async access to the database. Open with `await Store.open(path)`; close when done."""
+
+    def __init__(self, conn: aiosqlite.Connection, next_table_id: int, next_match_id: int) -> None:
+        self._conn = conn
+        self._queue: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._next_table_id = next_table_id
+        self._next_match_id = next_match_id
+        self.commits = 0  # transactions committed, for benchmarks and tests of the batching
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN and COMMIT ourselves
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            # WAL with synchronous=NORMAL: a committed transaction survives the process being
+            # killed at any moment (the crash test checks exactly this); only a power loss or an
+            # OS crash may lose the last few commits, never corrupt the file. FULL would cost an
+            # fsync per commit for protection a game bot does not need.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await migrate(conn)
+            table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
+            match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, int(table_id) + 1, int(match_id) + 1)
+
+    async def close(self) -> None:
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+        await self._conn.close()
+
+    # ----------------------------------------------------------------- writing
+
+    async def _write(self, statements: dict[str, Rows]) -> None:
+        job = _Write(statements)
+        self._queue.append(job)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain())
+        await asyncio.shield(job.done)  # a cancelled caller does not cancel a write others share
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                await self._commit(batch)
+            except Exception as error:
+                if len(batch) == 1:
+                    _settle(batch[0], error)
+                    continue
+                for job in batch:  # find the write that failed; commit the others
+                    try:
+                        await self._commit([job])
+                    except Exception as single:
+                        _settle(job, single)
+                    else:
+                        _settle(job, None)
+            else:
+                for job in batch:
+                    _settle(job, None)
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        merged: dict[str, Rows] = {}
+        for job in batch:
+            for sql, rows in job.statements.items():
+                merged.setdefault(sql, []).extend(rows)
+        await self._conn.execute("BEGIN")
+        try:
+            for sql in _WRITE_ORDER:
+                rows = merged.get(sql)
+                if not rows:
+                    continue
+                cursor = await self._conn.executemany(sql, rows)
+                if sql in _MUST_CHANGE_EVERY_ROW and cursor.rowcount != len(rows):
+                    raise StoreError("A write did not follow the stored state (was it saved twice?).")
+            await self._conn.execute("COMMIT")
+        except BaseException:
+            await self._conn.execute("ROLLBACK")
+            raise
+        self.commits += 1
+
+    # ----------------------------------------------------------------- tables
+
+    def new_table_id(self) -> int:
+        table_id, self._next_table_id = self._next_table_id, self._next_table_id + 1
+        return table_id
+
+    async def create_table(self, table: TableRecord, now: float) -> None:
+        row = (
+            table.id,
+            table.guild_id,
+            table.channel_id,
+            table.format,
+            _dumps(table.rules),
+            table.point_value,
+            table.host_id,
+            table.max_seats,
+            _seats_json(table.seats),
+            table.status.value,
+            table.league_id,
+            now,
+            now,
+        )
+        await self._write({_INSERT_TABLE: [row]})
+
+    async def update_table(self, table: TableRecord, now: float) -> None:
+        await self._write({_UPDATE_TABLE: [_table_update_row(table, now)]})
+
+    async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
+        """Marks the table playing and stores the match with its first command, atomically."""
+        statements = {
+            _UPDATE_TABLE: [_table_update_row(table, first.at)],
+            _INSERT_MATCH: [(first.match_id, table.id, first.at, first.at)],
+        }
+        _add_command(statements, first)
+        await self._write(statements)
+
+    def new_match_id(self) -> int:
+        match_id, self._next_match_id = self._next_match_id, self._next_match_id + 1
+        return match_id
+
+    async def save_command(self, record: CommandRecord) -> None:
+        """The command, its events, the new snapshot and whatever it settled, in one transaction."""
+        statements: dict[str, Rows] = {}
+        if record.table is not None:
+            statements[_UPDATE_TABLE] = [_table_update_row(record.table, record.at)]
+        _add_command(statements, record)
+        await self._write(statements)
+
+    async def save_clock(self, match_id: int, clock: dict[str, Any]) -> None:
+        await self._write({_UPDATE_CLOCK: [(_dumps(clock), match_id)]})
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
+        await self._write({_UPSERT_SETTINGS: [(guild_id, _dumps(settings), now)]})
+
+    # ----------------------------------------------------------------- reading
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        row = await self._one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(row[0]) if row else {}
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return _table_from_row(row) if row else None
+
+    async def active_tables(self) -> list[ActiveTable]:
+        """Every open or playing table with its match, checked, as the service resumes them."""
+        rows = await self._all(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing') ORDER BY id", ()
+        )
+        tables = []
+        for row in rows:
+            table = _table_from_row(row)
+            match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
+            tables.append(ActiveTable(table, match))
+        return tables
+
+    async def load_match(self, table_id: int) -> StoredMatch | None:
+        """The table's match rebuilt from its snapshot and finished deals, after checking that
+        the snapshot ends where the command log ends: both are written in one transaction, so a
+        disagreement means the file was changed behind our back, and we stop rather than guess."""
+        row = await self._one("SELECT id, seq, snapshot, clock FROM matches WHERE table_id = ?", (table_id,))
+        if row is None:
+            return None
+        match_id, seq = int(row[0]), int(row[1])
+        snapshot, clock = json.loads(row[2]), json.loads(row[3])
+        deals = await self._all("SELECT snapshot FROM deals WHERE match_id = ? ORDER BY number", (match_id,))
+        snapshot["finished_deals"] = [json.loads(deal[0]) for deal in deals]
+        count = await self._scalar(
+            self._conn, "SELECT count(*) FROM match_commands WHERE match_id = ?", (match_id,)
+        )
+        tail = await self._all(
+            "SELECT seq, command FROM match_commands WHERE match_id = ? ORDER BY seq DESC LIMIT ?",
+            (match_id, _TAIL),
+        )
+        log = snapshot["log"]
+        problems = []
+        if count != seq or (tail and tail[0][0] != seq) or len(log) != seq:
+            problems.append(f"snapshot at command {seq}, log has {count} commands, snapshot logs {len(log)}")
+        if [json.loads(command) for _, command in reversed(tail)] != log[len(log) - len(tail) :]:
+            problems.append("the last commands differ")
+        if len(snapshot["finished_deals"]) != len(snapshot["history"]):
+            problems.append("finished deals are missing")
+        if problems:
+            raise CorruptMatchError(f"Match {match_id} cannot be resumed: {'; '.join(problems)}.")
+        ids = await self._all(
+            "SELECT command_id FROM match_commands WHERE match_id = ? AND command_id IS NOT NULL",
+            (match_id,),
+        )
+        return StoredMatch(match_id, table_id, seq, snapshot, clock, {str(r[0]) for r in ids})
+
+    async def command_log(self, match_id: int) -> list[dict[str, Any]]:
+        rows = await self._all(
+            "SELECT seq, command_id, seat, command, events, at FROM match_commands "
+            "WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        )
+        return [
+            {
+                "seq": row[0],
+                "command_id": row[1],
+                "seat": row[2],
+                "command": json.loads(row[3]),
+                "events": json.loads(row[4]),
+                "at": row[5],
+            }
+            for row in rows
+        ]
+
+    async def match_ids(self) -> dict[int, int]:
+        """Table id to match id, for every match ever started."""
+        return {int(t): int(m) for t, m in await self._all("SELECT table_id, id FROM matches", ())}
+
+    async def standings(self, match_id: int) -> list[StandingRow]:
+        rows = await self._all(
+            "SELECT seat, user_id, standing, status, rejoined FROM match_standings "
+            "WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [StandingRow(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+    async def user_stats(self, guild_id: int, user_id: int) -> StatsDelta:
+        row = await self._one(
+            "SELECT matches_played, matches_won, deals_played, deals_won, drops, wrong_shows, chips_won, "
+            "best_pool_finish FROM user_stats WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return StatsDelta(guild_id, user_id, *row) if row else StatsDelta(guild_id, user_id)
+
+    async def _one(self, sql: str, params: Sequence[Any]) -> sqlite3.Row | None:
+        async with self._conn.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        async with self._conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    @staticmethod
+    async def _scalar(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with conn.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, seats, status, league_id, "
+    "created_at"
+)
+
+
+def _table_from_row(row: Sequence[Any]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        format=row[3],
+        rules=json.loads(row[4]),
+        point_value=row[5],
+        host_id=row[6],
+        max_seats=row[7],
+        seats=[SeatRecord.from_json(seat) for seat in json.loads(row[8])],
+        status=TableStatus(row[9]),
+        league_id=row[10],
+        created_at=row[11],
+    )
+
+
+def _seats_json(seats: list[SeatRecord]) -> str:
+    return _dumps([seat.to_json() for seat in seats])
+
+
+def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
+    return (table.host_id, _seats_json(table.seats), table.status.value, now, table.id)
+
+
+def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
+    snapshot = {key: value for key, value in record.snapshot.items() if key != "finished_deals"}
+    statements[_INSERT_COMMAND] = [
+        (
+            record.match_id,
+            record.seq,
+            record.command_id,
+            record.command.get("seat"),
+            _dumps(record.command),
+            _dumps(record.events),
+            record.at,
+        )
+    ]
+    status = "over" if record.match_over else "playing"
+    statements[_UPDATE_MATCH] = [
+        (record.seq, _dumps(snapshot), _dumps(record.clock), status, record.at, record.match_id, record.seq)
+    ]
+    if record.finished_deal is not None:
+        deal = record.finished_deal
+        number = len(record.snapshot["finished_deals"])
+        row = (record.match_id, number, _dumps(deal), deal["winner"], record.at)
+        statements[_INSERT_DEAL] = [row]
+    if record.standings is not None:
+        statements[_UPSERT_STANDING] = [
+            (record.match_id, s.seat, s.user_id, s.standing, s.status, int(s.rejoined))
+            for s in record.standings
+        ]
+    if record.stats:
+        statements[_UPSERT_STATS] = [
+            (
+                d.guild_id,
+                d.user_id,
+                d.matches_played,
+                d.matches_won,
+                d.deals_played,
+                d.deals_won,
+                d.drops,
+                d.wrong_shows,
+                d.chips_won,
+                d.best_pool_finish,
+            )
+            for d in record.stats
+        ]
+
+
+def _settle(job: _Write, error: BaseException | None) -> None:
+    if job.done.done():
+        return
+    if error is None:
+        job.done.set_result(None)
+    else:
+        job.done.set_exception(_translate(error))
+
+
+def _translate(error: BaseException) -> BaseException:
+    """SQLite's constraint failures in the words of what they protect."""
+    if isinstance(error, sqlite3.IntegrityError):
+        text = str(error)
+        if "tables.channel_id" in text:
+            return ChannelBusyError("This channel already has a table.")
+        if "match_commands.command_id" in text:
+            return DuplicateCommandError("That command has already been applied.")
+    return error
