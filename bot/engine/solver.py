@@ -742,13 +742,6 @@ class _Search:
         any_run, in_runs = self.hand.runs_possible()
         return any_run and (self.hand.pool > 0 or in_runs >= 6)
 
-    def charged_every_card(self) -> bool:
-        """Whether the hand pays for all its cards whatever it melds: no life is possible and
-        no pure sequence can protect anything. Every part of such a hand is charged the same way."""
-        if self.life_possible():
-            return False
-        return not (self.rules.pure_sequence_protects and self.hand.runs_possible()[0])
-
     def choices(self, with_sets: bool) -> Iterator[tuple[tuple[Any, ...], int, int, list[Any]]]:
         """Every choice of sets, as (sets, fewest jokers, most jokers, suit states), the states
         being (suit, counts, wild position) for the cards the sets leave."""
@@ -1001,20 +994,39 @@ def _assess(cards: Sequence[Card], wild: int | None, rules: Rules, bound: int = 
     """Prices a hand. With a `bound`, arrangements charged `bound` or more are not looked for:
     the points are then exact only when below it (the discard search needs no more)."""
     search = _Search(cards, wild, rules)
-    hand = search.hand
-    limit = min(hand.all_points, rules.score_cap, bound)
+    life, protect = _cheapest_kinds(search, min(search.hand.all_points, rules.score_cap, bound))
+    show = _complete_show(search, life) if life is not None and life.deadwood == 0 else None
+    assessment = _Assessment(search, 0, show is not None, life, protect, show)
+    raw = min(assessment.priced(life, True), assessment.priced(protect, False), search.hand.all_points)
+    assessment.points = min(raw, rules.score_cap)
+    return assessment
+
+
+def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | None]:
+    """The least deadwood below `limit` with both lives, and (on tables where a pure sequence
+    protects the runs) with a pure sequence: the two ways a hand can pay less than every card."""
     life = None
     if search.life_possible():
         life = search.cheapest(search.life_config, search.life_goal, limit)
-    show = _complete_show(search, life) if life is not None and life.deadwood == 0 else None
     protect = None
-    if rules.pure_sequence_protects and hand.runs_possible()[0]:
+    if search.rules.pure_sequence_protects and search.hand.runs_possible()[0]:
         protect_limit = life.deadwood if life is not None else limit
         protect = search.cheapest(search.protect_config, _HAS_PURE, protect_limit, with_sets=False)
-    assessment = _Assessment(search, 0, show is not None, life, protect, show)
-    raw = min(assessment.priced(life, True), assessment.priced(protect, False), hand.all_points)
-    assessment.points = min(raw, rules.score_cap)
-    return assessment
+    return life, protect
+
+
+def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> int:
+    """What the 14 cards themselves would be charged, uncapped. Keeping 13 of them and
+    leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no discard can
+    leave less than this floor minus `d`'s points: once discards tried costliest first reach
+    that, none after them can do better."""
+    search = _Search(cards, wild, rules)
+    assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
+    return min(
+        assessment.priced(assessment.life, True),
+        assessment.priced(assessment.protect, False),
+        search.hand.all_points,
+    )
 
 
 def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1076,23 +1088,24 @@ def best_arrangement(
     card out of the hand.
 
     Discards are tried costliest first, so a later one must be charged strictly less to win;
-    that bound lets each later search skip every arrangement that could not (and a hand with
-    no lives cannot: its points only grow as cheaper cards leave)."""
+    that bound lets each later search skip every arrangement that could not, and the 14 cards'
+    own price (`_discard_floor`) ends the search once no cheaper discard can beat it (a hand
+    with no possible life then stops after its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
         return _arrangement(_assess(cards, wild, rules), None)
     best: _Assessment | None = None
     best_discard: Card | None = None
-    discards = sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key))
-    if _Search(cards, wild, rules).charged_every_card():
-        discards = discards[:1]  # every discard leaves all its cards charged: the costliest goes
-    for discard in discards:
+    floor = _discard_floor(cards, wild, rules)
+    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key)):
         if best is not None and best.valid:
             break
+        bound = _INFINITE if best is None else max(best.points, 1)
+        if min(floor - card_points(discard, wild), rules.score_cap) >= bound:
+            break  # this discard and every cheaper one leave at least the best found
         rest = list(cards)
         rest.remove(discard)
-        bound = _INFINITE if best is None else max(best.points, 1)
         assessment = _assess(rest, wild, rules, bound)
         if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
             best, best_discard = assessment, discard
