@@ -778,11 +778,20 @@ class _Search:
         pool, printed = hand.pool, hand.printed
         needs_pure = all(_HAS_PURE[code] for code in _CODES if goal[code])
         best: _Best | None = None
+        # Most choices of sets leave most suits as they were: their tables are fetched once.
+        known: dict[int, Table] = {}
         for sets, need, _, states in self.choices(with_sets):
-            tables = [(state, _suit_table(state[1], state[2], pool, config)) for state in states]
-            if sum(table[1] for _, table in tables) >= limit:
-                continue
-            if needs_pure and not any(table[2] for _, table in tables):
+            tables = []
+            floor = 0
+            pure = False
+            for state in states:
+                table = known.get(state[1])
+                if table is None:
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config)
+                tables.append((state, table))
+                floor += table[1]
+                pure = pure or table[2]
+            if floor >= limit or (needs_pure and not pure):
                 continue
             found = _combine(tables, printed - need, goal, limit)
             if found is not None:
