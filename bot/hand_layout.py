@@ -1,0 +1,90 @@
+"""How a player's cards are laid out: groups they made themselves, or the solver's suggestion.
+
+Front ends number cards by their place in this layout (1-14), so a player can say "discard 7"
+and mean the card they see seventh. The layout follows the hand as it changes: a picked card
+joins the loose cards at the end, a discarded card leaves its group.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.engine import Rules, best_arrangement
+from bot.engine.cards import Card, sort_cards
+from bot.engine.errors import IllegalActionError
+
+
+@dataclass
+class HandLayout:
+    groups: list[list[Card]] = field(default_factory=list)
+    custom: bool = False  # the player grouped the cards; otherwise the solver's suggestion is shown
+
+    @property
+    def cards(self) -> list[Card]:
+        return [card for group in self.groups for card in group]
+
+    def follow(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> None:
+        """Brings the layout in line with `hand`, keeping the player's own groups if any."""
+        if not self.custom:
+            self.groups = suggested_groups(hand, wild_rank, rules)
+            return
+        missing = Counter(hand)
+        kept = []
+        for group in self.groups:
+            still = []
+            for card in group:
+                if missing[card] > 0:
+                    missing[card] -= 1
+                    still.append(card)
+            if still:
+                kept.append(still)
+        extra = list(missing.elements())
+        if extra:
+            kept.append(extra)
+        self.groups = kept
+
+    def card_at(self, position: int) -> Card:
+        cards = self.cards
+        if not 1 <= position <= len(cards):
+            raise IllegalActionError(f"There is no card number {position}: use 1 to {len(cards)}.")
+        return cards[position - 1]
+
+    def regroup(self, spec: str, hand: Sequence[Card]) -> None:
+        """`1 2 3 / 4 5 6 / 7 8 9 10` makes groups of those positions; unnamed cards stay loose."""
+        cards = self.cards
+        used: set[int] = set()
+        groups: list[list[Card]] = []
+        for part in spec.split("/"):
+            positions = [_position(token, len(cards)) for token in part.split()]
+            if not positions:
+                continue
+            if used & set(positions) or len(set(positions)) != len(positions):
+                raise IllegalActionError("Each card can be in only one group.")
+            used |= set(positions)
+            groups.append([cards[p - 1] for p in positions])
+        loose = [card for index, card in enumerate(cards, start=1) if index not in used]
+        if loose:
+            groups.append(loose)
+        self.groups, self.custom = groups, True
+        assert Counter(self.cards) == Counter(hand)
+
+
+def suggested_groups(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> list[list[Card]]:
+    """The solver's melds for the hand (for 14 cards, the suggested discard is last)."""
+    arrangement = best_arrangement(hand, wild_rank, rules)
+    groups = [list(meld.cards) for meld in arrangement.groups]
+    loose = sort_cards(arrangement.ungrouped)
+    if arrangement.discard is not None:
+        loose.append(arrangement.discard)
+    return [*groups, loose] if loose else groups
+
+
+def _position(token: str, count: int) -> int:
+    if not token.isdigit():
+        raise IllegalActionError(f"'{token}' is not a card number: use numbers 1 to {count}.")
+    position = int(token)
+    if not 1 <= position <= count:
+        raise IllegalActionError(f"There is no card number {position}: use 1 to {count}.")
+    return position

@@ -1,0 +1,1 @@
+"""A terminal front end: the same engine and computer players as Discord, in a shell."""

@@ -1,0 +1,272 @@
+"""`python -m bot play`: a real match against computer players in the terminal.
+
+It is the same engine the Discord tables use, so anyone can try the game on a fresh machine
+without a Discord token, and tests can drive a whole match through real input and output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from bot.engine import Rules
+from bot.engine.ai import ComputerPlayer, Level
+from bot.engine.cards import Card, parse_card, rank_name
+from bot.engine.deal import Phase
+from bot.engine.errors import RummyError
+from bot.engine.events import Event, EventKind
+from bot.engine.formats import Format
+from bot.engine.match import Match, MatchPhase, Standing
+from bot.hand_layout import HandLayout
+from bot.terminal.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
+
+YOU = 0
+BOT_NAMES = ("Asha", "Ravi", "Meera", "Kabir", "Anjali", "Dev", "Isha", "Arjun", "Nila")
+
+HELP = """\
+Commands (numbers are the card positions shown in your hand):
+  c | closed          pick from the closed deck
+  o | open            pick the open card
+  d N | d 10H         discard card number N (or name the card)
+  declare [N]         show your hand as grouped, with card N (default: your last loose card)
+                      as the finish card; a wrong show costs 80 points
+  group 1 2 3 / 4 5 6 arrange your cards into groups;  group auto  for the suggested grouping
+  drop                drop out of this deal (20 before your first pick, 40 after)
+  help                this list;  quit  leave the table
+Between deals: Enter deals the next hand; rejoin / split in a pool when the rules allow."""
+
+
+class QuitGame(Exception):
+    """The player asked to leave."""
+
+
+class TerminalTable:
+    def __init__(
+        self,
+        match: Match,
+        bots: dict[int, ComputerPlayer],
+        names: list[str],
+        read: Callable[[str], str],
+        out: TextIO,
+    ) -> None:
+        self.match = match
+        self.bots = bots
+        self.names = names
+        self.read = read
+        self.out = out
+        self.layout = HandLayout()
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def run(self, opening: list[Event]) -> None:
+        self.tell(opening)
+        while self.match.phase is not MatchPhase.OVER:
+            if self.match.phase is MatchPhase.BETWEEN_DEALS:
+                self.between_deals()
+                continue
+            deal = self.match.deal
+            assert deal is not None
+            if deal.turn == YOU:
+                self.your_turn()
+            else:
+                entry = self.bots[deal.turn].decide(deal.view(deal.turn))
+                self.tell(self.match.apply(entry))
+
+    def tell(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind is EventKind.DEAL_OVER:
+                deal = self.match.deal
+                wild = deal.wild_rank if deal else _last_wild(self.match)
+                self.say(*deal_result_lines(event, self.names, wild, self.match.rules))
+            elif event.kind is EventKind.STANDINGS:
+                self.say(*standings_lines(self.match, self.names))
+            elif event.kind is EventKind.MATCH_OVER:
+                self.say(*self.match_over_lines())
+            else:
+                self.say(*event_lines(event, YOU, self.names))
+            if event.kind is EventKind.DEAL_STARTED:
+                self.layout = HandLayout()
+
+    # ----------------------------------------------------------------- your turn
+
+    def your_turn(self) -> None:
+        deal = self.match.deal
+        assert deal is not None
+        view = deal.view(YOU)
+        self.layout.follow(view.hand, view.wild_rank, deal.rules)
+        open_text = view.open_card.pretty if view.open_card else "none"
+        self.say(
+            "",
+            f"Your turn · open card {open_text} · closed deck {view.closed_count} cards"
+            + (f" · wild jokers: {_rank_word(view.wild_rank)}" if view.wild_rank else ""),
+            *hand_lines(self.layout.groups, view.picked, view.wild_rank, deal.rules),
+        )
+        prompt = "pick (c/o), drop, help > " if view.phase is Phase.PICK else "discard (d N) or declare > "
+        while deal.turn == YOU and deal.turn_number == view.turn_number and deal.phase is view.phase:
+            line = self.read(prompt).strip()
+            try:
+                self.your_command(line)
+            except RummyError as error:
+                self.say(f"! {error}")
+
+    def your_command(self, line: str) -> None:
+        deal = self.match.deal
+        assert deal is not None
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("c", "closed", "pc"):
+            self.tell(self.match.apply({"command": "pick", "seat": YOU, "source": "closed"}))
+        elif word in ("o", "open", "po"):
+            self.tell(self.match.apply({"command": "pick", "seat": YOU, "source": "open"}))
+        elif word in ("d", "discard"):
+            card = self.named_card(rest)
+            self.tell(self.match.apply({"command": "discard", "seat": YOU, "card": card.code}))
+        elif word == "drop":
+            self.tell(self.match.apply({"command": "drop", "seat": YOU}))
+        elif word in ("declare", "show"):
+            self.declare(rest)
+        elif word in ("group", "g", "sort"):
+            if rest.strip() in ("", "auto") or word == "sort":
+                self.layout.custom = False
+            else:
+                self.layout.regroup(rest, deal.seats[YOU].hand)
+            self.layout.follow(deal.seats[YOU].hand, deal.wild_rank, deal.rules)
+            self.say(*hand_lines(self.layout.groups, deal.picked, deal.wild_rank, deal.rules))
+        elif word in ("quit", "exit", "q"):
+            raise QuitGame
+        elif word in ("help", "h", "?", ""):
+            self.say(HELP)
+        else:
+            self.say(f"! '{line}' is not a command.", HELP)
+
+    def named_card(self, text: str) -> Card:
+        text = text.strip()
+        if not text:
+            raise RummyError("Say which card: a number from your hand, like d 5, or a card, like d 10H.")
+        if text.isdigit():
+            return self.layout.card_at(int(text))
+        return parse_card(text)
+
+    def declare(self, rest: str) -> None:
+        deal = self.match.deal
+        assert deal is not None
+        if deal.phase is not Phase.DISCARD:
+            raise RummyError("Pick a card first: you declare with 14 cards, one of them the finish card.")
+        cards = self.layout.cards
+        finish = self.named_card(rest) if rest.strip() else cards[-1]
+        groups = [list(group) for group in self.layout.groups]
+        for group in reversed(groups):
+            if finish in group:
+                group.remove(finish)
+                break
+        groups = [group for group in groups if group]
+        shown = " | ".join(" ".join(card.pretty for card in group) for group in groups)
+        answer = self.read(f"Declare {shown} with finish card {finish.pretty}? A wrong show costs 80. [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            self.say("Not declared.")
+            return
+        entry = {
+            "command": "declare",
+            "seat": YOU,
+            "groups": [" ".join(card.code for card in group) for group in groups],
+            "finish": finish.code,
+        }
+        self.tell(self.match.apply(entry))
+
+    # ----------------------------------------------------------------- between deals
+
+    def between_deals(self) -> None:
+        match = self.match
+        if match.seat_status[YOU] is not Standing.IN and not match.can_rejoin(YOU):
+            self.tell(match.next_deal())  # you are out: the others play on
+            return
+        options = ["Enter: next deal"]
+        if match.can_rejoin(YOU):
+            options.append("rejoin")
+        if match.can_split() and match.seat_status[YOU] is Standing.IN:
+            options.append("split")
+        line = self.read(" · ".join(options) + " · quit > ").strip().lower()
+        try:
+            if line == "rejoin":
+                self.tell(match.rejoin(YOU))
+            elif line == "split":
+                self.split()
+            elif line in ("quit", "exit", "q"):
+                raise QuitGame
+            elif line == "":
+                self.tell(match.next_deal())
+            else:
+                self.say(f"! '{line}' is not an option here.")
+        except RummyError as error:
+            self.say(f"! {error}")
+
+    def split(self) -> None:
+        """Computer players accept a split whenever a person proposes one."""
+        events = self.match.vote_split(YOU)
+        for seat in self.match.remaining():
+            if seat != YOU and self.match.phase is not MatchPhase.OVER:
+                events += self.match.vote_split(seat)
+        self.tell(events)
+
+    def match_over_lines(self) -> list[str]:
+        match = self.match
+        lines = ["", "════ Match over ════", *standings_lines(match, self.names)]
+        if match.shares:
+            shares = ", ".join(f"{self.names[s]} {share:.0%}" for s, share in match.shares.items())
+            lines.append(f"The pool is split by drops remaining: {shares}.")
+        elif match.winner is not None:
+            name = self.names[match.winner]
+            lines.append("You win the match!" if match.winner == YOU else f"{name} wins the match.")
+        return lines
+
+
+def _rank_word(rank: int) -> str:
+    return rank_name(rank) + "s"
+
+
+def _last_wild(match: Match) -> int | None:
+    return match.finished_deals[-1]["wild_rank"] if match.finished_deals else None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot play", description="Play Rummy in the terminal.")
+    parser.add_argument("--format", default="points", choices=[f.value for f in Format])
+    parser.add_argument("--players", type=int, default=3, help="seats including you (2 to 6)")
+    parser.add_argument("--level", default="strong", choices=[level.value for level in Level])
+    parser.add_argument("--seed", type=int, help="repeat a game exactly (shuffles and computer moves)")
+    parser.add_argument("--rules", default="standard", help="rules preset: " + ", ".join(Rules.PRESETS))
+    parser.add_argument("--point-value", type=int, default=1)
+    return parser
+
+
+def main(argv: list[str], read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
+    args = build_parser().parse_args(argv)
+    rng: random.Random = random.Random(args.seed) if args.seed is not None else secrets.SystemRandom()
+    try:
+        rules = Rules.preset(args.rules)
+        match, opening = Match.start(
+            args.format, args.players, rng, rules=rules, point_value=args.point_value
+        )
+    except RummyError as error:
+        print(f"rummy: {error}", file=sys.stderr)
+        return 2
+    names = ["You", *BOT_NAMES[: args.players - 1]]
+    bots = {
+        seat: ComputerPlayer(args.level, random.Random(rng.getrandbits(64)))
+        for seat in range(1, args.players)
+    }
+    print(f"{match.spec.title} · {args.players} players · you are seat 1. Type help for commands.", file=out)
+    table = TerminalTable(match, bots, names, read, out)
+    try:
+        table.run(opening)
+    except (KeyboardInterrupt, EOFError, QuitGame):
+        print("\nYou left the table. Thanks for playing!", file=out)
+        return 0
+    return 0

@@ -1,0 +1,129 @@
+"""Engine events and states as lines of text for one player at the terminal.
+
+Every event passes through `Event.visible_to(seat)` first, so the terminal can never print a
+card the player is not allowed to see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine import Rules, judge_groups
+from bot.engine.cards import Card, parse_card, parse_cards, pretty_cards, rank_name
+from bot.engine.events import Event, EventKind
+from bot.engine.formats import Family
+from bot.engine.match import Match, Standing
+from bot.engine.melds import GroupKind
+from bot.hand_layout import suggested_groups
+
+KIND_LABELS = {
+    GroupKind.PURE_SEQUENCE: "pure sequence",
+    GroupKind.IMPURE_SEQUENCE: "impure sequence",
+    GroupKind.SET: "set",
+    GroupKind.INVALID: "loose",
+}
+
+
+def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
+    event = event.visible_to(viewer)
+    who = names[event.seat] if event.seat is not None else ""
+    data = event.data
+    match event.kind:
+        case EventKind.DEAL_STARTED:
+            return ["", f"──────── Deal {data['number']} ────────"]
+        case EventKind.TOSS:
+            return [f"{who} {_v(who, 'win')} the toss and {_v(who, 'play')} first."]
+        case EventKind.DEALT:
+            return [_dealt_line(event)]
+        case EventKind.PICKED:
+            if data["source"] == "open":
+                return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the open pile."]
+            if event.card is not None:
+                return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the closed deck."]
+            return [f"{who} {_v(who, 'pick')} from the closed deck."]
+        case EventKind.DISCARDED:
+            return [f"{who} {_v(who, 'discard')} {_card(event.card)}."]
+        case EventKind.MISSED_TURN:
+            return [f"{who} ran out of time ({data['missed']} in a row)."]
+        case EventKind.DROPPED:
+            kind = "first" if data["outcome"] == "first_drop" else "middle"
+            return [f"{who} {_v(who, 'drop')} ({kind} drop, {data['points']} points)."]
+        case EventKind.LEFT:
+            return [f"{who} left the table."]
+        case EventKind.WRONG_SHOW:
+            return [f"{who} declared wrongly: {data['reason']} ({data['points']} points)."]
+        case EventKind.DECLARED:
+            return [f"{who} {_v(who, 'declare')} with {_card(event.card)} as the finish card: a valid show!"]
+        case EventKind.RESHUFFLED:
+            return ["The closed deck ran out: the open pile is shuffled into a new one."]
+        case EventKind.DECK_EXHAUSTED:
+            return ["The deck ran out: every hand is counted and the lowest wins."]
+        case EventKind.ELIMINATED:
+            return [f"{who} {_v(who, 'is')} out of the pool with {data['score']} points."]
+        case EventKind.REJOINED:
+            return [f"{who} {_v(who, 'rejoin')} the pool at {data['score']} points."]
+        case EventKind.SPLIT_VOTE:
+            return [f"{who} {_v(who, 'agree')} to split the pool."]
+    return []
+
+
+def deal_result_lines(event: Event, names: Sequence[str], wild_rank: int | None, rules: Rules) -> list[str]:
+    """Every hand at the show, grouped as the solver would score it, with what it costs."""
+    lines = [
+        "",
+        f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal." if event.seat is not None else "",
+    ]
+    for seat, (hand, points) in enumerate(zip(event.data["hands"], event.data["points"], strict=True)):
+        if not hand:
+            continue
+        groups = suggested_groups(parse_cards(hand), wild_rank, rules)
+        shown = " | ".join(pretty_cards(group) for group in groups)
+        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}")
+    return lines
+
+
+def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
+    family = match.spec.family
+    unit = "chips" if family is not Family.POOL else "points"
+    parts = []
+    for seat, name in enumerate(names):
+        status = match.seat_status[seat]
+        mark = "" if status is Standing.IN else f" ({status.value})"
+        parts.append(f"{name} {match.standings[seat]}{mark}")
+    return [f"{match.spec.title} · {unit}: " + " · ".join(parts)]
+
+
+def hand_lines(
+    groups: Sequence[Sequence[Card]], picked: Card | None, wild_rank: int | None, rules: Rules
+) -> list[str]:
+    kinds = judge_groups(groups, wild_rank, rules).kinds
+    lines = []
+    position = 1
+    for group, kind in zip(groups, kinds, strict=True):
+        cells = []
+        for card in group:
+            mark = "*" if card == picked else ""
+            cells.append(f"{position}:{card.pretty}{mark}")
+            position += 1
+        lines.append(f"  {KIND_LABELS[kind]:<16} " + "  ".join(cells))
+    lines.append(f"  points as grouped: {judge_groups(groups, wild_rank, rules).points}")
+    return lines
+
+
+def _dealt_line(event: Event) -> str:
+    wild = event.data["wild_rank"]
+    cut = event.data["cut_joker"]
+    wild_text = f"wild joker: {rank_name(wild)}s" if wild else "no wild joker"
+    cut_text = f" (cut card {parse_card(cut).pretty})" if cut else ""
+    return f"Open card {_card(event.card)} · {wild_text}{cut_text}."
+
+
+def _card(card: Card | None) -> str:
+    return card.pretty if card else "a card"
+
+
+def _v(who: str, verb: str) -> str:
+    """Agrees a verb with its subject: the player reads "You pick", others "Asha picks"."""
+    if who == "You":
+        return "are" if verb == "is" else verb
+    return verb + "s" if verb != "is" else "is"

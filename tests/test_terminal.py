@@ -1,0 +1,63 @@
+"""The terminal table driven through its real standard input and output, in a subprocess."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def play(args: list[str], script: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "play", *args],
+        input="\n".join(script) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_a_points_match_with_mistakes_then_a_drop_ends_with_the_result():
+    script = ["xyz", "d 3", "c", "d 99", "d 14", "o", "drop", "d 1", "c", "d 2", "drop"]
+    done = play(["--seed", "3", "--players", "2"], script)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "is not a command" in out
+    assert "Pick a card first" in out
+    assert "There is no card number 99" in out
+    assert "You pick" in out and "You discard" in out
+    assert "Match over" in out
+    assert "You drop" in out or "declares" in out
+
+
+def test_a_pool_match_plays_deal_after_deal_until_someone_is_out():
+    script = ["drop", ""] * 40
+    done = play(["--seed", "5", "--players", "2", "--format", "pool-101"], script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("──────── Deal") >= 2
+    assert "out of the pool" in out and "Match over" in out
+
+
+def test_bad_options_are_refused_with_a_readable_message():
+    done = play(["--players", "11"], [])
+    assert done.returncode == 2 and "at most" in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_leaves_cleanly():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "--seed", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "You left the table" in out and "Traceback" not in err
