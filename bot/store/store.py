@@ -257,6 +257,13 @@ class Store:
         row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return _table_from_row(row) if row else None
 
+    async def channel_tables(self, channel_id: int) -> list[TableRecord]:
+        """Every table a channel has had, oldest first."""
+        rows = await self._all(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? ORDER BY id", (channel_id,)
+        )
+        return [_table_from_row(row) for row in rows]
+
     async def active_tables(self) -> list[ActiveTable]:
         """Every open or playing table with its match, checked, as the service resumes them."""
         rows = await self._all(

@@ -1,0 +1,129 @@
+"""Time for turn deadlines: an injectable clock, and each table's turn clock.
+
+Deadlines are wall-clock timestamps (UNIX seconds), not event-loop times, because they are
+stored and must still mean something after a restart. Tests use `ManualClock` and call the
+service's `fire_due()` themselves, so no test ever sleeps.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.engine.match import Match, MatchPhase
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+
+class ManualClock:
+    """A clock that moves only when told to."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.time = start
+
+    def now(self) -> float:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        self.time += seconds
+
+
+@dataclass(frozen=True)
+class Timing:
+    turn_seconds: float  # a turn's own time (the rules' turn_seconds)
+    extra_seconds: float  # each player's bank for the whole match
+    between_deals: float  # before the next deal starts on its own
+    computer_delay: float  # how long a computer player "thinks"
+    grace: float  # the fresh deadline a player gets when the bot comes back after a restart
+
+
+@dataclass
+class TurnClock:
+    """Who must act by when. `base` ends the turn's own time; from there the player spends
+    their extra-time bank until `deadline`, when the service acts for them. A turn is keyed by
+    deal and turn number, so the clock restarts exactly when the turn passes."""
+
+    banks: list[float]
+    key: list[int] = field(default_factory=list)  # [deal number, turn number], [] between deals
+    seat: int | None = None
+    base: float | None = None
+    deadline: float | None = None
+
+    @classmethod
+    def new(cls, players: int, timing: Timing) -> TurnClock:
+        return cls(banks=[timing.extra_seconds] * players)
+
+    def follow(self, match: Match, now: float, timing: Timing, computers: set[int]) -> bool:
+        """Moves the clock on after a command; returns whether a new deadline was set. The seat
+        that just acted pays from its bank for any time past its own turn time."""
+        key = _turn_key(match)
+        if key == self.key and self.deadline is not None:
+            return False
+        if self.seat is not None and self.base is not None:
+            used = min(max(0.0, now - self.base), self.banks[self.seat])
+            self.banks[self.seat] -= used
+        self.key = key
+        if match.phase is MatchPhase.OVER:
+            self.seat = self.base = self.deadline = None
+        elif match.deal is None:
+            self.seat = None
+            self.base = self.deadline = now + timing.between_deals
+        else:
+            self.seat = match.deal.turn
+            if self.seat in computers:
+                self.base = self.deadline = now + timing.computer_delay
+            else:
+                self.base = now + timing.turn_seconds
+                self.deadline = self.base + self.banks[self.seat]
+        return True
+
+    def give_grace(self, now: float, timing: Timing, computers: set[int]) -> bool:
+        """After a restart: a deadline that passed, or is about to, while the bot was down
+        becomes a fresh short one (plus the player's bank), rather than an instant penalty."""
+        if self.deadline is None or self.deadline >= now + timing.grace:
+            return False
+        self.base = now + timing.grace
+        bank = self.banks[self.seat] if self.seat is not None and self.seat not in computers else 0.0
+        self.deadline = self.base + bank
+        return True
+
+    def due(self, now: float) -> bool:
+        return self.deadline is not None and self.deadline <= now
+
+    def announce(self) -> dict[str, Any]:
+        return {"seat": self.seat, "turn": self.key, "base": self.base, "deadline": self.deadline}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "banks": list(self.banks),
+            "key": list(self.key),
+            "seat": self.seat,
+            "base": self.base,
+            "deadline": self.deadline,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> TurnClock:
+        return cls(list(raw["banks"]), list(raw["key"]), raw["seat"], raw["base"], raw["deadline"])
+
+
+def _turn_key(match: Match) -> list[int]:
+    if match.phase is MatchPhase.OVER:
+        return [-1, -1]
+    if match.deal is None:
+        return [len(match.finished_deals), 0]
+    return [len(match.finished_deals) + 1, match.deal.turn_number]
+
+
+def turn_token(match: Match) -> str:
+    """What a button carries to prove it belongs to the current turn."""
+    deal, turn = _turn_key(match)
+    return f"{deal}.{turn}"

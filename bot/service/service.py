@@ -1,0 +1,465 @@
+"""The table service: one table per channel, every command applied under the table's lock and
+saved before anyone hears of it, turn clocks that survive restarts, computer players.
+
+Front ends call these methods and turn the returned events into messages (each seat seeing only
+`visible_events(events, seat)`). Events the service causes on its own (a clock running out, a
+computer player's move, the next deal starting) come out of `fire_due()`, which the production
+loop `run()` calls and which also hands them to `on_events`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.deal import SeatView
+from bot.engine.errors import IllegalActionError, RummyError
+from bot.engine.events import Event, EventKind
+from bot.engine.formats import Format
+from bot.engine.match import Match, MatchPhase
+from bot.engine.rules import MIN_PLAYERS, Rules
+from bot.service.clock import Clock, SystemClock, Timing, TurnClock
+from bot.service.computer import Policy, default_policy
+from bot.service.errors import ServiceError, StaleCommandError
+from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.randomness import RandomSource, system_random
+from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
+from bot.service.snapshots import cheap_snapshots, snapshot_rules
+from bot.service.table import Table
+from bot.store import ChannelBusyError, CommandRecord, SeatRecord, Store, TableRecord, TableStatus
+
+log = logging.getLogger(__name__)
+
+PLAYER_COMMANDS = frozenset({"pick", "discard", "drop", "declare", "next_deal", "rejoin", "split"})
+COMPUTER_LEVELS = ("easy", "strong")
+EventSink = Callable[[list[TableEvent]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    between_deals_seconds: float = 15.0
+    computer_delay_seconds: float = 1.5
+    grace_seconds: float = 20.0
+    timer_poll_seconds: float = 0.5
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        random_source: RandomSource = system_random,
+        policy: Policy | None = None,
+        settings: ServiceSettings | None = None,
+        on_events: EventSink | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.random_source = random_source
+        self.policy = policy or default_policy()
+        self.settings = settings or ServiceSettings()
+        self.on_events = on_events
+        self._tables: dict[int, Table] = {}
+        self._by_channel: dict[int, Table] = {}
+
+    # ----------------------------------------------------------------- start-up
+
+    async def resume(self) -> list[TableEvent]:
+        """Loads every open or playing table. Deadlines that passed while the bot was down
+        become fresh short ones (see `TurnClock.give_grace`)."""
+        now = self.clock.now()
+        events = []
+        for active in await self.store.active_tables():
+            table = Table(active.table)
+            if active.match is not None:
+                table.match = cheap_snapshots(Match.from_json(active.match.snapshot))
+                table.match.check_invariants()
+                table.match_id = active.match.match_id
+                table.command_ids = active.match.command_ids
+                table.clock = TurnClock.from_json(active.match.clock)
+                table.clock.give_grace(now, self._timing(table), table.computers())
+            self._register(table)
+            data = {"clock": table.clock.announce() if table.clock else None}
+            events.append(TableEvent(table.id, ServiceEventKind.RESUMED, data=data))
+        return events
+
+    # ----------------------------------------------------------------- looking
+
+    def table_in(self, channel_id: int) -> Table | None:
+        return self._by_channel.get(channel_id)
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    def view(self, channel_id: int, user_id: int | None) -> SeatView | None:
+        """What a user may see of the deal in this channel (a spectator's view if not seated)."""
+        table = self.table_in(channel_id)
+        if table is None or table.match is None or table.match.deal is None:
+            return None
+        seat = table.seat_of(user_id) if user_id is not None else None
+        return table.match.deal.view(seat)
+
+    # ----------------------------------------------------------------- the lobby
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        *,
+        format: Format | str = Format.POINTS,
+        rules: Rules | None = None,
+        point_value: int = 1,
+        max_seats: int | None = None,
+    ) -> list[TableEvent]:
+        format, rules = Format(format), rules or Rules()
+        limit = rules.max_players if max_seats is None else max_seats
+        if not MIN_PLAYERS <= limit <= rules.max_players:
+            raise ServiceError(f"A table seats {MIN_PLAYERS} to {rules.max_players} players.")
+        if point_value < 1:
+            raise ServiceError("The point value must be at least 1 chip.")
+        if channel_id in self._by_channel:
+            raise ServiceError("This channel already has a table: join it, or ask its host to cancel it.")
+        record = TableRecord(
+            id=self.store.new_table_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            format=format.value,
+            rules=rules.to_json(),
+            point_value=point_value,
+            host_id=host_id,
+            max_seats=limit,
+            seats=[SeatRecord(host_id, host_name)],
+            created_at=self.clock.now(),
+        )
+        table = Table(record)
+        self._register(table)  # before awaiting, so a second open in this channel is refused at once
+        try:
+            async with table.lock:
+                await self.store.create_table(record, record.created_at)
+        except ChannelBusyError as error:
+            self._unregister(table)
+            raise ServiceError(str(error)) from error
+        except BaseException:
+            self._unregister(table)
+            raise
+        data = {"format": format.value, "host": host_id, "max_seats": limit, "point_value": point_value}
+        return [TableEvent(table.id, ServiceEventKind.TABLE_OPENED, 0, data)]
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> list[TableEvent]:
+        return await self._sit(channel_id, SeatRecord(user_id, name))
+
+    async def add_computer(self, channel_id: int, by_user: int, level: str = "easy") -> list[TableEvent]:
+        if level not in COMPUTER_LEVELS:
+            raise ServiceError(f"Computer players are {' or '.join(COMPUTER_LEVELS)}.")
+        table = self._table(channel_id)
+        if table.seat_of(by_user) is None:
+            raise ServiceError("Only a seated player can add a computer player.")
+        number = sum(1 for seat in table.record.seats if seat.computer) + 1
+        return await self._sit(channel_id, SeatRecord(None, f"Computer {number} ({level})", level))
+
+    async def _sit(self, channel_id: int, sitter: SeatRecord) -> list[TableEvent]:
+        table = self._table(channel_id)
+        async with table.lock:
+            record = table.record
+            if record.status is not TableStatus.OPEN:
+                raise ServiceError("This table has already started.")
+            if sitter.user_id is not None and table.seat_of(sitter.user_id) is not None:
+                raise StaleCommandError("You are already seated at this table.")
+            if len(record.seats) >= record.max_seats:
+                raise ServiceError(f"This table is full ({record.max_seats} seats).")
+            record.seats.append(sitter)
+            await self._save_table(table, lambda: record.seats.remove(sitter))
+            seat = len(record.seats) - 1
+        data = {"user_id": sitter.user_id, "name": sitter.name, "computer": sitter.computer}
+        return [TableEvent(table.id, ServiceEventKind.JOINED, seat, data)]
+
+    async def leave(self, channel_id: int, user_id: int) -> list[TableEvent]:
+        """Before the start, frees the seat; during a match, leaves it (a middle drop, and out)."""
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            if table.record.status is TableStatus.PLAYING:
+                return await self._apply(table, {"command": "leave", "seat": seat}, None)
+            record = table.record
+            sitter = record.seats.pop(seat)
+            old_host = record.host_id
+            humans = [s for s in record.seats if s.user_id is not None]
+            if not humans:
+                record.status = TableStatus.CANCELLED
+            elif user_id == record.host_id:
+                record.host_id = humans[0].user_id or record.host_id
+
+            def undo() -> None:
+                record.seats.insert(seat, sitter)
+                record.host_id, record.status = old_host, TableStatus.OPEN
+
+            await self._save_table(table, undo)
+            events = [TableEvent(table.id, ServiceEventKind.LEFT_TABLE, seat, {"user_id": user_id})]
+            if record.status is TableStatus.CANCELLED:
+                self._unregister(table)
+                events.append(TableEvent(table.id, ServiceEventKind.CANCELLED, data={"reason": "empty"}))
+            return events
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
+        table = self._table(channel_id)
+        async with table.lock:
+            record = table.record
+            self._verify_host(table, user_id, can_manage, "start")
+            if record.status is not TableStatus.OPEN:
+                raise StaleCommandError("This table has already started.")
+            if len(record.seats) < MIN_PLAYERS:
+                raise ServiceError(f"A match needs at least {MIN_PLAYERS} players.")
+            try:
+                match, engine_events = Match.start(
+                    record.format,
+                    len(record.seats),
+                    self.random_source(table.id, 1),
+                    rules=snapshot_rules(Rules.from_json(record.rules)),
+                    point_value=record.point_value,
+                )
+            except RummyError as error:
+                raise ServiceError(str(error)) from error
+            now = self.clock.now()
+            clock = TurnClock.new(len(record.seats), self._timing(table))
+            clock.follow(match, now, self._timing(table), table.computers())
+            match_id = self.store.new_match_id()
+            record.status = TableStatus.PLAYING
+            first = self._command_record(table, match, match_id, engine_events, clock, now, None)
+            try:
+                await self.store.start_match(record, first)
+            except BaseException:
+                record.status = TableStatus.OPEN
+                raise
+            table.match, table.match_id, table.clock = match, match_id, clock
+        seats = [seat.to_json() for seat in record.seats]
+        events = [TableEvent(table.id, ServiceEventKind.MATCH_STARTED, data={"seats": seats})]
+        return events + self._wrap(table, engine_events, announce=True)
+
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
+        table = self._table(channel_id)
+        async with table.lock:
+            self._verify_host(table, user_id, can_manage, "cancel")
+            before = table.record.status
+            table.record.status = TableStatus.CANCELLED
+            await self._save_table(table, lambda: setattr(table.record, "status", before))
+            self._unregister(table)
+        return [TableEvent(table.id, ServiceEventKind.CANCELLED, data={"by": user_id})]
+
+    # ----------------------------------------------------------------- game commands
+
+    async def play(
+        self,
+        channel_id: int,
+        user_id: int,
+        command: dict[str, Any],
+        *,
+        turn: str | None = None,
+        command_id: str | None = None,
+    ) -> list[TableEvent]:
+        """A player's game command. `turn` is the token of the turn the button was made for
+        (`Table.turn_token()`); `command_id` makes a retried command harmless. Either way a
+        stale command is refused with a reason and changes nothing."""
+        table = self._table(channel_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            if table.match is None:
+                raise ServiceError("The match has not started yet.")
+            if command_id is not None and command_id in table.command_ids:
+                raise StaleCommandError("That was already done.")
+            if turn is not None and turn != table.turn_token():
+                raise StaleCommandError("That button is from an earlier turn: use the latest message.")
+            name = command.get("command")
+            if name not in PLAYER_COMMANDS:
+                raise ServiceError(f"'{name}' is not a command you can play.")
+            entry = {key: value for key, value in command.items() if key not in ("seat", "turn")}
+            if name != "next_deal":
+                entry["seat"] = seat
+            return await self._apply(table, entry, command_id)
+
+    async def _apply(self, table: Table, entry: dict[str, Any], command_id: str | None) -> list[TableEvent]:
+        """Applies one command (the table's lock is held), saves it, then reports it."""
+        match, clock = table.match, table.clock
+        assert match is not None and clock is not None and table.match_id is not None
+        rng = self.random_source(table.id, len(match.log) + 1)
+        match.rng = rng
+        if match.deal is not None:
+            match.deal.rng = rng
+        seq = len(match.log)
+        engine_events = match.apply(entry)  # refuses, changing nothing, if illegal
+        now = self.clock.now()
+        if len(match.log) != seq + 1:
+            raise AssertionError(f"the engine logged {len(match.log) - seq} entries for one command")
+        announce = clock.follow(match, now, self._timing(table), table.computers())
+        if match.phase is MatchPhase.OVER:
+            table.record.status = TableStatus.FINISHED
+        record = self._command_record(table, match, table.match_id, engine_events, clock, now, command_id)
+        try:
+            await self.store.save_command(record)
+        except BaseException:
+            await self._reload(table)  # memory ran ahead of the database: go back to what is saved
+            raise
+        if command_id is not None:
+            table.command_ids.add(command_id)
+        events = self._wrap(table, engine_events, announce)
+        if match.phase is MatchPhase.OVER:
+            self._unregister(table)
+            events.append(TableEvent(table.id, ServiceEventKind.FINISHED, data={"winner": match.winner}))
+        return events
+
+    def _command_record(
+        self,
+        table: Table,
+        match: Match,
+        match_id: int,
+        events: list[Event],
+        clock: TurnClock,
+        now: float,
+        command_id: str | None,
+    ) -> CommandRecord:
+        record = table.record
+        kinds = {event.kind for event in events}
+        over = match.phase is MatchPhase.OVER
+        first = len(match.log) == 1  # the start: the table row and the standings are new too
+        return CommandRecord(
+            match_id=match_id,
+            seq=len(match.log),
+            command=match.log[-1],
+            events=[event.to_json() for event in events],
+            snapshot=match.to_json(),
+            clock=clock.to_json(),
+            at=now,
+            command_id=command_id,
+            finished_deal=match.finished_deals[-1] if EventKind.DEAL_OVER in kinds else None,
+            standings=standing_rows(match, record.seats) if kinds & STANDING_KINDS or first else None,
+            stats=stats_deltas(match, events, record.seats, record.guild_id),
+            match_over=over,
+            table=record if over or first else None,
+        )
+
+    # ----------------------------------------------------------------- clocks and computers
+
+    def next_deadline(self) -> float | None:
+        deadlines = [t.clock.deadline for t in self._tables.values() if t.clock and t.clock.deadline]
+        return min(deadlines, default=None)
+
+    async def fire_due(self) -> list[TableEvent]:
+        """Acts wherever a deadline has passed: the next deal starts, a computer player moves,
+        or the clock plays for an absent player (the engine's timeout)."""
+        now = self.clock.now()
+        events: list[TableEvent] = []
+        for table in [t for t in self._tables.values() if t.clock and t.clock.due(now)]:
+            try:
+                events += await self._fire(table, now)
+            except Exception:  # one table's failure must not stop the others' clocks
+                log.exception("table %s: the clock could not act", table.id)
+            await asyncio.sleep(0)  # let commands for other tables in between
+        if events and self.on_events is not None:
+            await self.on_events(events)
+        return events
+
+    async def _fire(self, table: Table, now: float) -> list[TableEvent]:
+        async with table.lock:
+            match, clock = table.match, table.clock
+            if match is None or clock is None or not clock.due(now) or table.id not in self._tables:
+                return []  # a command got in first
+            if match.deal is None:
+                return await self._apply(table, {"command": "next_deal"}, None)
+            seat = match.deal.turn
+            sitter = table.record.seats[seat]
+            if sitter.computer:
+                rng = self.random_source(table.id, -len(match.log))
+                try:
+                    decision = self.policy(sitter.computer, match.deal.view(seat), rng)
+                    return await self._apply(table, {**decision, "seat": seat}, None)
+                except IllegalActionError:
+                    log.warning("table %s: computer player proposed an illegal move", table.id)
+            return await self._apply(table, {"command": "timeout", "seat": seat}, None)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """The production timer loop: wakes for the next deadline (or every poll interval, so a
+        deadline set meanwhile is not missed by long)."""
+        while not stop.is_set():
+            await self.fire_due()
+            deadline = self.next_deadline()
+            wait = self.settings.timer_poll_seconds
+            if deadline is not None:
+                wait = max(0.0, min(wait, deadline - self.clock.now()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=wait)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _timing(self, table: Table) -> Timing:
+        rules = table.record.rules
+        defaults = Rules()
+        return Timing(
+            turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
+            extra_seconds=rules.get("extra_time_seconds", defaults.extra_time_seconds),
+            between_deals=self.settings.between_deals_seconds,
+            computer_delay=self.settings.computer_delay_seconds,
+            grace=self.settings.grace_seconds,
+        )
+
+    def _wrap(self, table: Table, engine_events: list[Event], announce: bool) -> list[TableEvent]:
+        events = [TableEvent.of(table.id, event) for event in engine_events]
+        if announce and table.clock is not None and table.clock.deadline is not None:
+            events.append(
+                TableEvent(table.id, ServiceEventKind.CLOCK, table.clock.seat, table.clock.announce())
+            )
+        return events
+
+    def _table(self, channel_id: int) -> Table:
+        table = self._by_channel.get(channel_id)
+        if table is None:
+            raise ServiceError("There is no table in this channel.")
+        return table
+
+    def _seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("You are not seated at this table.")
+        if table.id not in self._tables:
+            raise StaleCommandError("This table has closed.")
+        return seat
+
+    def _verify_host(self, table: Table, user_id: int, can_manage: bool, action: str) -> None:
+        if table.id not in self._tables or not table.record.status.active:
+            raise StaleCommandError("This table has closed.")
+        if user_id != table.record.host_id and not can_manage:
+            raise ServiceError(f"Only the host or a member with Manage Server can {action} this table.")
+
+    async def _save_table(self, table: Table, undo: Callable[[], None]) -> None:
+        try:
+            await self.store.update_table(table.record, self.clock.now())
+        except BaseException:
+            undo()
+            raise
+
+    async def _reload(self, table: Table) -> None:
+        stored = await self.store.load_match(table.id)
+        record = await self.store.table(table.id)
+        if stored is None or record is None:
+            self._unregister(table)
+            return
+        table.record = record
+        table.match = cheap_snapshots(Match.from_json(stored.snapshot))
+        table.clock = TurnClock.from_json(stored.clock)
+        table.command_ids = stored.command_ids
+        if record.status.active:
+            self._register(table)
+
+    def _register(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._by_channel[table.record.channel_id] = table
+
+    def _unregister(self, table: Table) -> None:
+        self._tables.pop(table.id, None)
+        if self._by_channel.get(table.record.channel_id) is table:
+            del self._by_channel[table.record.channel_id]

@@ -1,0 +1,196 @@
+import asyncio
+import random
+
+import pytest
+from service_helpers import GUILD, choose, open_and_start, open_service, play_one, user
+
+from bot.engine.errors import IllegalActionError
+from bot.engine.events import EventKind
+from bot.engine.match import Match, MatchPhase
+from bot.service import ServiceError, ServiceEventKind, StaleCommandError, visible_events
+from bot.store import TableStatus
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store, service = await open_service(tmp_path / "r.db")
+    yield service
+    await store.close()
+
+
+async def test_lobby_open_join_limit_leave_start_and_cancel(service):
+    events = await service.open_table(GUILD, 5, 1, "Host", format="pool-101", max_seats=3)
+    assert events[0].kind == ServiceEventKind.TABLE_OPENED
+    with pytest.raises(ServiceError, match="already has a table"):
+        await service.open_table(GUILD, 5, 9, "Other")
+    await service.join(5, 2, "Two")
+    with pytest.raises(StaleCommandError, match="already seated"):
+        await service.join(5, 2, "Two")
+    await service.add_computer(5, 2, "easy")
+    with pytest.raises(ServiceError, match="full"):
+        await service.join(5, 3, "Three")
+    await service.leave(5, 1)  # the host leaves: the next human hosts
+    table = service.table_in(5)
+    assert table.record.host_id == 2 and [s.name for s in table.record.seats] == ["Two", "Computer 1 (easy)"]
+    await service.join(5, 3, "Three")
+    with pytest.raises(ServiceError, match="Manage Server"):
+        await service.start(5, 3)
+    events = await service.start(5, 3, can_manage=True)
+    assert events[0].kind == ServiceEventKind.MATCH_STARTED
+    assert any(e.kind == ServiceEventKind.CLOCK for e in events)
+    with pytest.raises(StaleCommandError, match="already started"):
+        await service.start(5, 2)
+    await service.cancel(5, 2)
+    assert service.table_in(5) is None
+    assert (await service.store.table(table.id)).status is TableStatus.CANCELLED
+    await service.open_table(GUILD, 5, 1, "Host")  # the channel is free again
+
+
+async def test_a_table_left_by_every_human_is_cancelled(service):
+    await service.open_table(GUILD, 6, 1, "Host")
+    await service.add_computer(6, 1)
+    events = await service.leave(6, 1)
+    assert events[-1].kind == ServiceEventKind.CANCELLED and service.table_in(6) is None
+
+
+async def test_stale_buttons_double_clicks_and_wrong_turns_change_nothing(service):
+    table = await open_and_start(service, 7, players=3)
+    turn, token = table.match.deal.turn, table.turn_token()
+    before = table.match.to_json()
+    with pytest.raises(IllegalActionError, match="not your turn"):
+        await service.play(7, user(7, (turn + 1) % 3), {"command": "pick", "source": "closed"})
+    with pytest.raises(ServiceError, match="not seated"):
+        await service.play(7, 999, {"command": "pick", "source": "closed"})
+    with pytest.raises(ServiceError, match="not a command"):
+        await service.play(7, user(7, turn), {"command": "timeout"})
+    assert table.match.to_json() == before
+    await service.play(7, user(7, turn), {"command": "pick", "source": "closed"}, turn=token, command_id="a")
+    with pytest.raises(StaleCommandError, match="already done"):
+        await service.play(
+            7, user(7, turn), {"command": "pick", "source": "closed"}, turn=token, command_id="a"
+        )
+    card = table.match.deal.seats[turn].hand[-1].code
+    await service.play(7, user(7, turn), {"command": "discard", "card": card}, turn=token)
+    after = table.match.to_json()
+    with pytest.raises(StaleCommandError, match="earlier turn"):
+        await service.play(7, user(7, turn), {"command": "discard", "card": card}, turn=token)
+    assert table.match.to_json() == after
+    log = await service.store.command_log(table.match_id)
+    assert [row["command"]["command"] for row in log] == ["next_deal", "pick", "discard"]
+
+
+async def test_private_cards_are_visible_only_to_their_seat(service):
+    table = await open_and_start(service, 8, players=2)
+    turn = table.match.deal.turn
+    events = await service.play(8, user(8, turn), {"command": "pick", "source": "closed"})
+    [picked] = [e for e in events if e.kind == EventKind.PICKED]
+    assert picked.event.card is not None
+    assert visible_events(events, turn)[0].event.card == picked.event.card
+    assert visible_events(events, 1 - turn)[0].event.card is None
+    assert "card" not in visible_events(events, None)[0].to_json()
+
+
+async def test_a_match_plays_to_the_end_with_standings_and_statistics(service):
+    table = await open_and_start(service, 9, players=3, fmt="deals-2")
+    rng = random.Random(2)
+    events = []
+    while service.table_in(9) is not None:
+        events += await play_one(service, table, rng)
+    assert events[-1].kind == ServiceEventKind.FINISHED
+    match = table.match
+    assert match.phase is MatchPhase.OVER
+    assert (await service.store.table(table.id)).status is TableStatus.FINISHED
+    standings = await service.store.standings(table.match_id)
+    assert [row.standing for row in standings] == match.standings
+    for seat in range(3):
+        stats = await service.store.user_stats(GUILD, user(9, seat))
+        assert stats.matches_played == 1 and stats.matches_won == (seat == match.winner)
+        assert stats.deals_played == len([h for h in match.history if h[seat] is not None])
+        assert stats.chips_won == match.standings[seat] - 160
+    assert await service.store.active_tables() == []
+
+
+async def play_to_the_end(service, channel, rng, stop_after=None):
+    table = service.table_in(channel)
+    played = 0
+    while (table := service.table_in(channel)) is not None and played != stop_after:
+        await play_one(service, table, rng)
+        played += 1
+    return table
+
+
+async def test_a_table_reopened_mid_deal_ends_as_one_that_never_stopped(tmp_path):
+    results = []
+    for stops in ([], [7, 40, 41, 90]):
+        path = tmp_path / f"run{len(stops)}.db"
+        store, service = await open_service(path, seed=5)
+        table = await open_and_start(service, 3, players=3, fmt="pool-101")
+        rng = random.Random(11)  # the players' choices; the shuffles come from the service's seed
+        played = 0
+        for stop in stops:
+            await play_to_the_end(service, 3, rng, stop_after=stop - played)
+            played = stop
+            await store.close()
+            store, service = await open_service(path, seed=5)
+        await play_to_the_end(service, 3, rng)
+        match_id = (await store.match_ids())[table.id]
+        log = await store.command_log(match_id)
+        stats = [await store.user_stats(GUILD, user(3, seat)) for seat in range(3)]
+        results.append(([(row["command"], row["events"]) for row in log], stats))
+        await store.close()
+    assert len(results[0][0]) > 90
+    assert results[0] == results[1]
+
+
+async def test_many_commands_for_one_table_at_once_apply_in_order_only_when_legal(service):
+    table = await open_and_start(service, 4, players=4)
+    for _ in range(10):
+        turn, token = table.match.deal.turn, table.turn_token()
+        picks = [
+            service.play(4, user(4, seat), {"command": "pick", "source": "closed"}, turn=token)
+            for seat in range(4)
+            for _ in range(3)
+        ]
+        results = await asyncio.gather(*picks, return_exceptions=True)
+        assert sum(result is not None and not isinstance(result, Exception) for result in results) == 1
+        card = table.match.deal.picked.code
+        discards = [
+            service.play(4, user(4, turn), {"command": "discard", "card": card}, turn=token) for _ in range(5)
+        ]
+        results = await asyncio.gather(*discards, return_exceptions=True)
+        assert sum(not isinstance(result, Exception) for result in results) == 1
+        assert all(isinstance(r, StaleCommandError) for r in results if isinstance(r, Exception))
+    log = await service.store.command_log(table.match_id)
+    assert [row["seq"] for row in log] == list(range(1, 22))
+    replayed = Match.replay({**table.match.to_json()})
+    assert replayed.to_json() == table.match.to_json()
+
+
+async def test_many_tables_at_once(service):
+    channels = range(100, 140)
+    for channel in channels:
+        await open_and_start(service, channel, players=2 + channel % 4)
+
+    async def drive(channel):
+        rng = random.Random(channel)
+        table = service.table_in(channel)
+        for _ in range(30):
+            if service.table_in(channel) is None:
+                break
+            await play_one(service, table, rng)
+
+    before = service.store.commits
+    await asyncio.gather(*(drive(channel) for channel in channels))
+    assert service.store.commits - before < 30 * len(channels)  # commits were shared
+    for table in [service.table_in(c) for c in channels]:
+        if table is None:
+            continue
+        table.match.check_invariants()
+        stored = await service.store.load_match(table.id)
+        assert stored.seq == len(table.match.log)
+
+
+async def test_players_choices_are_legal_for_the_helpers(service):
+    table = await open_and_start(service, 2, players=2)
+    view = table.match.deal.view(table.match.deal.turn)
+    assert choose(view, random.Random(1))["command"] in ("pick", "drop")
