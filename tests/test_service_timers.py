@@ -1,0 +1,126 @@
+import asyncio
+
+import pytest
+from service_helpers import GUILD, open_and_start, open_service, user
+
+from bot.engine.events import EventKind
+from bot.service import ManualClock, ServiceEventKind, ServiceSettings, TableService
+from bot.store import Store
+
+SETTINGS = ServiceSettings(between_deals_seconds=10, computer_delay_seconds=2, grace_seconds=20)
+
+
+@pytest.fixture
+async def timed(tmp_path):
+    clock = ManualClock()
+    store, service = await open_service(tmp_path / "t.db", clock=clock, settings=SETTINGS)
+    yield clock, service
+    await store.close()
+
+
+def kinds(events):
+    return [event.kind for event in events]
+
+
+async def test_the_clock_plays_after_the_turn_time_and_the_extra_time_bank(timed):
+    clock, service = timed
+    table = await open_and_start(service, 1, players=2)
+    seat = table.match.deal.turn
+    clock.advance(29)
+    assert await service.fire_due() == []
+    clock.advance(60)  # 89 s: the turn's 30 s and 59 of the 60 s bank
+    assert await service.fire_due() == []
+    clock.advance(1)
+    events = await service.fire_due()
+    assert EventKind.MISSED_TURN in kinds(events) and table.match.deal.turn != seat
+    assert table.clock.banks[seat] == 0
+    other = table.match.deal.turn
+    clock.advance(40)  # the other player takes 10 s of their bank
+    await service.play(1, user(1, other), {"command": "pick", "source": "closed"})
+    await service.play(1, user(1, other), {"command": "discard", "card": table.match.deal.picked.code})
+    assert table.clock.banks[other] == 50
+    clock.advance(30)  # the first player has no bank left
+    assert EventKind.MISSED_TURN in kinds(await service.fire_due())
+
+
+async def test_a_command_just_before_the_timer_wins_and_the_timer_does_nothing(timed):
+    clock, service = timed
+    table = await open_and_start(service, 1, players=2)
+    seat = table.match.deal.turn
+    clock.advance(100)
+    await service.play(1, user(1, seat), {"command": "drop"})  # the front end got in first
+    assert table.match.deal is None or table.match.deal.turn != seat
+
+
+async def test_computer_players_move_after_their_delay_and_deals_follow_on_their_own(timed):
+    clock, service = timed
+    await service.open_table(GUILD, 2, 1, "Host", format="deals-2")
+    await service.add_computer(2, 1, "easy")
+    await service.start(2, 1)
+    table = service.table_in(2)
+    deals = 0
+    for _ in range(3000):
+        if service.table_in(2) is None:
+            break
+        match = table.match
+        if match.deal is not None and match.deal.turn == 0:  # the human plays a wrong show now and then
+            hand = [c.code for c in match.deal.seats[0].hand]
+            if match.deal.phase == "pick":
+                await service.play(2, 1, {"command": "pick", "source": "closed"})
+            elif len(match.log) % 7 == 0:
+                await service.play(
+                    2, 1, {"command": "declare", "groups": [" ".join(hand[1:])], "finish": hand[0]}
+                )
+            else:
+                await service.play(2, 1, {"command": "discard", "card": hand[-1]})
+            continue
+        clock.advance(SETTINGS.computer_delay_seconds if match.deal else SETTINGS.between_deals_seconds)
+        events = await service.fire_due()
+        assert events, "the service did not act for the computer or start the next deal"
+        deals += EventKind.DEAL_STARTED in kinds(events)
+    assert service.table_in(2) is None and table.match.phase == "over"
+    assert deals >= 1
+
+
+async def test_deadlines_that_passed_while_the_bot_was_down_get_a_grace_period(tmp_path):
+    clock = ManualClock()
+    path = tmp_path / "g.db"
+    store, service = await open_service(path, clock=clock, settings=SETTINGS)
+    table = await open_and_start(service, 1, players=3)
+    seat = table.match.deal.turn
+    await store.close()
+    clock.advance(3600)  # the bot was down for an hour
+    store = await Store.open(path)
+    service = TableService(store, clock=clock, settings=SETTINGS)
+    [resumed] = await service.resume()
+    assert resumed.kind == ServiceEventKind.RESUMED
+    table = service.table_in(1)
+    assert table.clock.deadline == clock.now() + 20 + 60  # the grace, then the player's bank
+    assert await service.fire_due() == []
+    clock.advance(80)
+    assert EventKind.MISSED_TURN in kinds(await service.fire_due())
+    assert table.match.deal.turn != seat
+    await store.close()
+
+
+async def test_the_production_loop_fires_deadlines_and_reports_them(tmp_path):
+    clock = ManualClock()
+    reported = []
+
+    async def sink(events):
+        reported.extend(events)
+
+    store, service = await open_service(tmp_path / "p.db", clock=clock, settings=SETTINGS)
+    service.on_events = sink
+    await open_and_start(service, 1, players=2)
+    clock.advance(1000)
+    stop = asyncio.Event()
+    loop = asyncio.create_task(service.run(stop))
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if reported:
+            break
+    stop.set()
+    await loop
+    assert EventKind.MISSED_TURN in kinds(reported)
+    await store.close()
