@@ -1,0 +1,82 @@
+"""Kills a process playing through the service with SIGKILL at random moments, many times, and
+checks after each kill that every table resumes with nothing lost, nothing applied twice and
+every card in its place."""
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from bot.engine.match import Match
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYER = [sys.executable, str(ROOT / "tests" / "service_helpers.py")]
+KILLS = 15
+SEED, TABLES, MATCHES = "7", "6", "1"
+
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def command(db: Path) -> list[str]:
+    return [*PLAYER, str(db), SEED, TABLES, MATCHES]
+
+
+def start(db: Path) -> subprocess.Popen:
+    return subprocess.Popen(command(db), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+
+
+async def check(db: Path, printed: list[str]) -> dict[int, int]:
+    """Every table resumes and agrees with its log; returns each match's command count."""
+    store = await Store.open(db)
+    try:
+        logged: Counter[str] = Counter()
+        counts = {}
+        for table_id, match_id in (await store.match_ids()).items():
+            stored = await store.load_match(table_id)  # refuses a snapshot that disagrees with the log
+            match = Match.from_json(stored.snapshot)
+            match.check_invariants()  # cards and chips conserved
+            assert Match.replay(stored.snapshot).to_json() == match.to_json()
+            log = await store.command_log(match_id)
+            assert [row["seq"] for row in log] == list(range(1, len(log) + 1)), "a gap in the log"
+            assert [row["command"] for row in log] == match.log
+            logged.update(row["command_id"] for row in log if row["command_id"])
+            counts[match_id] = len(log)
+        assert not [command for command, times in logged.items() if times > 1], "applied twice"
+        assert set(printed) <= set(logged), "an acknowledged command was lost"
+        return counts
+    finally:
+        await store.close()
+
+
+def test_sigkill_at_random_moments_loses_nothing_and_repeats_nothing(tmp_path):
+    db = tmp_path / "crash.db"
+    rng = random.Random(2024)
+    printed: list[str] = []
+    counts: dict[int, int] = {}
+    kills = 0
+    give_up = time.monotonic() + 40
+    while kills < KILLS and time.monotonic() < give_up:
+        player = start(db)
+        time.sleep(rng.uniform(0.5, 1.3))  # the player needs ~0.4 s to import and resume
+        player.send_signal(signal.SIGKILL)
+        out, err = player.communicate()
+        lines = out.decode().split()
+        assert player.returncode == -signal.SIGKILL, err.decode()[-2000:]
+        kills += 1
+        printed += [line for line in lines if line != "done"]
+        latest = asyncio.run(check(db, printed))
+        assert all(latest[match] >= count for match, count in counts.items()), "a command disappeared"
+        counts = latest
+    assert kills == KILLS
+    assert len(printed) == len(set(printed)) and len(printed) > 100
+    finished = subprocess.run(command(db), capture_output=True, timeout=120, cwd=ROOT, env=ENV)
+    assert finished.returncode == 0, finished.stderr.decode()[-2000:]
+    assert finished.stdout.decode().split()[-1] == "done"
+    asyncio.run(check(db, printed + finished.stdout.decode().split()[:-1]))
