@@ -6,7 +6,7 @@ one match to the next, so no seat's luck of the toss favours it). Per format it 
 speed, deals per match, turns per deal, how the deals ended, and the strong player's match win
 rate with a 95% Wilson interval next to its seat share.
 
-    python benchmarks/selfplay.py [--matches 20] [--seed 1] [--players 3] [--formats points,pool-101]
+    python benchmarks/selfplay.py [--matches 30] [--seed 1] [--players 3] [--formats points,pool-101]
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20, help="matches per format (default 20)")
+    parser.add_argument("--matches", type=int, default=30, help="matches per format (default 30)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=3, help="seats per table (default 3)")
     parser.add_argument("--formats", default=",".join(f.value for f in Format))

@@ -190,3 +190,18 @@ def test_strong_beats_easy_over_a_seeded_sample():
             charged[level] += deal.seats[seat].points
     assert strong_wins >= deals * 0.45, strong_wins
     assert charged[Level.STRONG] / deals < charged[Level.EASY] / (2 * deals)
+
+
+def test_strong_drops_a_hopeless_first_hand_only_where_drops_are_allowed():
+    # No two cards within two ranks of each other in a suit, no pair: nothing can meld.
+    hopeless = "AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD"
+    other = "AH 2S 3S 5S 6S 4H 6H 7H 9H 10C JC QC KD"
+    for rules, level, expected in (
+        (Rules(), Level.STRONG, "drop"),
+        (Rules(drops_allowed=False), Level.STRONG, "pick"),
+        (Rules(), Level.EASY, "pick"),
+    ):
+        deal = stacked_deal(rules, [hopeless, other], "KC", "5C")
+        command = ComputerPlayer(level, random.Random(1)).decide(deal.view(0))
+        assert command["command"] == expected
+        deal.apply(command)
