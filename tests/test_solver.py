@@ -2,6 +2,9 @@
 reference on a few thousand random hands (2-deck shoe, random wild rank, several rule sets,
 some hands dealt heavy in jokers and some built close to a show)."""
 
+import copy
+import dataclasses
+import pickle
 import random
 from collections import Counter
 from functools import cache
@@ -12,7 +15,7 @@ import pytest
 from bot.engine.cards import JOKER, SUITS, Card, build_shoe, card_points, format_cards, is_wild, parse_cards
 from bot.engine.melds import GroupKind, classify_group, judge_groups, life_met, uncapped_points, wild_rank_of
 from bot.engine.rules import Rules
-from bot.engine.solver import best_arrangement
+from bot.engine.solver import Arrangement, best_arrangement
 
 RULE_SETS = [
     Rules(),
@@ -326,3 +329,20 @@ def test_fourteen_card_discards_match_brute_force():
         assert outcomes[result.discard] == (result.points, result.valid)
         tied = [d for d, o in outcomes.items() if o == (best_points, best_valid)]
         assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
+
+
+def test_the_answer_behaves_as_a_frozen_record_whether_or_not_it_is_laid_out():
+    cards = parse_cards("2S 3S 5S 9C 9D 9H KC KD KH 4H 6H 7D 2D")
+    lazy, read = best_arrangement(cards, None), best_arrangement(cards, None)
+    assert read.groups  # one laid out, the other not yet
+    assert lazy == read and hash(lazy) == hash(read)
+    plain = Arrangement(read.valid, read.points, read.groups, read.ungrouped, read.discard)
+    assert plain == lazy and repr(plain) == repr(lazy)
+    assert repr(plain).startswith("Arrangement(valid=False, points=80, groups=(Meld(")
+    assert pickle.loads(pickle.dumps(best_arrangement(cards, None))) == plain
+    assert copy.copy(best_arrangement(cards, None)) == plain
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lazy.points = 0  # type: ignore[misc]
+    match lazy:
+        case Arrangement(valid, points, groups, ungrouped, discard):
+            assert (valid, points, len(groups), len(ungrouped), discard) == (False, 80, 2, 7, None)
