@@ -1,0 +1,132 @@
+"""Example scenes: the golden tests, the benchmark and previews all draw these same pictures.
+
+Run `python -m render.samples [folder]` to write every sample as PNG (default /tmp/rummy-render)
+and look at them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.engine.cards import Card, parse_cards
+from render.scenes import (
+    GroupKind,
+    HandGroup,
+    HandScene,
+    PlayerResult,
+    ResultScene,
+    SeatView,
+    StandingsRow,
+    StandingsScene,
+    TableScene,
+)
+
+
+def group(kind: GroupKind, cards: str, points: int = 0) -> HandGroup:
+    return HandGroup(kind, tuple(parse_cards(cards)), points)
+
+
+def card(code: str) -> Card:
+    return parse_cards(code)[0]
+
+
+HAND_14 = HandScene(
+    groups=(
+        group("pure_sequence", "5H 6H 7H 8H"),
+        group("impure_sequence", "9S 10S JK QS"),
+        group("set", "KD KC 7S"),
+        group("ungrouped", "AS 2C QD", 22),
+    ),
+    wild_rank=7,
+    picked=14,
+    title="",
+)
+HAND_13_FOUR_COLOUR = HandScene(
+    groups=(
+        group("pure_sequence", "AC 2C 3C"),
+        group("set", "9D 9S 9H"),
+        group("impure_sequence", "4D 5D 6D JK"),
+        group("ungrouped", "KS QH JC", 30),
+    ),
+    wild_rank=4,
+    four_colour=True,
+)
+HAND_UNSORTED = HandScene(
+    groups=(group("ungrouped", "3S 8H KC 4D JK 10C 6S AH 9D QC 2H 7S 5C 10D", 92),),
+    wild_rank=10,
+    picked=3,
+    title="Deal 2 · your turn",
+)
+
+SEATS = (
+    SeatView("Priya", 13, "1,240 chips", status="playing"),
+    SeatView("Arjun 🔥🔥", 13, "980 chips", to_act=True),
+    SeatView("Bot Kavya", 13, "1,500 chips"),
+    SeatView("Mr. Extraordinarily Long Discord Display Name", 0, "560 chips", status="dropped"),
+    SeatView("Sam", 0, "out at 104", status="out"),
+    SeatView("Meera", 13, "2,020 chips", status="declared"),
+)
+TABLE = TableScene(
+    open_card=card("QH"),
+    closed_count=61,
+    cut_joker=card("7C"),
+    wild_rank=7,
+    seats=SEATS,
+    title="Pool 101 · Deal 3",
+)
+TABLE_EMPTY = TableScene(
+    open_card=None, closed_count=0, cut_joker=None, wild_rank=None, seats=SEATS[:2], title="Points rummy"
+)
+
+RESULT = ResultScene(
+    players=(
+        PlayerResult("Priya", (*HAND_14.groups[:3], group("set", "AS AH AC")), 0, winner=True,
+                     standing="+196 chips"),
+        PlayerResult("Arjun 🔥", (group("pure_sequence", "2D 3D 4D"), group("set", "KD KC 7S"),
+                                   group("ungrouped", "AS 2C QD 9H 10H JD 5C", 80)), 80,
+                     standing="-80 chips"),
+        PlayerResult("Bot Kavya", HAND_13_FOUR_COLOUR.groups, 30, standing="-30 chips"),
+        PlayerResult("Mr. Extraordinarily Long Discord Display Name", (), 20, standing="-20 chips",
+                     note="dropped"),
+    ),
+    wild_rank=7,
+    title="Deal 3 · Priya declared",
+)
+
+STANDINGS = StandingsScene(
+    title="Pool 101 · after deal 5",
+    rows=(
+        StandingsRow("Priya", (0, 12, 34, 0, 20), 66),
+        StandingsRow("Arjun 🔥", (40, 0, 2, 30, 8), 80),
+        StandingsRow("Bot Kavya", (80, 25, 0, None, None), 105, "out"),
+        StandingsRow("Meera", (5, 30, 20, 0, 0), 55),
+    ),
+    limit=101,
+)
+
+
+def write_all(folder: Path) -> list[Path]:
+    from render import render_hand, render_result, render_standings, render_table
+
+    pictures = {
+        "hand_14": render_hand(HAND_14),
+        "hand_13_four_colour": render_hand(HAND_13_FOUR_COLOUR),
+        "hand_unsorted": render_hand(HAND_UNSORTED),
+        "table": render_table(TABLE),
+        "table_empty": render_table(TABLE_EMPTY),
+        "result": render_result(RESULT),
+        "standings": render_standings(STANDINGS),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, data in pictures.items():
+        path = folder / f"{name}.png"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    for written in write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/rummy-render")):
+        print(written, written.stat().st_size // 1024, "KB")

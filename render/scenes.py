@@ -1,0 +1,119 @@
+"""What the pictures show, as small frozen values of their own.
+
+The engine's deal and match states are still moving, so the renderer takes these plain values
+instead; the Discord front end maps engine states onto them. Keeping them frozen and hashable
+means a scene can be cached or compared in tests without copying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.engine.cards import Card
+
+GroupKind = Literal["pure_sequence", "impure_sequence", "set", "ungrouped"]
+SeatStatus = Literal["playing", "dropped", "out", "declared"]
+GROUP_KINDS: tuple[GroupKind, ...] = ("pure_sequence", "impure_sequence", "set", "ungrouped")
+
+
+@dataclass(frozen=True, slots=True)
+class HandGroup:
+    """Cards the player or the solver put together, with the points they still count."""
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+    points: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in GROUP_KINDS:
+            raise ValueError(f"unknown group kind {self.kind!r}; use one of {', '.join(GROUP_KINDS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandScene:
+    """A player's private hand.
+
+    `picked` is the 1-based position (as numbered under the cards) of the card just drawn, so a
+    player with two identical cards still sees which one is new.
+    """
+
+    groups: tuple[HandGroup, ...]
+    wild_rank: int | None = None
+    picked: int | None = None
+    total_points: int | None = None
+    four_colour: bool = False
+    title: str = ""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(card for group in self.groups for card in group.cards)
+
+    @property
+    def points(self) -> int:
+        """The total shown: the caller's figure when given (the solver knows best), else the sum."""
+        if self.total_points is not None:
+            return self.total_points
+        return sum(group.points for group in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as everybody at the table sees it; `standing` is preformatted ("1,240 chips", "67 / 101")."""
+
+    name: str
+    cards_count: int
+    standing: str = ""
+    to_act: bool = False
+    status: SeatStatus = "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    open_card: Card | None
+    closed_count: int
+    cut_joker: Card | None
+    wild_rank: int | None
+    seats: tuple[SeatView, ...]
+    title: str = ""
+    four_colour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's line in a deal's result; empty `groups` for a player who dropped."""
+
+    name: str
+    groups: tuple[HandGroup, ...]
+    points: int
+    winner: bool = False
+    standing: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultScene:
+    players: tuple[PlayerResult, ...]
+    wild_rank: int | None = None
+    title: str = ""
+    four_colour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """A player's points per deal in order (None: did not play that deal), total and status text."""
+
+    name: str
+    scores: tuple[int | None, ...]
+    total: int
+    status: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsScene:
+    """A league or match table; `limit` draws the pool's elimination line on the chart."""
+
+    title: str
+    rows: tuple[StandingsRow, ...]
+    limit: int | None = None
+    columns: tuple[str, ...] = field(default=())

@@ -1,0 +1,182 @@
+"""Card faces and backs, drawn once each and then only pasted.
+
+A face is drawn three times larger than shown and reduced, which smooths the vector pips and
+rounded corners at no cost per picture: every sprite is cached by everything that changes its
+pixels (card, wild badge, four-colour deck, width, highlight). The sprite carries its own soft
+shadow in a margin around the card, so composing a picture is a single `paste` per card.
+
+Cards overlap in a hand, so everything a player needs is in the left column: the rank, the suit
+pip under it and, on wild jokers, a gold star badge under those; the rest of the face is the
+big pip, the court motif or the joker's art, which the last card of a row shows in full.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from bot.engine.cards import RANK_LABELS, Card
+from render import shapes, theme
+from render.fonts import font
+
+SUPERSAMPLE = 3
+ASPECT = 1.4  # poker cards are 63 x 88 mm
+
+
+def card_height(width: int) -> int:
+    return round(width * ASPECT)
+
+
+def sprite_margin(width: int) -> int:
+    """Room around the card for its shadow; paste a sprite at (x - margin, y - margin)."""
+    return max(3, round(width * 0.07))
+
+
+def index_column(width: int) -> int:
+    """How much of the card's left side must stay uncovered for its index and badge to read."""
+    return round(width * 0.42)
+
+
+def badge_box(card: Card, width: int) -> tuple[int, int, int, int]:
+    """Where the wild badge sits on the card, in card pixels (tests look for its gold there)."""
+    top = 0.96 * width if card.is_printed_joker else 0.66 * width
+    size = 0.3 * width
+    left = 0.2 * width - size / 2
+    return round(left), round(top), round(left + size), round(top + size * 0.86)
+
+
+@lru_cache(maxsize=1024)
+def card_sprite(card: Card, wild: bool = False, four_colour: bool = False, width: int = 130,
+                highlight: bool = False) -> Image.Image:
+    """The card with its shadow (or, `highlight`ed, a gold glow) as an RGBA image, cached."""
+    scale = SUPERSAMPLE
+    size = (width * scale, card_height(width) * scale)
+    content, mask = _blank(size)
+    draw = ImageDraw.Draw(content)
+    if card.is_printed_joker:
+        _draw_joker(draw, width * scale)
+    else:
+        _draw_face(draw, card, width * scale, four_colour)
+    if wild:
+        _draw_wild(draw, card, width, scale)
+    return _finish(content, mask, width, highlight)
+
+
+@lru_cache(maxsize=64)
+def back_sprite(width: int = 130) -> Image.Image:
+    """The closed deck's card back: a red lattice inside a white border."""
+    scale = SUPERSAMPLE
+    w, h = width * scale, card_height(width) * scale
+    content, mask = _blank((w, h))
+    draw = ImageDraw.Draw(content)
+    inset = round(w * 0.07)
+    draw.rounded_rectangle((inset, inset, w - inset, h - inset), radius=round(w * 0.05), fill=theme.CARD_BACK)
+    step = max(6, round(w * 0.1))
+    line = max(1, round(w * 0.012))
+    for offset in range(-h, w + h, step):
+        for slope in (h, -h):
+            draw.line((inset + offset, inset, inset + offset + slope, inset + h), fill=theme.CARD_BACK_LINE,
+                      width=line)
+    # Redraw the border over the lines' ends, then the emblem.
+    draw.rectangle((0, 0, w, inset), fill=theme.CARD_FACE)
+    draw.rectangle((0, h - inset, w, h), fill=theme.CARD_FACE)
+    draw.rectangle((0, 0, inset, h), fill=theme.CARD_FACE)
+    draw.rectangle((w - inset, 0, w, h), fill=theme.CARD_FACE)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=round(w * 0.08), outline=theme.CARD_EDGE,
+                           width=max(1, round(w * 0.012)))
+    draw.rounded_rectangle((inset, inset, w - inset, h - inset), radius=round(w * 0.05),
+                           outline=theme.CARD_BACK, width=round(w * 0.02))
+    radius = w * 0.2
+    draw.ellipse((w / 2 - radius, h / 2 - radius, w / 2 + radius, h / 2 + radius), fill=theme.CARD_FACE)
+    shapes.star(draw, w / 2, h / 2, radius * 1.5, theme.CARD_BACK)
+    return _finish(content, mask, width, False)
+
+
+def _blank(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """The white card and its rounded outline as an alpha mask, kept apart so reducing leaves no fringe."""
+    width = size[0]
+    radius = round(width * 0.08)
+    content = Image.new("RGB", size, theme.CARD_EDGE)
+    ImageDraw.Draw(content).rounded_rectangle(
+        (0, 0, size[0] - 1, size[1] - 1), radius=radius, fill=theme.CARD_FACE, outline=theme.CARD_EDGE,
+        width=max(1, round(width * 0.012)),
+    )
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=radius, fill=255)
+    return content, mask
+
+
+def _draw_face(draw: ImageDraw.ImageDraw, card: Card, w: int, four_colour: bool) -> None:
+    assert card.suit is not None
+    ink = theme.suit_colour(card.suit, four_colour)
+    label = RANK_LABELS[card.rank]
+    face = font(round(w * 0.3), "condensed" if len(label) > 1 else "bold")
+    draw.text((w * 0.2, w * 0.05), label, font=face, fill=ink, anchor="mt")
+    shapes.pip(draw, card.suit, w * 0.2, w * 0.47, w * 0.22, ink)
+    h = w * ASPECT
+    if card.rank > 10:
+        _draw_court(draw, card, w, ink)
+    else:
+        shapes.pip(draw, card.suit, w * 0.64, h * 0.64, w * 0.5, ink)
+
+
+def _draw_court(draw: ImageDraw.ImageDraw, card: Card, w: int, ink: theme.RGB) -> None:
+    """A tinted panel holding the court's motif over its pip, and its letter again, large."""
+    assert card.suit is not None
+    h = w * ASPECT
+    tint = tuple(round(255 - (255 - c) * 0.12) for c in ink)
+    left, top, right, bottom = w * 0.4, h * 0.06, w * 0.93, h * 0.94
+    draw.rounded_rectangle((left, top, right, bottom), radius=w * 0.05, fill=tint, outline=ink,
+                           width=max(1, round(w * 0.012)))
+    cx = (left + right) / 2
+    jewel = theme.GOLD
+    if card.rank == 13:
+        shapes.crown(draw, cx, h * 0.2, w * 0.36, ink, jewel, peaks=3)
+    elif card.rank == 12:
+        shapes.crown(draw, cx, h * 0.2, w * 0.36, ink, jewel, peaks=5)
+    else:
+        shapes.sword(draw, cx, h * 0.2, w * 0.44, ink, jewel)
+    letter = font(round(w * 0.34), "bold")
+    draw.text((cx, h * 0.5), RANK_LABELS[card.rank], font=letter, fill=ink, anchor="mm")
+    shapes.pip(draw, card.suit, cx, h * 0.78, w * 0.26, ink)
+
+
+def _draw_joker(draw: ImageDraw.ImageDraw, w: int) -> None:
+    letters = font(round(w * 0.155), "bold")
+    for i, letter in enumerate("JOKER"):
+        draw.text((w * 0.2, w * (0.06 + i * 0.175)), letter, font=letters, fill=theme.JOKER_INK, anchor="mt")
+    h = w * ASPECT
+    shapes.jester(draw, w * 0.64, h * 0.52, w * 0.56,
+                  colours=((210, 30, 40), (20, 92, 200), (250, 196, 38)),
+                  face=(255, 232, 208), line=(40, 24, 60))
+
+
+def _draw_wild(draw: ImageDraw.ImageDraw, card: Card, width: int, scale: int) -> None:
+    """A gold frame round the card and a gold star tag in the index column, visible when overlapped."""
+    w, h = width * scale, card_height(width) * scale
+    inset = w * 0.025
+    draw.rounded_rectangle((inset, inset, w - inset, h - inset), radius=w * 0.065, outline=theme.GOLD,
+                           width=max(2, round(w * 0.03)))
+    left, top, right, bottom = (v * scale for v in badge_box(card, width))
+    draw.rounded_rectangle((left, top, right, bottom), radius=w * 0.04, fill=theme.GOLD,
+                           outline=theme.GOLD_DARK, width=max(1, round(w * 0.01)))
+    shapes.star(draw, (left + right) / 2, (top + bottom) / 2, (bottom - top) * 0.78, theme.GOLD_DARK)
+
+
+def _finish(content: Image.Image, mask: Image.Image, width: int, highlight: bool) -> Image.Image:
+    """Reduces to display size and puts the card on its shadow (or glow) inside the sprite margin."""
+    card = content.reduce(SUPERSAMPLE).convert("RGBA")
+    card.putalpha(mask.reduce(SUPERSAMPLE))
+    margin = sprite_margin(width)
+    sprite_size = (card.width + 2 * margin, card.height + 2 * margin)
+    halo = Image.new("L", sprite_size, 0)
+    halo.paste(card.getchannel("A"), (margin, margin + (0 if highlight else max(1, margin // 3))))
+    halo = halo.filter(ImageFilter.GaussianBlur(margin / (1.6 if highlight else 2.5)))
+    strength = 1.0 if highlight else 0.5
+    halo = halo.point(lambda a: min(255, round(a * strength * (2.2 if highlight else 1))))
+    colour = theme.GOLD if highlight else (0, 0, 0)
+    sprite = Image.new("RGBA", sprite_size, (*colour, 0))
+    sprite.putalpha(halo)
+    sprite.alpha_composite(card, (margin, margin))
+    return sprite

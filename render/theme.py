@@ -1,0 +1,65 @@
+"""Colours and proportions shared by every picture, so the hand, table and results look like one set.
+
+The felt is a mid-dark green: it is its own rectangle, so it reads the same inside Discord's dark
+and light themes, and white cards stand out on it in both.
+"""
+
+from __future__ import annotations
+
+from bot.engine.cards import Suit
+
+RGB = tuple[int, int, int]
+
+FELT_CENTRE: RGB = (38, 112, 72)
+FELT_EDGE: RGB = (17, 62, 40)
+PANEL: RGB = (16, 52, 34)
+PANEL_LINE: RGB = (44, 98, 68)
+INK: RGB = (246, 243, 232)
+MUTED: RGB = (170, 204, 184)
+FADED: RGB = (104, 138, 118)
+GOLD: RGB = (250, 196, 38)
+GOLD_DARK: RGB = (120, 82, 0)
+WARN: RGB = (255, 138, 120)
+
+CARD_FACE: RGB = (253, 252, 248)
+CARD_EDGE: RGB = (150, 150, 146)
+CARD_BACK: RGB = (150, 28, 44)
+CARD_BACK_LINE: RGB = (198, 70, 84)
+
+SUIT_COLOURS: dict[Suit, RGB] = {
+    Suit.SPADES: (24, 24, 28),
+    Suit.HEARTS: (210, 30, 40),
+    Suit.DIAMONDS: (210, 30, 40),
+    Suit.CLUBS: (24, 24, 28),
+}
+FOUR_COLOUR: dict[Suit, RGB] = {
+    Suit.SPADES: (24, 24, 28),
+    Suit.HEARTS: (210, 30, 40),
+    Suit.DIAMONDS: (20, 92, 200),
+    Suit.CLUBS: (22, 128, 46),
+}
+JOKER_INK: RGB = (92, 40, 150)
+
+GROUP_COLOURS: dict[str, RGB] = {
+    "pure_sequence": (122, 232, 146),
+    "impure_sequence": (132, 206, 255),
+    "set": (206, 180, 255),
+    "ungrouped": (255, 150, 130),
+}
+GROUP_LABELS: dict[str, tuple[str, ...]] = {
+    # Longest first: the layout takes the first that fits above the group.
+    "pure_sequence": ("Pure sequence", "Pure seq", "Pure"),
+    "impure_sequence": ("Impure sequence", "Impure seq", "Impure"),
+    "set": ("Set",),
+    "ungrouped": ("Ungrouped", "Loose", ""),
+}
+
+# Line colours for the standings chart: distinct on green and for the common colour blindnesses.
+SERIES: tuple[RGB, ...] = (
+    (255, 214, 64), (120, 200, 255), (255, 128, 170), (170, 255, 160),
+    (255, 170, 80), (210, 170, 255), (255, 255, 255), (110, 240, 220),
+)
+
+
+def suit_colour(suit: Suit, four_colour: bool) -> RGB:
+    return (FOUR_COLOUR if four_colour else SUIT_COLOURS)[suit]
