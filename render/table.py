@@ -1,0 +1,139 @@
+"""The table everybody sees: the piles on the left, the seats on the right.
+
+The size depends only on how many seats there are (six or fewer: always 1200 x 484), so a long
+or emoji-laden name can only shorten itself, never move the rest of the picture.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engine.cards import RANK_LABELS, Card, is_wild, rank_name
+from render import theme
+from render.canvas import felt, labelled_pill, text, text_width
+from render.fonts import font, player_name
+from render.png import encode
+from render.scenes import SeatView, TableScene
+from render.sprites import back_sprite, card_height, card_sprite, sprite_margin
+
+WIDTH = 1200
+PAD = 34
+HEADER = 70
+CARD_WIDTH = 130
+SLOT_X = (PAD + 16, PAD + 196, PAD + 376)
+SEATS_LEFT = 620
+SEAT_HEIGHT = 56
+SEAT_PITCH = 64
+ICON_WIDTH = 22
+COUNT_WIDTH = 30
+PILE_TOP = HEADER + 8 + (6 * SEAT_PITCH - card_height(CARD_WIDTH) - 70) // 2
+STATUS_TAGS = {"dropped": "DROPPED", "out": "OUT", "declared": "DECLARED"}
+
+
+def table_height(seats: int) -> int:
+    return HEADER + max(6, seats) * SEAT_PITCH + 30
+
+
+def table_image(scene: TableScene) -> Image.Image:
+    canvas = felt(WIDTH, table_height(len(scene.seats)))
+    draw = ImageDraw.Draw(canvas)
+    text(draw, (PAD, HEADER / 2), scene.title or "Table", 26, theme.INK, "bold", "lm")
+    if scene.wild_rank is not None:
+        wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
+        labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
+    _deck(canvas, draw, scene.closed_count)
+    _face_slot(canvas, draw, SLOT_X[1], scene.open_card, "Open card", scene)
+    _face_slot(canvas, draw, SLOT_X[2], scene.cut_joker, "Cut joker", scene)
+    for index, seat in enumerate(scene.seats):
+        _seat(canvas, draw, seat, HEADER + 8 + index * SEAT_PITCH)
+    return canvas
+
+
+def _caption(draw: ImageDraw.ImageDraw, x: int, caption: str, detail: str) -> None:
+    centre = x + CARD_WIDTH / 2
+    y = PILE_TOP + card_height(CARD_WIDTH) + 30
+    text(draw, (centre, y), caption, 19, theme.INK, "bold", "mm")
+    if detail:
+        text(draw, (centre, y + 28), detail, 17, theme.MUTED, "regular", "mm")
+
+
+def _empty_slot(draw: ImageDraw.ImageDraw, x: int) -> None:
+    draw.rounded_rectangle((x, PILE_TOP, x + CARD_WIDTH, PILE_TOP + card_height(CARD_WIDTH)),
+                           radius=CARD_WIDTH * 0.08, outline=theme.PANEL_LINE, width=3, fill=theme.PANEL)
+
+
+def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, count: int) -> None:
+    """A stack whose thickness hints at how many cards remain, with the exact count beneath."""
+    x = SLOT_X[0]
+    if count <= 0:
+        _empty_slot(draw, x)
+    else:
+        sprite, margin = back_sprite(CARD_WIDTH), sprite_margin(CARD_WIDTH)
+        layers = 1 + min(3, count // 15)
+        for layer in reversed(range(layers)):
+            canvas.paste(sprite, (x - margin + layer * 3, PILE_TOP - margin - layer * 3), sprite)
+    _caption(draw, x, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
+
+
+def _face_slot(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: int, card: Card | None, caption: str,
+               scene: TableScene) -> None:
+    if card is None:
+        _empty_slot(draw, x)
+        _caption(draw, x, caption, "none")
+        return
+    sprite = card_sprite(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
+    margin = sprite_margin(CARD_WIDTH)
+    canvas.paste(sprite, (x - margin, PILE_TOP - margin), sprite)
+    _caption(draw, x, caption, _in_words(card))
+
+
+def _in_words(card: Card) -> str:
+    """"Queen of hearts": plain words under the picture, for screen readers' alt text habits too."""
+    if card.suit is None:
+        return "Printed joker"
+    return f"{rank_name(card.rank)} of {card.suit.name.lower()}"
+
+
+def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: int) -> None:
+    """A seat's plate: gold-edged for whoever is to act, faded for a player no longer in the deal."""
+    left, right, bottom = SEATS_LEFT, WIDTH - PAD, top + SEAT_HEIGHT
+    middle = (top + bottom) / 2
+    gone = seat.status in ("dropped", "out")
+    ink, soft = (theme.FADED, theme.FADED) if gone else (theme.INK, theme.MUTED)
+    edge, edge_width = (theme.GOLD, 3) if seat.to_act else (theme.PANEL_LINE, 1)
+    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=theme.PANEL, outline=edge,
+                           width=edge_width)
+    if seat.to_act:
+        arrow = [(left - 26, middle - 12), (left - 8, middle), (left - 26, middle + 12)]
+        draw.polygon(arrow, fill=theme.GOLD)
+    # Right to left: standing, cards count, status tag; the name gets whatever room remains.
+    x = right - 16
+    if seat.standing:
+        standing = player_name(seat.standing, font(18), 150)
+        text(draw, (x, middle), standing, 18, soft, "regular", "rm")
+        x -= 150 + 18
+    count = str(seat.cards_count)
+    text(draw, (x, middle), count, 20, ink, "bold", "rm")
+    x -= COUNT_WIDTH + 8 + ICON_WIDTH
+    icon = back_sprite(ICON_WIDTH)
+    icon_margin = sprite_margin(ICON_WIDTH)
+    canvas.paste(icon, (x - icon_margin, round(middle - card_height(ICON_WIDTH) / 2) - icon_margin), icon)
+    x -= 16
+    tag = STATUS_TAGS.get(seat.status)
+    if tag:
+        tag_ink = theme.WARN if gone else theme.GOLD
+        x = round(labelled_pill(draw, x, middle, tag, 14, theme.PANEL_LINE, tag_ink))
+    elif seat.to_act:
+        x = round(labelled_pill(draw, x, middle, "TO ACT", 14, theme.GOLD, theme.GOLD_DARK))
+    x -= 10
+    name_left = left + 18
+    name = player_name(seat.name, font(21, "bold"), x - name_left)
+    text(draw, (name_left, middle), name, 21, ink, "bold", "lm")
+    if gone:  # struck through as well as faded, so it reads without relying on colour
+        width = text_width(name, 21, "bold")
+        draw.line((name_left, middle + 1, name_left + width, middle + 1), fill=theme.FADED, width=2)
+
+
+def render_table(scene: TableScene) -> bytes:
+    return encode(table_image(scene))
+
