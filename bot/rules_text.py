@@ -6,6 +6,7 @@ enforces, never from a hand-written page that can drift from it.
 
 from __future__ import annotations
 
+from bot.engine.cards import rank_name
 from bot.engine.commitment import PREFIX
 from bot.engine.formats import DEAL_CHIPS, Family, FormatSpec
 from bot.engine.rules import ClosedDeckEmpty, Rules
@@ -102,3 +103,8 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
     )
     return "\n".join(lines)
 
+
+
+def wild_words(wild_rank: int | None) -> str:
+    """`7s are wild` for the headers of hand and table messages."""
+    return f"{rank_name(wild_rank)}s are wild" if wild_rank else "no wild rank"

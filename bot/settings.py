@@ -1,0 +1,37 @@
+"""Settings from the environment and an optional `.env` file (see `.env.example`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from bot.store.settings import database_path
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    db_path: Path
+    dev_guild_id: int | None
+    log_level: str
+
+    @classmethod
+    def load(cls, env_file: Path | None = Path(".env"), environ: Mapping[str, str] | None = None) -> Settings:
+        """The process environment wins over `.env`, as deploy platforms expect."""
+        values: dict[str, str] = {}
+        if env_file is not None and env_file.exists():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        guild = (values.get("RUMMY_DEV_GUILD_ID") or "").strip()
+        if guild and not guild.isdigit():
+            raise ValueError(f"RUMMY_DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        return cls(
+            token=(values.get("DISCORD_TOKEN") or "").strip() or None,
+            db_path=database_path(values),
+            dev_guild_id=int(guild) if guild else None,
+            log_level=(values.get("RUMMY_LOG_LEVEL") or "INFO").upper(),
+        )
