@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import sys
+from pathlib import Path
 
-NO_FRONT_END = """\
-rummy-bot: the Discord front end is not built yet, so there is nothing to connect.
+from bot.settings import Settings
 
-When it is, it will read DISCORD_TOKEN from a .env file in this folder: copy .env.example
-to .env and fill it in (every setting is explained there).
+NO_TOKEN = """\
+rummy-bot: no Discord token is set, so there is nothing to connect to.
+
+Set DISCORD_TOKEN (your application's bot token, from the Discord developer portal:
+Applications > your app > Bot > Reset Token) in {env}
+(copy .env.example there first: every setting is explained in it), then run
+`python -m bot` again. Invite the bot with the `bot` and `applications.commands` scopes.
 
 Meanwhile, play a real table against computer players in this terminal:
 
@@ -24,8 +30,17 @@ def main(argv: list[str] | None = None) -> int:
         from bot.terminal.app import main as play
 
         return play(args[1:])
-    print(NO_FRONT_END, file=sys.stderr)
-    return 1
+    env_file = Path(".env")
+    settings = Settings.load(env_file)
+    if settings.token is None:
+        print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
+        return 1
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.discord.bot import RummyBot
+
+    bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id)
+    bot.run(settings.token, log_handler=None)
+    return 0
 
 
 if __name__ == "__main__":
