@@ -1,0 +1,171 @@
+"""Engine states as the renderer's scenes: what each picture shows, decided in one place.
+
+The renderer knows nothing of matches or seats' privacy; this module does. A hand scene is only
+ever built from one seat's own view, so a picture can never carry another player's cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.engine import best_arrangement, judge_groups
+from bot.engine.cards import Card, card_points, parse_cards
+from bot.engine.deal import Outcome, SeatStatus
+from bot.engine.formats import Family
+from bot.engine.match import Match, Standing
+from bot.engine.melds import GroupKind
+from bot.hand_layout import HandLayout
+from render.scenes import (
+    HandGroup,
+    HandScene,
+    PlayerResult,
+    ResultScene,
+    SeatView,
+    StandingsRow,
+    StandingsScene,
+    TableScene,
+)
+
+_OUTCOME_NOTES = {
+    Outcome.FIRST_DROP: "first drop",
+    Outcome.MIDDLE_DROP: "middle drop",
+    Outcome.LEFT: "left the table",
+    Outcome.WRONG_SHOW: "wrong show",
+    Outcome.WON: "valid show",
+}
+
+
+def standing_text(match: Match, seat: int) -> str:
+    value = match.standings[seat]
+    if match.spec.family is Family.POOL:
+        return f"{value} / {match.spec.pool_limit}"
+    if match.spec.family is Family.POINTS:
+        return f"{value:+,} chips"
+    return f"{value:,} chips"
+
+
+def _status(match: Match, seat: int) -> str:
+    if match.seat_status[seat] is not Standing.IN:
+        return "out"
+    deal = match.deal
+    if deal is None:
+        return "playing"
+    status = deal.seats[seat].status
+    if status is SeatStatus.DECLARED:
+        return "declared"
+    if status is SeatStatus.SITTING_OUT:
+        return "out"
+    return "playing" if status is SeatStatus.PLAYING else "dropped"
+
+
+def table_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> TableScene:
+    """The public table: never a hand, only how many cards each seat holds."""
+    deal = match.deal
+    number = len(match.finished_deals) + (1 if deal else 0)
+    title = f"{match.spec.title} · Deal {number}"
+    seats = tuple(
+        SeatView(
+            name=names[seat],
+            cards_count=len(deal.seats[seat].hand) if deal else 0,
+            standing=standing_text(match, seat),
+            to_act=bool(deal and deal.turn == seat and deal.phase != "over"),
+            status=_status(match, seat),
+        )
+        for seat in range(match.players)
+    )
+    return TableScene(
+        open_card=deal.open_card if deal else None,
+        closed_count=len(deal.closed) if deal else 0,
+        cut_joker=deal.cut_joker if deal else None,
+        wild_rank=deal.wild_rank if deal else None,
+        seats=seats,
+        title=title,
+        four_colour=four_colour,
+    )
+
+
+def hand_groups(
+    groups: Sequence[Sequence[Card]], wild_rank: int | None, match: Match
+) -> tuple[HandGroup, ...]:
+    rules = match.spec.deal_rules(match.rules)
+    kinds = judge_groups(groups, wild_rank, rules).kinds
+    out = []
+    for group, kind in zip(groups, kinds, strict=True):
+        if kind is GroupKind.INVALID:
+            points = sum(card_points(card, wild_rank) for card in group)
+            out.append(HandGroup("ungrouped", tuple(group), points))
+        else:
+            out.append(HandGroup(kind.value, tuple(group), 0))
+    return tuple(out)
+
+
+def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = False) -> HandScene:
+    """One player's own hand, laid out as they grouped it (or as the solver suggests)."""
+    deal = match.deal
+    assert deal is not None, "there is no hand between deals"
+    view = deal.view(seat)
+    rules = match.spec.deal_rules(match.rules)
+    layout.follow(view.hand, view.wild_rank, rules)
+    cards = layout.cards
+    picked = None
+    if view.picked is not None:
+        picked = max(i for i, card in enumerate(cards, start=1) if card == view.picked)
+    return HandScene(
+        groups=hand_groups(layout.groups, view.wild_rank, match),
+        wild_rank=view.wild_rank,
+        picked=picked,
+        total_points=judge_groups(layout.groups, view.wild_rank, rules).points,
+        four_colour=four_colour,
+        title=f"{match.spec.title} · your hand",
+    )
+
+
+def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> ResultScene:
+    """The last finished deal: every hand, grouped as scored, with what each seat was charged."""
+    record: dict[str, Any] = match.finished_deals[-1]
+    wild_rank = record["wild_rank"]
+    rules = match.spec.deal_rules(match.rules)
+    players = []
+    for seat, raw in enumerate(record["seats"]):
+        if raw["status"] == SeatStatus.SITTING_OUT:
+            continue
+        outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
+        groups: tuple[HandGroup, ...] = ()
+        if raw["hand"] and outcome in (Outcome.WON, Outcome.HAND, Outcome.WRONG_SHOW):
+            arrangement = best_arrangement(parse_cards(raw["hand"]), wild_rank, rules)
+            melds = [list(meld.cards) for meld in arrangement.groups]
+            loose = [list(arrangement.ungrouped)] if arrangement.ungrouped else []
+            groups = hand_groups(melds + loose, wild_rank, match)
+        players.append(
+            PlayerResult(
+                name=names[seat],
+                groups=groups,
+                points=raw["points"],
+                winner=seat == record["winner"],
+                standing=standing_text(match, seat),
+                note=_OUTCOME_NOTES.get(outcome, "") if outcome else "",
+            )
+        )
+    number = len(match.finished_deals)
+    return ResultScene(
+        players=tuple(players),
+        wild_rank=wild_rank,
+        title=f"{match.spec.title} · Deal {number} result",
+        four_colour=four_colour,
+    )
+
+
+def standings_scene(match: Match, names: Sequence[str]) -> StandingsScene:
+    rows = tuple(
+        StandingsRow(
+            name=names[seat],
+            scores=tuple(points[seat] for points in match.history),
+            total=match.standings[seat],
+            status="" if match.seat_status[seat] is Standing.IN else match.seat_status[seat].value,
+        )
+        for seat in range(match.players)
+    )
+    limit = match.spec.pool_limit if match.spec.family is Family.POOL else None
+    columns = tuple(f"D{number}" for number in range(1, len(match.history) + 1))
+    return StandingsScene(title=f"{match.spec.title} · standings", rows=rows, limit=limit, columns=columns)

@@ -1,0 +1,53 @@
+"""Engine states mapped to render scenes: a hand scene holds only its own seat's cards."""
+
+import random
+
+from bot.engine.formats import Format
+from bot.engine.match import Match
+from bot.hand_layout import HandLayout
+from bot.scenes import hand_scene, standing_text, standings_scene, table_scene
+
+NAMES = ["Asha", "Ravi", "Meera"]
+
+
+def started(fmt=Format.POOL_101):
+    match, _ = Match.start(fmt, 3, random.Random(5))
+    return match
+
+
+def test_a_hand_scene_shows_exactly_that_seat_s_cards_numbered_as_laid_out():
+    match = started()
+    deal = match.deal
+    for seat in range(3):
+        layout = HandLayout()
+        scene = hand_scene(match, seat, layout)
+        assert sorted(c.code for c in scene.cards) == sorted(c.code for c in deal.seats[seat].hand)
+        assert list(scene.cards) == layout.cards
+        assert scene.wild_rank == deal.wild_rank and scene.picked is None
+    seat = deal.turn
+    match.apply({"command": "pick", "seat": seat, "source": "closed"})
+    scene = hand_scene(match, seat, HandLayout())
+    assert len(scene.cards) == 14 and scene.cards[scene.picked - 1] == deal.picked
+
+
+def test_the_table_scene_has_no_hand_only_counts_and_standings():
+    match = started()
+    scene = table_scene(match, NAMES)
+    assert [s.cards_count for s in scene.seats] == [13, 13, 13]
+    assert sum(s.to_act for s in scene.seats) == 1 and scene.seats[match.deal.turn].to_act
+    assert scene.open_card == match.deal.open_card and scene.closed_count == len(match.deal.closed)
+    assert [s.standing for s in scene.seats] == ["0 / 101"] * 3
+    assert "Pool 101" in scene.title
+
+
+def test_standing_texts_and_the_standings_scene_follow_the_format():
+    points = started(Format.POINTS)
+    points.standings = [40, -20, -20]
+    assert standing_text(points, 0) == "+40 chips" and standing_text(points, 1) == "-20 chips"
+    deals = started(Format.DEALS_2)
+    assert standing_text(deals, 0) == "160 chips"
+    pool = started()
+    pool.history = [[0, 20, 40], [10, 0, 40]]
+    scene = standings_scene(pool, NAMES)
+    assert scene.limit == 101 and scene.columns == ("D1", "D2")
+    assert [row.scores for row in scene.rows] == [(0, 10), (20, 0), (40, 40)]
