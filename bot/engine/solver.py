@@ -362,7 +362,7 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
         for k, code, deadwood in _suit_table(rest, wild_position, jokers, config)[0]:
             nk = k + dk
             if nk > jokers:
-                continue
+                break  # entries come sorted by jokers
             ncode = add[code] if add is not None else code
             key2 = nk * 16 + ncode
             nd = deadwood + dw
@@ -444,12 +444,13 @@ def _wild_in(counts: int, wild_position: int) -> int:
 
 
 def _as_table(entries: Sequence[Entry]) -> Table:
-    return (
-        entries,
-        min(entry[2] for entry in entries),
-        any(_HAS_PURE[entry[1]] for entry in entries),
-        entries[0][0],
-    )
+    least = 1 << 30
+    pure = False
+    for _, code, deadwood in entries:
+        if deadwood < least:
+            least = deadwood
+        pure = pure or _HAS_PURE[code]
+    return entries, least, pure, entries[0][0]
 
 
 def _clusters(counts: int, max_gap: int) -> list[int]:
