@@ -4,7 +4,8 @@ invariants checked after every command and every match replayed from its log.
 Each match seats one strong player among easy ones (the strong seat moves round the table from
 one match to the next, so no seat's luck of the toss favours it). Per format it prints the
 speed, deals per match, turns per deal, how the deals ended, and the strong player's match win
-rate with a 95% Wilson interval next to its seat share.
+rate with a 95% Wilson interval next to its seat share. In Points a deal is the match, and the
+strong level's first drops give up deals to save chips, so its net chips are printed too.
 
     python benchmarks/selfplay.py [--matches 30] [--seed 1] [--players 3] [--formats points,pool-101]
 """
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.ai import ComputerPlayer, Level
 from bot.engine.events import EventKind
-from bot.engine.formats import Format
+from bot.engine.formats import Family, Format
 from bot.engine.match import Match, MatchPhase
 
 TURN_CAP = 2000  # commands in one deal before the benchmark gives up on it as endless
@@ -40,11 +41,12 @@ class Tally:
     endings: Counter[str] = field(default_factory=Counter)
     capped: int = 0
     seconds: float = 0.0
+    strong_chips: int = 0  # Points: the strong seat's net chips over all matches
     thinking: Counter[str] = field(default_factory=Counter)  # seconds spent deciding, per level
     decisions: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Tally) -> None:
-        for name in ("matches", "strong_wins", "deals", "turns", "capped", "seconds"):
+        for name in ("matches", "strong_wins", "deals", "turns", "capped", "seconds", "strong_chips"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("endings", "thinking", "decisions"):
             getattr(self, name).update(getattr(other, name))
@@ -87,6 +89,8 @@ def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Ta
     assert replayed.to_json() == match.to_json(), "the match does not replay from its log"
     tally.matches += 1
     tally.strong_wins += match.winner == strong_seat
+    if fmt.spec.family is Family.POINTS:
+        tally.strong_chips += match.standings[strong_seat]
 
 
 def ending(kinds: set[EventKind]) -> str:
@@ -127,6 +131,10 @@ def main() -> None:
             play_match(fmt, args.players, index % args.players, seed, tally)
         tally.seconds = time.perf_counter() - start
         report(fmt.value, tally, share)
+        if fmt.spec.family is Family.POINTS:
+            chips = tally.strong_chips / max(tally.matches, 1)
+            easy = -chips / (args.players - 1)
+            print(f"{'':9} net chips per Points match: strong seat {chips:+.1f}, each easy seat {easy:+.1f}")
         overall.add(tally)
     report("all", overall, share)
     print(f"seat share of one player: {share:.3f}; deals cut off at {TURN_CAP} commands: {overall.capped}")

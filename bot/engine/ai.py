@@ -44,7 +44,7 @@ PURE_DRAW_RELIEF = 10.0  # ... less this when two loose cards of one suit are on
 NO_SECOND_SEQUENCE = 8.0  # what missing the second life costs
 FEEDING = 3.0  # the cost of throwing the next player a card near what they took from the pile
 OPEN_PICK_MARGIN = 1.0  # the open card must improve the score by this much (the closed card may too)
-HOPELESS = 62.0  # a starting score at which the strong level drops before its first pick
+HOPELESS = 72.0  # a starting score at which the strong level drops before its first pick
 HOPELESS_WILDS = 1  # ... unless it holds more jokers than this
 
 
@@ -68,8 +68,9 @@ class ComputerPlayer:
             return self._pick_phase(view)
         hand = list(view.hand)
         show = _solve(hand, view.wild_rank, view.rules)
-        if show.valid:
-            return _declaration(view.seat, hand, show)
+        declaration = _declaration(view.seat, hand, show)
+        if declaration is not None:
+            return declaration
         card = self._easy_discard(view, show) if self.level is Level.EASY else _strong_discard(view)
         return {"command": "discard", "seat": view.seat, "card": card.code}
 
@@ -129,12 +130,15 @@ def _discardable(view: SeatView) -> list[Card]:
     return plain or cards
 
 
-def _declaration(seat: int, hand: Sequence[Card], show: Arrangement) -> dict[str, Any]:
-    groups = [format_cards(meld.cards) for meld in show.groups]
-    assert show.discard is not None
+def _declaration(seat: int, hand: Sequence[Card], show: Arrangement) -> dict[str, Any] | None:
+    """The show the solver found, checked to use the 14 cards exactly once: a computer player
+    must never make a wrong show, so anything less plays on with a discard instead."""
+    if not show.valid or show.discard is None or show.ungrouped:
+        return None
     used = Counter(card for meld in show.groups for card in meld.cards) + Counter([show.discard])
-    if used != Counter(hand) or show.ungrouped:
-        raise AssertionError(f"the solver's show does not use the hand exactly: {format_cards(hand)}")
+    if used != Counter(hand):
+        return None
+    groups = [format_cards(meld.cards) for meld in show.groups]
     return {"command": "declare", "seat": seat, "groups": groups, "finish": show.discard.code}
 
 
@@ -296,13 +300,15 @@ class _Counting:
 
 
 def _strong_wants(view: SeatView, open_card: Card) -> bool:
-    """The open card when it scores better than the hand as it is. A card that melds with
-    nothing in the hand is left alone whatever it saves in points: the closed card is as likely
-    to be low, and may be a joker or a draw, while taking from the pile tells the table."""
+    """The open card when it scores better than the hand as it is. A card that can meld with
+    nothing in the hand (no neighbour, and too few jokers to make a meld round it) is left
+    alone whatever it saves in points: the closed card is as likely to be low, and may be a
+    joker or a draw, while taking from the pile tells the table what the hand collects."""
     if is_wild(open_card, view.wild_rank):
         return True
     hand = list(view.hand)
-    if not any(_draws(open_card, card) for card in hand):
+    wilds = sum(is_wild(card, view.wild_rank) for card in hand)
+    if wilds < 2 and not any(_draws(open_card, card) for card in hand):
         return False
     counting = _Counting(view)
     with_open = [*hand, open_card]
