@@ -14,7 +14,7 @@ import sys
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.service import ManualClock, ServiceSettings, Table, TableService, seeded
+from bot.service import ManualClock, ServiceSettings, Table, TableService, seeded, simple_policy
 from bot.store import Store
 
 GUILD = 1
@@ -46,6 +46,7 @@ async def open_service(path, *, seed: int = 1, clock=None, settings=None) -> tup
         store,
         clock=clock or ManualClock(),
         random_source=seeded(seed),
+        policy=simple_policy,  # the tests must not depend on how well bot.engine.ai plays
         settings=settings or ServiceSettings(computer_delay_seconds=0.0),
     )
     await service.resume()

@@ -60,7 +60,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_repeats_nothing(tmp_path):
     rng = random.Random(2024)
     printed: list[str] = []
     counts: dict[int, int] = {}
-    kills = 0
+    kills = interrupted = 0
     give_up = time.monotonic() + 40
     while kills < KILLS and time.monotonic() < give_up:
         player = start(db)
@@ -70,11 +70,12 @@ def test_sigkill_at_random_moments_loses_nothing_and_repeats_nothing(tmp_path):
         lines = out.decode().split()
         assert player.returncode == -signal.SIGKILL, err.decode()[-2000:]
         kills += 1
+        interrupted += "done" not in lines
         printed += [line for line in lines if line != "done"]
         latest = asyncio.run(check(db, printed))
         assert all(latest[match] >= count for match, count in counts.items()), "a command disappeared"
         counts = latest
-    assert kills == KILLS
+    assert kills == KILLS and interrupted >= KILLS * 2 // 3, f"only {interrupted} kills landed mid-game"
     assert len(printed) == len(set(printed)) and len(printed) > 100
     finished = subprocess.run(command(db), capture_output=True, timeout=120, cwd=ROOT, env=ENV)
     assert finished.returncode == 0, finished.stderr.decode()[-2000:]
