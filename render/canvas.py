@@ -10,16 +10,19 @@ from render import theme
 from render.fonts import font
 
 Box = tuple[float, float, float, float]
+RIM = 6
 
 
 @lru_cache(maxsize=32)
 def _felt(width: int, height: int) -> Image.Image:
-    """A lit-from-above felt: lighter in the middle, darker at the edges (made once per size)."""
-    light = Image.radial_gradient("L").resize((width, height), Image.Resampling.BILINEAR)
-    # radial_gradient is 0 at the centre and 255 at the rim; soften it so the edges stay green.
-    light = light.point(lambda v: min(255, round(v * 1.15)))
-    return Image.composite(Image.new("RGB", (width, height), theme.FELT_EDGE),
-                           Image.new("RGB", (width, height), theme.FELT_CENTRE), light)
+    """Flat felt inside a darker rim (made once per size).
+
+    Flat on purpose: a gradient costs a third more bytes and, once the picture is reduced to a
+    palette for speed (see `png`), shows as bands.
+    """
+    image = Image.new("RGB", (width, height), theme.FELT_EDGE)
+    ImageDraw.Draw(image).rectangle((RIM, RIM, width - 1 - RIM, height - 1 - RIM), fill=theme.FELT_CENTRE)
+    return image
 
 
 def felt(width: int, height: int) -> Image.Image:

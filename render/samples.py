@@ -81,7 +81,8 @@ TABLE_EMPTY = TableScene(
 
 RESULT = ResultScene(
     players=(
-        PlayerResult("Priya", (*HAND_14.groups[:3], group("set", "AS AH AC")), 0, winner=True,
+        PlayerResult("Priya", (group("pure_sequence", "5H 6H 7H"), HAND_14.groups[1],
+                               group("set", "AS AH AC"), group("set", "KD KC KS")), 0, winner=True,
                      standing="+196 chips"),
         PlayerResult("Arjun 🔥", (group("pure_sequence", "2D 3D 4D"), group("set", "KD KC 7S"),
                                    group("ungrouped", "AS 2C QD 9H 10H JD 5C", 80)), 80,

@@ -10,7 +10,7 @@ from bot.engine.cards import Suit
 
 RGB = tuple[int, int, int]
 
-FELT_CENTRE: RGB = (38, 112, 72)
+FELT_CENTRE: RGB = (30, 98, 62)
 FELT_EDGE: RGB = (17, 62, 40)
 PANEL: RGB = (16, 52, 34)
 PANEL_LINE: RGB = (44, 98, 68)

@@ -1,0 +1,76 @@
+"""A deal's result: one plate per player with their grouped hand, points charged and new standing.
+
+The winner's plate is edged in gold and listed as the caller ordered it (the front end puts the
+winner first). Hands are shown with smaller cards than the private hand so six players still fit
+one phone screen.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engine.cards import RANK_LABELS
+from render import theme
+from render.canvas import felt, labelled_pill, text
+from render.fonts import font, player_name
+from render.groups import RowStyle, draw_labels, paste_cards, place_row
+from render.png import encode
+from render.scenes import PlayerResult, ResultScene
+from render.sprites import card_height
+
+WIDTH = 1200
+PAD = 34
+HEADER = 70
+STYLE = RowStyle(card_width=80, max_step=52, gap=16, label_size=13)
+INFO_WIDTH = 270
+HAND_LEFT = PAD + INFO_WIDTH + 20
+PLATE_HEIGHT = 12 + 24 + 6 + card_height(STYLE.card_width) + 14
+PLATE_PITCH = PLATE_HEIGHT + 10
+
+
+def result_height(players: int) -> int:
+    return HEADER + players * PLATE_PITCH + 14
+
+
+def result_image(scene: ResultScene) -> Image.Image:
+    canvas = felt(WIDTH, result_height(len(scene.players)))
+    draw = ImageDraw.Draw(canvas)
+    text(draw, (PAD, HEADER / 2), scene.title or "Result", 26, theme.INK, "bold", "lm")
+    if scene.wild_rank is not None:
+        wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
+        labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
+    for index, player in enumerate(scene.players):
+        _plate(canvas, draw, player, HEADER + index * PLATE_PITCH, scene)
+    return canvas
+
+
+def _plate(canvas: Image.Image, draw: ImageDraw.ImageDraw, player: PlayerResult, top: int,
+           scene: ResultScene) -> None:
+    bottom = top + PLATE_HEIGHT
+    edge, edge_width = (theme.GOLD, 3) if player.winner else (theme.PANEL_LINE, 1)
+    draw.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), radius=14, fill=theme.PANEL, outline=edge,
+                           width=edge_width)
+    left = PAD + 18
+    name = player_name(player.name, font(22, "bold"), INFO_WIDTH - 24)
+    text(draw, (left, top + 16), name, 22, theme.GOLD if player.winner else theme.INK, "bold")
+    points = f"−{player.points} pts" if player.points and not player.winner else "0 pts"
+    text(draw, (left, top + 50), points, 34, theme.GOLD if player.winner else theme.WARN, "bold")
+    if player.standing:
+        standing = player_name(player.standing, font(18), INFO_WIDTH - 24)
+        text(draw, (left, top + 98), standing, 18, theme.MUTED)
+    tag = "WINNER" if player.winner else player.note.upper()
+    if tag:
+        fill, ink = (theme.GOLD, theme.GOLD_DARK) if player.winner else (theme.PANEL_LINE, theme.WARN)
+        tag_text = player_name(tag, font(14, "bold"), INFO_WIDTH - 40)
+        labelled_pill(draw, PAD + INFO_WIDTH, bottom - 26, tag_text, 14, fill, ink)
+    if not player.groups:
+        text(draw, ((HAND_LEFT + WIDTH - PAD) / 2, (top + bottom) / 2), "no hand shown", 18, theme.FADED,
+             anchor="mm")
+        return
+    row = place_row(player.groups, HAND_LEFT, WIDTH - PAD - 18 - HAND_LEFT, STYLE, 1)
+    draw_labels(draw, row, top + 12, STYLE.label_size)
+    paste_cards(canvas, row, top + 12 + 24 + 6, STYLE, scene.wild_rank, scene.four_colour)
+
+
+def render_result(scene: ResultScene) -> bytes:
+    return encode(result_image(scene))

@@ -1,0 +1,133 @@
+"""A league or match table with a small chart of each player's running total over the deals.
+
+Each player keeps one colour in the table's dot and the chart's line, so the two read together.
+Only the last `MAX_DEAL_COLUMNS` deals get a column (the chart still shows them all), which keeps
+the picture's size fixed by the number of players alone.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import accumulate
+
+from PIL import Image, ImageDraw
+
+from render import theme
+from render.canvas import felt, text
+from render.fonts import font, player_name
+from render.png import encode
+from render.scenes import StandingsRow, StandingsScene
+
+WIDTH = 1200
+PAD = 34
+HEADER = 70
+ROW = 44
+NAME_WIDTH = 300
+DEAL_WIDTH = 62
+MAX_DEAL_COLUMNS = 9
+TOTAL_WIDTH = 110
+CHART_HEIGHT = 260
+CHART_SCALE = 2  # the chart is drawn twice as large and reduced, to smooth its lines
+
+
+def standings_height(rows: int) -> int:
+    return HEADER + ROW + rows * ROW + 24 + CHART_HEIGHT + 24
+
+
+def standings_image(scene: StandingsScene) -> Image.Image:
+    canvas = felt(WIDTH, standings_height(len(scene.rows)))
+    draw = ImageDraw.Draw(canvas)
+    text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
+    deals = max((len(row.scores) for row in scene.rows), default=0)
+    labels = scene.columns or tuple(f"D{i + 1}" for i in range(deals))
+    shown = range(max(0, deals - MAX_DEAL_COLUMNS), deals)
+    deals_left = PAD + NAME_WIDTH
+    total_x = deals_left + MAX_DEAL_COLUMNS * DEAL_WIDTH + TOTAL_WIDTH
+    head_y = HEADER + ROW / 2
+    text(draw, (PAD + 40, head_y), "Player", 17, theme.MUTED, "bold", "lm")
+    for column, deal in enumerate(shown):
+        label = labels[deal] if deal < len(labels) else f"D{deal + 1}"
+        text(draw, (deals_left + (column + 0.5) * DEAL_WIDTH, head_y), label, 17, theme.MUTED, "bold", "mm")
+    text(draw, (total_x, head_y), "Total", 17, theme.MUTED, "bold", "rm")
+    text(draw, (total_x + 30, head_y), "Status", 17, theme.MUTED, "bold", "lm")
+    for index, row in enumerate(scene.rows):
+        top = HEADER + ROW + index * ROW
+        middle = top + ROW / 2
+        if index % 2 == 0:
+            draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + ROW), radius=10, fill=theme.PANEL)
+        colour = theme.SERIES[index % len(theme.SERIES)]
+        draw.ellipse((PAD + 14, middle - 8, PAD + 30, middle + 8), fill=colour)
+        name = player_name(row.name, font(20, "bold"), NAME_WIDTH - 50)
+        text(draw, (PAD + 40, middle), name, 20, theme.INK, "bold", "lm")
+        for column, deal in enumerate(shown):
+            score = row.scores[deal] if deal < len(row.scores) else None
+            value, ink = ("–", theme.FADED) if score is None else (str(score), theme.INK)
+            text(draw, (deals_left + (column + 0.5) * DEAL_WIDTH, middle), value, 19, ink, "regular", "mm")
+        text(draw, (total_x, middle), str(row.total), 21, theme.GOLD, "bold", "rm")
+        if row.status:
+            status = player_name(row.status, font(18), WIDTH - PAD - total_x - 40)
+            text(draw, (total_x + 30, middle), status, 18, theme.WARN, "regular", "lm")
+    chart_top = HEADER + ROW + len(scene.rows) * ROW + 24
+    chart = _chart(scene, WIDTH - 2 * PAD, CHART_HEIGHT)
+    canvas.paste(chart, (PAD, chart_top))
+    return canvas
+
+
+def _running_totals(row: StandingsRow) -> list[int]:
+    """Totals after each deal the player took part in; a None ends the line (the player was out)."""
+    played = []
+    for score in row.scores:
+        if score is None:
+            break
+        played.append(score)
+    return [0, *accumulate(played)]
+
+
+def _nice_step(rough: float) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50... at least `rough`, so the axis reads 0, 25, 50."""
+    magnitude = 10 ** max(0, math.floor(math.log10(max(rough, 1))))
+    return next(int(step * magnitude) for step in (1, 2, 2.5, 5, 10) if step * magnitude >= rough and
+                float(step * magnitude).is_integer())
+
+
+def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
+    s = CHART_SCALE
+    image = Image.new("RGB", (width * s, height * s), theme.PANEL)
+    draw = ImageDraw.Draw(image)
+    left, right, top, bottom = 60 * s, (width - 24) * s, 20 * s, (height - 34) * s
+    series = [_running_totals(row) for row in scene.rows]
+    deals = max((len(points) - 1 for points in series), default=0) or 1
+    peak = max([scene.limit or 0, *(max(points) for points in series), 10])
+    tick = _nice_step(peak / 4)
+    ceiling = tick * math.ceil(peak * 1.04 / tick)
+
+    def x_of(deal: int) -> float:
+        return left + (right - left) * deal / deals
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * value / ceiling
+
+    for value in range(0, round(ceiling) + 1, tick):
+        y = y_of(value)
+        draw.line((left, y, right, y), fill=theme.PANEL_LINE, width=s)
+        text(draw, (left - 12 * s, y), str(value), 15 * s, theme.MUTED, "regular", "rm")
+    for deal in range(deals + 1):
+        text(draw, (x_of(deal), bottom + 18 * s), str(deal), 15 * s, theme.MUTED, "regular", "mm")
+    if scene.limit:
+        y = y_of(scene.limit)
+        for x in range(left, right, 18 * s):
+            draw.line((x, y, min(x + 10 * s, right), y), fill=theme.WARN, width=2 * s)
+        text(draw, (right, y - 6 * s), f"out at {scene.limit}", 15 * s, theme.WARN, "bold", "rd")
+    for index, points in enumerate(series):
+        colour = theme.SERIES[index % len(theme.SERIES)]
+        xy = [(x_of(deal), y_of(value)) for deal, value in enumerate(points)]
+        if len(xy) > 1:
+            draw.line(xy, fill=colour, width=3 * s, joint="curve")
+        dot = 5 * s
+        for x, y in xy:
+            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour)
+    return image.reduce(s)
+
+
+def render_standings(scene: StandingsScene) -> bytes:
+    return encode(standings_image(scene))
