@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import RANK_LABELS
 from render import theme
 from render.canvas import felt, labelled_pill, pill, text
-from render.groups import RowStyle, draw_labels, paste_cards, place_row, split_rows
+from render.groups import Row, RowStyle, draw_labels, paste_cards, place_row, split_rows
 from render.png import encode
 from render.scenes import HandScene
 from render.sprites import card_height
@@ -26,17 +26,34 @@ LABEL_BAND = 30
 ROW_HEIGHT = LABEL_BAND + 8 + LIFT + card_height(STYLE.card_width) + 10 + 24 + 10
 
 
+def layout(scene: HandScene) -> list[tuple[Row, int]]:
+    """Each row of cards with the y of its cards' top edge (before the picked card's lift)."""
+    rows, position = [], 1
+    for index, groups in enumerate(split_rows(scene.groups, WIDTH - 2 * PAD, STYLE)):
+        row = place_row(groups, PAD, WIDTH - 2 * PAD, STYLE, position)
+        rows.append((row, HEADER + index * ROW_HEIGHT + LABEL_BAND + 8 + LIFT))
+        position += len(row.cards)
+    return rows
+
+
+def card_boxes(scene: HandScene) -> dict[int, tuple[int, int, int, int]]:
+    """Where each numbered card's uncovered part is drawn: what a player (and a test) can see of it."""
+    boxes = {}
+    for row, top in layout(scene):
+        visible = min(row.step, STYLE.card_width)
+        for placed in row.cards:
+            y = top - (LIFT if placed.position == scene.picked else 0)
+            boxes[placed.position] = (placed.x, y, placed.x + visible, y + card_height(STYLE.card_width))
+    return boxes
+
+
 def hand_image(scene: HandScene) -> Image.Image:
-    rows = split_rows(scene.groups, WIDTH - 2 * PAD, STYLE)
+    rows = layout(scene)
     canvas = felt(WIDTH, HEADER + ROW_HEIGHT * len(rows))
     draw = ImageDraw.Draw(canvas)
     _header(draw, scene)
-    position = 1
-    for index, groups in enumerate(rows):
-        top = HEADER + index * ROW_HEIGHT
-        row = place_row(groups, PAD, WIDTH - 2 * PAD, STYLE, position)
-        draw_labels(draw, row, top, STYLE.label_size)
-        cards_top = top + LABEL_BAND + 8 + LIFT
+    for row, cards_top in rows:
+        draw_labels(draw, row, cards_top - LIFT - 8 - LABEL_BAND, STYLE.label_size)
         paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
         numbers_y = cards_top + card_height(STYLE.card_width) + 10 + 12
         visible = min(row.step, STYLE.card_width)
@@ -47,7 +64,6 @@ def hand_image(scene: HandScene) -> Image.Image:
                 pill(draw, (centre - 19, numbers_y - 13, centre + 19, numbers_y + 13), theme.GOLD)
                 ink = theme.GOLD_DARK
             text(draw, (centre, numbers_y), str(placed.position), NUMBER_SIZE, ink, "bold", "mm")
-        position += len(row.cards)
     return canvas
 
 

@@ -107,10 +107,11 @@ STANDINGS = StandingsScene(
 )
 
 
-def write_all(folder: Path) -> list[Path]:
+def pictures() -> dict[str, bytes]:
+    """Every sample rendered, by the name its golden reference has in `tests/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
 
-    pictures = {
+    return {
         "hand_14": render_hand(HAND_14),
         "hand_13_four_colour": render_hand(HAND_13_FOUR_COLOUR),
         "hand_unsorted": render_hand(HAND_UNSORTED),
@@ -119,9 +120,12 @@ def write_all(folder: Path) -> list[Path]:
         "result": render_result(RESULT),
         "standings": render_standings(STANDINGS),
     }
+
+
+def write_all(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, data in pictures.items():
+    for name, data in pictures().items():
         path = folder / f"{name}.png"
         path.write_bytes(data)
         paths.append(path)

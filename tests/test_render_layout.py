@@ -1,0 +1,219 @@
+"""What a player relies on in the pictures: sizes, wild badges, readable names, colours, file sizes."""
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.engine.cards import Card, Suit, parse_cards
+from render import (
+    HandGroup,
+    HandScene,
+    PlayerResult,
+    ResultScene,
+    render_card,
+    render_hand,
+    render_result,
+    render_standings,
+    render_table,
+    samples,
+    theme,
+)
+from render.fonts import clean_text, fit_text, font, player_name
+from render.hand import card_boxes
+from render.sprites import badge_box, card_sprite, index_column
+
+MAX_BYTES = 150 * 1024
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def near(pixel, colour, tolerance=40):
+    return sum(abs(a - b) for a, b in zip(pixel, colour, strict=False)) <= tolerance
+
+
+def changed_area(one: Image.Image, other: Image.Image):
+    """The box where two pictures really differ; the shared palette may shift colours by a few levels."""
+    return ImageChops.difference(one, other).convert("L").point(lambda v: 255 if v > 12 else 0).getbbox()
+
+
+def count_colour(image: Image.Image, box, colour, tolerance=40) -> int:
+    region = image.crop(box).convert("RGB")
+    return sum(1 for pixel in region.get_flattened_data() if near(pixel, colour, tolerance))
+
+
+# --- sizes -------------------------------------------------------------------------------------
+
+
+def test_hand_is_wide_enough_for_high_density_screens_and_of_fixed_size():
+    for scene in (samples.HAND_14, samples.HAND_13_FOUR_COLOUR, samples.HAND_UNSORTED):
+        assert decode(render_hand(scene)).size == (1200, 338)
+
+
+def test_table_result_and_standings_sizes():
+    assert decode(render_table(samples.TABLE)).size == (1200, 484)
+    assert decode(render_table(samples.TABLE_EMPTY)).size == (1200, 484)
+    assert decode(render_result(samples.RESULT)).size == (1200, 796)
+    assert decode(render_standings(samples.STANDINGS)).size == (1200, 598)
+
+
+def test_a_hand_too_wide_for_one_row_takes_two_and_keeps_every_index_uncovered():
+    cards = parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 2H 3H 4H 5H 6H 7H")
+    singles = tuple(HandGroup("ungrouped", (card,), 5) for card in cards)
+    scene = HandScene(groups=singles)
+    assert decode(render_hand(scene)).size == (1200, 338 * 2 - 58)
+    boxes = card_boxes(scene)
+    assert sorted(boxes) == list(range(1, 15))
+    assert min(right - left for left, _, right, _ in boxes.values()) >= index_column(130)
+
+
+def test_every_sample_and_a_full_six_player_result_stay_under_150_kb():
+    full = ResultScene(
+        players=tuple(
+            PlayerResult(f"Player {i} 🎲🎲", samples.HAND_14.groups, 80, winner=i == 0, standing="-80 chips")
+            for i in range(6)
+        ),
+        wild_rank=7,
+        title="Six players, fourteen cards each",
+    )
+    pictures = {**samples.pictures(), "full_result": render_result(full)}
+    sizes = {name: len(data) for name, data in pictures.items()}
+    assert max(sizes.values()) < MAX_BYTES, sizes
+
+
+# --- wild badge --------------------------------------------------------------------------------
+
+
+def badge_gold(image, boxes, position, card) -> int:
+    """Gold pixels where the badge of the card at `position` would be."""
+    left, top, _, _ = boxes[position]
+    badge = badge_box(card, 130)
+    return count_colour(image, (left + badge[0], top + badge[1], left + badge[2], top + badge[3]), theme.GOLD)
+
+
+def test_wild_cards_carry_a_gold_badge_where_the_overlapped_hand_shows_it():
+    scene = samples.HAND_14  # wild 7s: positions 3 (7H), 7 (printed joker), 11 (7S)
+    image = decode(render_hand(scene))
+    boxes = card_boxes(scene)
+    for position, card in enumerate(scene.cards, start=1):
+        gold = badge_gold(image, boxes, position, card)
+        if card.rank in (0, 7):
+            assert gold > 200, (position, card, gold)
+        else:
+            assert gold < 20, (position, card, gold)
+
+
+def test_without_a_cut_joker_the_sevens_lose_their_badge_but_printed_jokers_keep_it():
+    scene = replace(samples.HAND_14, wild_rank=None)
+    image = decode(render_hand(scene))
+    boxes = card_boxes(scene)
+    for position in (3, 7):
+        card = scene.cards[position - 1]
+        gold = badge_gold(image, boxes, position, card)
+        assert (gold > 200) == card.is_printed_joker, (card, gold)
+
+
+def test_the_table_badges_the_cut_joker():
+    plain = decode(render_table(replace(samples.TABLE, wild_rank=None)))
+    wild = decode(render_table(samples.TABLE))
+    cut_joker_area = (410, 100, 560, 340)
+    gold = [count_colour(image, cut_joker_area, theme.GOLD) for image in (plain, wild)]
+    assert gold[1] > gold[0] + 500, gold
+
+
+# --- names -------------------------------------------------------------------------------------
+
+AWKWARD_NAMES = (
+    "🔥🔥🔥",
+    "Arjun 👨‍👩‍👧‍👦 the Great",
+    "W" * 200,
+    "名前テスト",
+    "ZALGO Z̷̛̖a̶l̴g̵o̸",
+    "tab\tand\nnewline\u200b",
+    "",
+)
+
+
+@pytest.mark.parametrize("name", AWKWARD_NAMES)
+def test_awkward_names_neither_crash_nor_move_anything_else_on_the_table(name):
+    seats = (replace(samples.SEATS[0], name=name), *samples.SEATS[1:])
+    reference = decode(render_table(samples.TABLE))
+    awkward = decode(render_table(replace(samples.TABLE, seats=seats)))
+    assert awkward.size == reference.size
+    # Only the name's own slot may change: the piles, the other seats and the first seat's
+    # tag, count and standing (right of x=900) are identical.
+    seat_top, seat_bottom = 78, 134
+    for box in ((0, 0, 600, 484), (600, seat_bottom, 1200, 484), (900, seat_top, 1200, seat_bottom)):
+        assert changed_area(reference.crop(box), awkward.crop(box)) is None, box
+
+
+@pytest.mark.parametrize("name", AWKWARD_NAMES)
+def test_awkward_names_in_results_and_standings_keep_the_size(name):
+    result = ResultScene(players=(PlayerResult(name, samples.HAND_14.groups, 0, winner=True, standing=name),))
+    assert decode(render_result(result)).size == (1200, 262)
+    standings = replace(samples.STANDINGS, rows=(replace(samples.STANDINGS.rows[0], name=name, status=name),))
+    assert decode(render_standings(standings)).size == (1200, 70 + 44 * 2 + 24 + 260 + 24)
+
+
+def test_names_lose_what_the_font_cannot_draw_and_are_cut_to_their_width():
+    assert clean_text("Arjun 🔥🔥 Rao") == "Arjun Rao"
+    assert clean_text("🔥") == ""
+    assert player_name("🔥", font(20), 100) == "?"
+    assert clean_text("Zoë\u200d\tSmith") == "Zoë Smith"
+    long = player_name("W" * 200, font(20, "bold"), 180)
+    assert long.endswith("…") and font(20, "bold").getlength(long) <= 180
+    assert fit_text("short", font(20), 180) == "short"
+    assert fit_text("anything", font(20), 1) == ""
+
+
+# --- colours and caching -----------------------------------------------------------------------
+
+
+def test_the_four_colour_deck_paints_diamonds_blue_and_clubs_green():
+    for card, colour in ((Card(5, Suit.CLUBS), theme.FOUR_COLOUR[Suit.CLUBS]),
+                         (Card(5, Suit.DIAMONDS), theme.FOUR_COLOUR[Suit.DIAMONDS])):
+        classic = card_sprite(card, four_colour=False)
+        four = card_sprite(card, four_colour=True)
+        assert count_colour(four, (0, 0, four.width, four.height), colour) > 1500
+        assert count_colour(classic, (0, 0, classic.width, classic.height), colour) == 0
+    spade = Card(5, Suit.SPADES)
+    assert card_sprite(spade, four_colour=True).tobytes() == card_sprite(spade, four_colour=False).tobytes()
+
+
+def test_four_colour_flag_reaches_the_hand_picture():
+    classic = decode(render_hand(replace(samples.HAND_13_FOUR_COLOUR, four_colour=False)))
+    four = decode(render_hand(samples.HAND_13_FOUR_COLOUR))
+    green = theme.FOUR_COLOUR[Suit.CLUBS]
+    first_cards = (0, 0, 400, 338)  # A 2 3 of clubs
+    assert count_colour(four, first_cards, green, 30) > count_colour(classic, first_cards, green, 30) + 1000
+
+
+def test_card_faces_are_drawn_once_and_then_reused():
+    render_hand(samples.HAND_14)
+    before = card_sprite.cache_info()
+    render_hand(samples.HAND_14)
+    after = card_sprite.cache_info()
+    assert after.misses == before.misses
+    assert after.hits >= before.hits + 14
+
+
+def test_the_picked_card_is_lifted_and_glows():
+    scene = samples.HAND_14
+    boxes = card_boxes(scene)
+    lifted, resting = boxes[14], boxes[13]
+    assert lifted[1] < resting[1]
+    image = decode(render_hand(scene))
+    glow = (lifted[0] + 10, lifted[1] - 8, lifted[0] + 100, lifted[1] - 2)
+    assert count_colour(image, glow, theme.GOLD, 120) > 50
+    unpicked = decode(render_hand(replace(scene, picked=None)))
+    assert count_colour(unpicked, glow, theme.GOLD, 120) == 0
+
+
+def test_a_single_card_keeps_its_transparency():
+    image = Image.open(io.BytesIO(render_card(Card(12, Suit.HEARTS), wild=True)))
+    assert image.mode == "RGBA"
+    assert image.getpixel((0, 0))[3] == 0
+    assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
