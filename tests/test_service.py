@@ -194,3 +194,29 @@ async def test_players_choices_are_legal_for_the_helpers(service):
     table = await open_and_start(service, 2, players=2)
     view = table.match.deal.view(table.match.deal.turn)
     assert choose(view, random.Random(1))["command"] in ("pick", "drop")
+
+
+async def test_only_a_commands_own_arguments_reach_the_log(service):
+    table = await open_and_start(service, 11, players=2)
+    turn = table.match.deal.turn
+    await service.play(11, user(11, turn), {"command": "pick", "source": "closed", "seat": 1 - turn, "x": 1})
+    assert table.match.log[-1] == {"command": "pick", "source": "closed", "seat": turn}
+
+
+async def test_cancelling_a_match_in_play_keeps_it_marked_abandoned(service):
+    table = await open_and_start(service, 12, players=2)
+    await service.cancel(12, 999, can_manage=True)
+    assert service.table_in(12) is None
+    row = await (await service.store._conn.execute("SELECT status FROM matches")).fetchone()
+    assert row[0] == "abandoned" and (await service.store.table(table.id)).status is TableStatus.CANCELLED
+
+
+async def test_a_damaged_match_is_left_alone_and_the_other_tables_resume(tmp_path):
+    store, service = await open_service(tmp_path / "d.db")
+    damaged = await open_and_start(service, 13, players=2)
+    await open_and_start(service, 14, players=2)
+    await store._conn.execute("DELETE FROM match_commands WHERE match_id = ?", (damaged.match_id,))
+    await store.close()
+    store, service = await open_service(tmp_path / "d.db")
+    assert service.table_in(13) is None and service.table_in(14) is not None
+    await store.close()

@@ -124,3 +124,17 @@ async def test_the_production_loop_fires_deadlines_and_reports_them(tmp_path):
     await loop
     assert EventKind.MISSED_TURN in kinds(reported)
     await store.close()
+
+
+async def test_due_tables_act_together_and_share_commits(timed):
+    clock, service = timed
+    for channel in range(20, 40):
+        await service.open_table(GUILD, channel, 1, "Host")
+        await service.add_computer(channel, 1)
+        await service.add_computer(channel, 1, "strong")
+        await service.start(channel, 1)
+    clock.advance(1000)
+    before = service.store.commits
+    events = await service.fire_due()
+    assert {event.table_id for event in events} == {service.table_in(c).id for c in range(20, 40)}
+    assert service.store.commits - before < 10

@@ -34,7 +34,16 @@ from bot.store import ChannelBusyError, CommandRecord, SeatRecord, Store, TableR
 
 log = logging.getLogger(__name__)
 
-PLAYER_COMMANDS = frozenset({"pick", "discard", "drop", "declare", "next_deal", "rejoin", "split"})
+COMMAND_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "pick": ("source",),
+    "discard": ("card",),
+    "declare": ("groups", "finish"),
+    "drop": (),
+    "next_deal": (),
+    "rejoin": (),
+    "split": (),
+}
+PLAYER_COMMANDS = frozenset(COMMAND_ARGUMENTS)
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
 
@@ -75,6 +84,14 @@ class TableService:
         now = self.clock.now()
         events = []
         for active in await self.store.active_tables():
+            if active.error is not None:  # left as it is in the database, for someone to look at
+                log.error(
+                    "table %s in channel %s not resumed: %s",
+                    active.table.id,
+                    active.table.channel_id,
+                    active.error,
+                )
+                continue
             table = Table(active.table)
             if active.match is not None:
                 table.match = cheap_snapshots(Match.from_json(active.match.snapshot))
@@ -248,7 +265,11 @@ class TableService:
             self._verify_host(table, user_id, can_manage, "cancel")
             before = table.record.status
             table.record.status = TableStatus.CANCELLED
-            await self._save_table(table, lambda: setattr(table.record, "status", before))
+            try:
+                await self.store.cancel_table(table.record, table.match_id, self.clock.now())
+            except BaseException:
+                table.record.status = before
+                raise
             self._unregister(table)
         return [TableEvent(table.id, ServiceEventKind.CANCELLED, data={"by": user_id})]
 
@@ -278,7 +299,11 @@ class TableService:
             name = command.get("command")
             if name not in PLAYER_COMMANDS:
                 raise ServiceError(f"'{name}' is not a command you can play.")
-            entry = {key: value for key, value in command.items() if key not in ("seat", "turn")}
+            # Only the command's own arguments go in, since the log keeps whatever it is given.
+            entry = {
+                "command": name,
+                **{key: command[key] for key in COMMAND_ARGUMENTS[name] if key in command},
+            }
             if name != "next_deal":
                 entry["seat"] = seat
             return await self._apply(table, entry, command_id)
@@ -353,13 +378,15 @@ class TableService:
         """Acts wherever a deadline has passed: the next deal starts, a computer player moves,
         or the clock plays for an absent player (the engine's timeout)."""
         now = self.clock.now()
+        due = [t for t in self._tables.values() if t.clock and t.clock.due(now)]
+        # All due tables at once, so that their saves share commits; each under its own lock.
+        results = await asyncio.gather(*(self._fire(table, now) for table in due), return_exceptions=True)
         events: list[TableEvent] = []
-        for table in [t for t in self._tables.values() if t.clock and t.clock.due(now)]:
-            try:
-                events += await self._fire(table, now)
-            except Exception:  # one table's failure must not stop the others' clocks
-                log.exception("table %s: the clock could not act", table.id)
-            await asyncio.sleep(0)  # let commands for other tables in between
+        for table, result in zip(due, results, strict=True):
+            if isinstance(result, BaseException):  # one table's failure must not stop the others' clocks
+                log.error("table %s: the clock could not act", table.id, exc_info=result)
+            else:
+                events += result
         if events and self.on_events is not None:
             await self.on_events(events)
         return events

@@ -110,3 +110,4 @@ class StoredMatch:
 class ActiveTable:
     table: TableRecord
     match: StoredMatch | None
+    error: str | None = None  # why its match cannot be resumed (the others still are)

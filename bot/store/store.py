@@ -52,6 +52,7 @@ _UPDATE_MATCH = (
     "WHERE id = ? AND seq = ? - 1"
 )
 _UPDATE_CLOCK = "UPDATE matches SET clock = ? WHERE id = ?"
+_ABANDON_MATCH = "UPDATE matches SET status = 'abandoned', updated_at = ? WHERE id = ? AND status = 'playing'"
 _INSERT_DEAL = "INSERT INTO deals (match_id, number, snapshot, winner, finished_at) VALUES (?, ?, ?, ?, ?)"
 _UPSERT_STANDING = (
     "INSERT INTO match_standings (match_id, seat, user_id, standing, status, rejoined) "
@@ -87,6 +88,7 @@ _WRITE_ORDER = (
     _INSERT_COMMAND,
     _UPDATE_MATCH,
     _UPDATE_CLOCK,
+    _ABANDON_MATCH,
     _INSERT_DEAL,
     _UPSERT_STANDING,
     _UPSERT_STATS,
@@ -227,6 +229,13 @@ class Store:
     async def update_table(self, table: TableRecord, now: float) -> None:
         await self._write({_UPDATE_TABLE: [_table_update_row(table, now)]})
 
+    async def cancel_table(self, table: TableRecord, match_id: int | None, now: float) -> None:
+        """Closes a table; a match it was playing is kept, marked abandoned."""
+        statements = {_UPDATE_TABLE: [_table_update_row(table, now)]}
+        if match_id is not None:
+            statements[_ABANDON_MATCH] = [(now, match_id)]
+        await self._write(statements)
+
     async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
         """Marks the table playing and stores the match with its first command, atomically."""
         statements = {
@@ -279,8 +288,12 @@ class Store:
         tables = []
         for row in rows:
             table = _table_from_row(row)
-            match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
-            tables.append(ActiveTable(table, match))
+            try:
+                match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
+            except CorruptMatchError as error:
+                tables.append(ActiveTable(table, None, str(error)))
+            else:
+                tables.append(ActiveTable(table, match))
         return tables
 
     async def load_match(self, table_id: int) -> StoredMatch | None:
