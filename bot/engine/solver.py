@@ -1062,32 +1062,45 @@ def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tupl
 
 
 def _arrangement(assessment: _Assessment, discard: Card | None) -> Arrangement:
-    """The answer for an assessed hand; its groups are laid out when first read (`_lay_out`)."""
+    """The answer for an assessed hand; its groups are laid out when first read. The layout
+    keeps only the cards and the winning choice, not the search (an answer kept unread in a
+    cache then holds next to nothing for the garbage collector to walk)."""
     if assessment.show is not None:
         return Arrangement(True, 0, *assessment.show, discard)
-    return Arrangement._deferred(False, assessment.points, discard, partial(_lay_out, assessment))
-
-
-def _lay_out(assessment: _Assessment) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
-    """Lays out the arrangement the points came from; a hand with no lives shows the melds
-    that leave the least deadwood, so the player sees their progress."""
     search = assessment.search
+    cards, wild = tuple(search.hand.cards), search.hand.wild
+    lay_out = partial(_lay_out, cards, wild, search.rules, _chosen(assessment))
+    return Arrangement._deferred(False, assessment.points, discard, lay_out)
+
+
+def _chosen(assessment: _Assessment) -> _Best | None:
+    """The arrangement the points came from, or None when the hand pays for every card."""
     raw = min(
         assessment.priced(assessment.life, True),
         assessment.priced(assessment.protect, False),
-        search.hand.all_points,
+        assessment.search.hand.all_points,
     )
     life, protect = assessment.life, assessment.protect
     if life is not None and assessment.priced(life, True) == raw:
-        chosen = life
-    elif protect is not None and assessment.priced(protect, False) == raw:
-        chosen = protect
-    else:
-        chosen = search.cheapest(search.any_config, _ANY_CODE, _INFINITE)
+        return life
+    if protect is not None and assessment.priced(protect, False) == raw:
+        return protect
+    return None
+
+
+def _lay_out(
+    cards: tuple[Card, ...], wild: int | None, rules: Rules, chosen: _Best | None
+) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """The groups of the arrangement the points came from. A hand that pays for every card
+    shows the melds that leave the least deadwood, so the player sees their progress."""
+    hand = _Hand(cards, wild)
     if chosen is None:
-        return (), tuple(search.hand.cards)
-    groups, loose, pool = _plan(search.hand, chosen, search.rules)
-    return _melds(groups, loose, pool, [], search.hand.wild, search.rules)
+        search = _Search(cards, wild, rules)
+        chosen = search.cheapest(search.any_config, _ANY_CODE, _INFINITE)
+        if chosen is None:
+            return (), cards
+    groups, loose, pool = _plan(hand, chosen, rules)
+    return _melds(groups, loose, pool, [], wild, rules)
 
 
 def best_arrangement(
