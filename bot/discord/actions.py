@@ -1,0 +1,230 @@
+"""What happens when someone presses a button, picks from a menu or runs a game command.
+
+Every handler acknowledges the interaction before any slow work (Discord allows 3 seconds),
+calls the table service, answers the person privately, and hands the service's events to the
+presenter. Player mistakes get their specific reason in private; anything unexpected is logged
+with the table id and the person gets a short apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.components import confirm_view
+from bot.discord.hands import build_hand_message
+from bot.engine import judge_groups
+from bot.engine.errors import RummyError
+from bot.engine.melds import GroupKind
+from bot.service import Table, TableEvent
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+
+log = logging.getLogger(__name__)
+APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
+
+
+class Actions:
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        self.in_flight = 0  # handlers still working after their first answer
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def idle(self) -> None:
+        """Returns once no handler is working (clean shutdowns, and tests)."""
+        await self._idle.wait()
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    @property
+    def presenter(self) -> Any:
+        return self.bot.presenter
+
+    # ----------------------------------------------------------------- plumbing
+
+    async def guarded(
+        self, interaction: discord.Interaction[Any], table_id: int | None, work: Callable[[], Awaitable[None]]
+    ) -> None:
+        self.in_flight += 1
+        self._idle.clear()
+        try:
+            await work()
+        except RummyError as error:
+            await self.tell(interaction, str(error))
+        except Exception:
+            log.exception("table %s: interaction %s failed", table_id, interaction.id)
+            await self.tell(interaction, APOLOGY)
+        finally:
+            self.in_flight -= 1
+            if self.in_flight == 0:
+                self._idle.set()
+
+    async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A private answer, whether or not the interaction was already acknowledged."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    def table_by_id(self, table_id: int) -> Table:
+        table = self.presenter.table(table_id)
+        if table is None or not table.record.status.active:
+            raise RummyError("This table has closed.")
+        return table
+
+    def seat_of(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise RummyError("You are not seated at this table.")
+        return seat
+
+    async def play(
+        self, interaction: discord.Interaction[Any], table: Table, command: dict[str, Any], turn: str | None
+    ) -> list[TableEvent]:
+        events: list[TableEvent] = await self.service.play(
+            table.record.channel_id,
+            interaction.user.id,
+            command,
+            turn=turn,
+            command_id=str(interaction.id),
+        )
+        return events
+
+    async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Updates the message the person acted on (their DM, or their private reply)."""
+        seat = self.seat_of(table, interaction.user.id)
+        layout = self.presenter.layout(table.id, interaction.user.id)
+        message = await build_hand_message(table, seat, layout, self.presenter.deadline_for(table.id, seat))
+        if message is None:
+            await interaction.edit_original_response(content="This deal is over.", attachments=[], view=None)
+            return
+        await interaction.edit_original_response(
+            content=message.content, attachments=[message.file()], view=message.view
+        )
+
+    # ----------------------------------------------------------------- lobby
+
+    async def lobby(self, interaction: discord.Interaction[Any], table_id: int, action: str) -> None:
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            channel_id = table.record.channel_id
+            user = interaction.user
+            can_manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if action == "join":
+                events = await self.service.join(channel_id, user.id, user.display_name)
+                note = "You are seated. The host starts when everyone is in."
+            elif action == "leave":
+                events = await self.service.leave(channel_id, user.id)
+                note = "You left the table."
+            elif action == "computer":
+                events = await self.service.add_computer(channel_id, user.id, "strong")
+                note = "A computer player sits down."
+            else:
+                events = await self.service.start(channel_id, user.id, can_manage=can_manage)
+                note = "The match starts: your hand is on its way."
+            await interaction.followup.send(note, ephemeral=True)
+            await self.presenter.publish(events)
+
+        await self.guarded(interaction, table_id, work)
+
+    # ----------------------------------------------------------------- hand controls
+
+    async def hand_button(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: str, action: str
+    ) -> None:
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            if action == "declare":
+                await self.ask_declare(interaction, table, turn)
+                return
+            await interaction.response.defer()
+            if action == "sort":
+                self.presenter.layout(table.id, interaction.user.id).custom = False
+            else:
+                command = {"command": "drop"} if action == "drop" else {"command": "pick", "source": action}
+                events = await self.play(interaction, table, command, turn)
+                await self.presenter.publish(events, actor=interaction.user.id)
+            await self.show_own_hand(interaction, table)
+
+        await self.guarded(interaction, table_id, work)
+
+    async def discard(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: str, card: str
+    ) -> None:
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            await interaction.response.defer()
+            events = await self.play(interaction, table, {"command": "discard", "card": card}, turn)
+            await self.presenter.publish(events, actor=interaction.user.id)
+            await self.show_own_hand(interaction, table)
+
+        await self.guarded(interaction, table_id, work)
+
+    async def ask_declare(
+        self, interaction: discord.Interaction[Any], table: Table, turn: str | None
+    ) -> None:
+        """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
+        groups, finish = self.declaration(table, interaction.user.id)
+        match = table.match
+        assert match is not None and match.deal is not None
+        judgement = judge_groups(groups, match.deal.wild_rank, match.deal.rules)
+        shown = "\n".join(
+            f"• {kind.value.replace('_', ' ') if kind is not GroupKind.INVALID else 'not a group'}: "
+            + " ".join(card.pretty for card in group)
+            for group, kind in zip(groups, judgement.kinds, strict=True)
+        )
+        penalty = match.deal.rules.wrong_declaration
+        verdict = "This looks valid." if judgement.valid else f"**This is not valid**: {judgement.reason}"
+        text = (
+            f"Declare with **{finish.pretty}** as the finish card?\n{shown}\n{verdict}\n"
+            f"A wrong show costs {penalty} points and puts you out of this deal."
+        )
+        await interaction.response.send_message(
+            text, view=confirm_view(table.id, turn or table.turn_token() or "0"), ephemeral=True
+        )
+
+    def declaration(self, table: Table, user_id: int) -> tuple[list[list[Any]], Any]:
+        """The player's layout less the finish card (the last loose card, as the solver suggests)."""
+        match = table.match
+        if match is None or match.deal is None:
+            raise RummyError("There is no deal in progress.")
+        seat = self.seat_of(table, user_id)
+        deal = match.deal
+        if not deal.can_declare(seat):
+            raise RummyError("You can declare only on your turn, after picking a card.")
+        layout = self.presenter.layout(table.id, user_id)
+        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+        groups = [list(group) for group in layout.groups]
+        finish = groups[-1][-1]
+        groups[-1] = groups[-1][:-1]
+        return [group for group in groups if group], finish
+
+    async def confirm_declare(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            groups, finish = self.declaration(table, interaction.user.id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            command = {
+                "command": "declare",
+                "groups": [" ".join(card.code for card in group) for group in groups],
+                "finish": finish.code,
+            }
+            events = await self.play(interaction, table, command, turn)
+            shows = [e for e in events if e.kind in ("declared", "wrong_show")]
+            verdict = shows[0].data.get("reason", "") if shows else ""
+            await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
+            await self.presenter.publish(events)
+
+        await self.guarded(interaction, table_id, work)

@@ -1,0 +1,106 @@
+"""The Discord bot: a `commands.Bot` that owns the store, the table service and the presenter."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.actions import Actions
+from bot.discord.cog import RummyCog
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.presenter import Presenter
+from bot.service import ServiceSettings, TableEvent, TableService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
+
+
+class RummyBot(commands.Bot):
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        dev_guild_id: int | None = None,
+        service_factory: Any = None,
+        edit_delay: float = 0.8,
+        **options: Any,
+    ) -> None:
+        # Slash commands and components only: no message content or member intents needed.
+        options.setdefault("intents", discord.Intents(guilds=True))
+        options.setdefault("chunk_guilds_at_startup", False)
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.db_path = db_path
+        self.dev_guild_id = dev_guild_id
+        self.service_factory = service_factory or self._default_service
+        self.presenter = Presenter(self, edit_delay=edit_delay)
+        self.actions = Actions(self)
+        self._stop = asyncio.Event()
+        self._timers: asyncio.Task[None] | None = None
+
+    def _default_service(self, store: Store, on_events: Any) -> TableService:
+        return TableService(store, settings=ServiceSettings(), on_events=on_events)
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.db_path)
+        self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        await self.add_cog(RummyCog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.dev_guild_id is not None:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        resumed = await self.service.resume()
+        self._timers = asyncio.create_task(self.service.run(self._stop))
+        self._resumed = resumed
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s; %d table(s) resumed", self.user, len(getattr(self, "_resumed", [])))
+        for event in getattr(self, "_resumed", []):
+            self.presenter.schedule_table_refresh(event.table_id)
+        self._resumed = []
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Discord only runs a button's callback while the message still carries it; a press on
+        an older rendering (a hand from an earlier turn) would otherwise go unanswered."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("rummy:"):
+            return
+        current = {
+            child.custom_id
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+            if getattr(child, "custom_id", None)
+        }
+        if custom_id not in current and not interaction.response.is_done():
+            await interaction.response.send_message(STALE, ephemeral=True)
+
+    async def _on_service_events(self, events: list[TableEvent]) -> None:
+        await self.presenter.publish(events)
+
+    async def idle(self) -> None:
+        """Waits until every interaction handler and table edit in progress is done."""
+        while self.actions.in_flight or self.presenter.busy():
+            await self.actions.idle()
+            await self.presenter.flush()
+
+    async def close(self) -> None:
+        self._stop.set()
+        await self.idle()
+        if self._timers is not None:
+            with contextlib.suppress(Exception):
+                await self._timers
+        await self.presenter.flush()
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()

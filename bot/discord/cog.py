@@ -1,0 +1,334 @@
+"""The `/rummy` slash commands. Thin: each one checks what only Discord knows (who, where,
+permissions), calls the service through `Actions`, and answers privately unless the answer is
+the table itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.hands import build_hand_message
+from bot.engine.cards import parse_cards
+from bot.engine.commitment import verify
+from bot.engine.errors import RummyError
+from bot.engine.formats import Format
+from bot.engine.rules import Rules
+from bot.rules_text import describe_rules
+from bot.scenes import standings_scene
+from bot.service import Table
+from render import render_standings
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+
+FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
+
+
+class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 13-card Rummy tables"):
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def actions(self) -> Any:
+        return self.bot.actions
+
+    def here(self, interaction: discord.Interaction[Any]) -> Table:
+        table = self.bot.service.table_in(interaction.channel_id)
+        if table is None:
+            raise RummyError("There is no table in this channel. Open one with `/rummy new`.")
+        self.bot.presenter.known[table.id] = table
+        return table
+
+    async def run(self, interaction: discord.Interaction[Any], work: Any) -> None:
+        await self.actions.guarded(interaction, None, work)
+
+    # ----------------------------------------------------------------- lobby
+
+    @app_commands.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(
+        format="Points, Deals or Pool",
+        seats="Most players (2 to 6)",
+        point_value="Chips per point (Points format)",
+        turn_seconds="Seconds per turn",
+    )
+    @app_commands.choices(format=FORMAT_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        format: app_commands.Choice[str],
+        seats: app_commands.Range[int, 2, 6] = 6,
+        point_value: app_commands.Range[int, 1, 1000] = 1,
+        turn_seconds: app_commands.Range[int, 10, 120] = 30,
+    ) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise RummyError("Tables live in server channels, not in DMs.")
+            await interaction.response.defer(thinking=True)
+            events = await self.bot.service.open_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                interaction.user.display_name,
+                format=format.value,
+                rules=Rules(turn_seconds=turn_seconds),
+                point_value=point_value,
+                max_seats=seats,
+            )
+            table = self.here(interaction)
+            content, files, view = await self.bot.presenter.table_message_parts(table)
+            message = await interaction.edit_original_response(content=content, attachments=files, view=view)
+            # Later edits go through the channel, not the interaction, whose token expires in 15 minutes.
+            channel = self.bot.get_partial_messageable(interaction.channel_id)
+            self.bot.presenter.table_messages[table.id] = channel.get_partial_message(message.id)
+            await self.bot.presenter.publish(events)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(
+            interaction, lambda: self.actions.lobby(interaction, self.here(interaction).id, "join")
+        )
+
+    @app_commands.command(
+        name="leave", description="Leave this channel's table (a middle drop during a match)"
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(
+            interaction, lambda: self.actions.lobby(interaction, self.here(interaction).id, "leave")
+        )
+
+    @app_commands.command(name="start", description="Start the match (host or Manage Server)")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(
+            interaction, lambda: self.actions.lobby(interaction, self.here(interaction).id, "start")
+        )
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or Manage Server)")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            events = await self.bot.service.cancel(
+                interaction.channel_id, interaction.user.id, can_manage=bool(perms and perms.manage_guild)
+            )
+            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
+            await self.bot.presenter.publish(events)
+            await self.bot.presenter.refresh_table(table.id)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="table", description="Post the table again at the bottom of the channel")
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            await interaction.response.send_message("Here it is.", ephemeral=True)
+            await self.bot.presenter.refresh_table(table.id, repost=True)
+
+        await self.run(interaction, work)
+
+    # ----------------------------------------------------------------- playing
+
+    @app_commands.command(name="hand", description="See your hand privately, with its buttons")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            seat = self.actions.seat_of(table, interaction.user.id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            layout = self.bot.presenter.layout(table.id, interaction.user.id)
+            deadline = self.bot.presenter.deadline_for(table.id, seat)
+            message = await build_hand_message(table, seat, layout, deadline)
+            if message is None:
+                await interaction.followup.send("There is no deal in progress.", ephemeral=True)
+                return
+            await interaction.followup.send(
+                message.content,
+                file=message.file(),
+                view=message.view or discord.utils.MISSING,
+                ephemeral=True,
+            )
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="pick", description="Pick from the closed deck or the open pile")
+    @app_commands.choices(
+        source=[
+            app_commands.Choice(name="closed deck", value="closed"),
+            app_commands.Choice(name="open pile", value="open"),
+        ]
+    )
+    async def pick(self, interaction: discord.Interaction[Any], source: app_commands.Choice[str]) -> None:
+        await self.game(interaction, {"command": "pick", "source": source.value})
+
+    @app_commands.command(name="discard", description="Discard a card from your hand")
+    @app_commands.describe(card="The card, like 10H, or its number in your hand")
+    async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            layout = self.bot.presenter.layout(table.id, interaction.user.id)
+            chosen = layout.card_at(int(card)) if card.strip().isdigit() else parse_cards(card)[0]
+            await self.game(interaction, {"command": "discard", "card": chosen.code})
+
+        await self.run(interaction, work)
+
+    @discard.autocomplete("card")
+    async def discard_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = self.bot.service.table_in(interaction.channel_id)
+        if table is None or table.match is None or table.match.deal is None:
+            return []
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return []
+        deal = table.match.deal
+        layout = self.bot.presenter.layout(table.id, interaction.user.id)
+        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+        choices = [
+            app_commands.Choice(name=f"{position}: {card.pretty}", value=card.code)
+            for position, card in enumerate(layout.cards, start=1)
+            if current.upper() in card.code or current in str(position)
+        ]
+        return choices[:25]
+
+    @app_commands.command(
+        name="drop", description="Drop out of this deal (20 before your first pick, 40 after)"
+    )
+    async def drop(self, interaction: discord.Interaction[Any]) -> None:
+        await self.game(interaction, {"command": "drop"})
+
+    @app_commands.command(name="declare", description="Show your hand as grouped (you confirm first)")
+    async def declare(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            await self.actions.ask_declare(interaction, self.here(interaction), None)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="group", description="Arrange your cards: numbers, groups split by /")
+    @app_commands.describe(groups="For example: 1 2 3 / 4 5 6 7 / 8 9 10  (or 'auto' for the suggestion)")
+    async def group(self, interaction: discord.Interaction[Any], groups: str) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            seat = self.actions.seat_of(table, interaction.user.id)
+            if table.match is None or table.match.deal is None:
+                raise RummyError("There is no deal in progress.")
+            deal = table.match.deal
+            layout = self.bot.presenter.layout(table.id, interaction.user.id)
+            layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+            if groups.strip().lower() == "auto":
+                layout.custom = False
+            else:
+                layout.regroup(groups, deal.seats[seat].hand)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            message = await build_hand_message(
+                table, seat, layout, self.bot.presenter.deadline_for(table.id, seat)
+            )
+            if message is not None:
+                await interaction.followup.send(
+                    message.content,
+                    file=message.file(),
+                    view=message.view or discord.utils.MISSING,
+                    ephemeral=True,
+                )
+
+        await self.run(interaction, work)
+
+    async def game(self, interaction: discord.Interaction[Any], command: dict[str, Any]) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            events = await self.actions.play(interaction, table, command, None)
+            await self.bot.presenter.publish(events, actor=interaction.user.id)
+            seat = self.actions.seat_of(table, interaction.user.id)
+            layout = self.bot.presenter.layout(table.id, interaction.user.id)
+            message = await build_hand_message(
+                table, seat, layout, self.bot.presenter.deadline_for(table.id, seat)
+            )
+            if message is None:
+                await interaction.followup.send("Done.", ephemeral=True)
+                return
+            await interaction.followup.send(
+                message.content,
+                file=message.file(),
+                view=message.view or discord.utils.MISSING,
+                ephemeral=True,
+            )
+
+        await self.run(interaction, work)
+
+    # ----------------------------------------------------------------- information
+
+    @app_commands.command(name="rules", description="This table's rules in plain words")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.bot.service.table_in(interaction.channel_id)
+            if table is None:
+                text = describe_rules(Format.POINTS.spec, Rules())
+                text = "No table here; these are the default rules.\n" + text
+            else:
+                rules = Rules.from_json(table.record.rules)
+                text = describe_rules(Format(table.record.format).spec, rules, table.record.point_value)
+            await interaction.response.send_message(text[:2000], ephemeral=True)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="standings", description="This table's standings, deal by deal")
+    async def standings(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.here(interaction)
+            if table.match is None:
+                raise RummyError("The match has not started yet.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            names = [seat.name for seat in table.record.seats]
+            png = await asyncio.to_thread(render_standings, standings_scene(table.match, names))
+            file = discord.File(io.BytesIO(png), filename="standings.png")
+            await interaction.followup.send(file=file, ephemeral=True)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="stats", description="A player's record in this server")
+    @app_commands.describe(user="Whose record (you, if left out)")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise RummyError("Statistics are kept per server: ask in a server channel.")
+            who = user or interaction.user
+            stats = await self.bot.store.user_stats(interaction.guild_id, who.id)
+            best = f"{stats.best_pool_finish}" if stats.best_pool_finish is not None else "none yet"
+            text = (
+                f"**{who.display_name}**: {stats.matches_won} of {stats.matches_played} matches won, "
+                f"{stats.deals_won} of {stats.deals_played} deals won; {stats.drops} drops, "
+                f"{stats.wrong_shows} wrong shows; {stats.chips_won:+,} chips; best pool finish: {best}."
+            )
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(
+        name="verify", description="Check a deal's shuffle against its published commitment"
+    )
+    @app_commands.describe(
+        commitment="The hash shown when the deal started",
+        salt="Revealed at the end",
+        order="The revealed deck order",
+    )
+    async def verify_shuffle(
+        self, interaction: discord.Interaction[Any], commitment: str, salt: str, order: str
+    ) -> None:
+        async def work() -> None:
+            ok = verify(commitment, salt.strip(), parse_cards(order))
+            text = (
+                "✅ The deck order and salt match the commitment: the deck was fixed before the deal."
+                if ok
+                else "❌ They do not match this commitment."
+            )
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await self.run(interaction, work)

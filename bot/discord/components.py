@@ -1,0 +1,167 @@
+"""Buttons and menus. Each is a `DynamicItem` whose custom_id carries the table and, for game
+actions, the turn it was made for: buttons keep working after a restart (no view state lives
+in memory) and a button from an earlier turn is refused by the service as stale.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import ui
+
+from bot.engine.cards import Card
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+
+LOBBY_ACTIONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "computer": ("Add computer player", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+HAND_ACTIONS = {
+    "closed": ("Pick closed", discord.ButtonStyle.primary),
+    "open": ("Pick open", discord.ButtonStyle.primary),
+    "drop": ("Drop", discord.ButtonStyle.danger),
+    "declare": ("Declare", discord.ButtonStyle.success),
+    "sort": ("Sort / group", discord.ButtonStyle.secondary),
+}
+
+
+def _bot(interaction: discord.Interaction[Any]) -> RummyBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<table>\d+):(?P<action>\w+)"):
+    def __init__(self, table_id: int, action: str) -> None:
+        label, style = LOBBY_ACTIONS[action]
+        super().__init__(ui.Button(label=label, style=style, custom_id=f"rummy:lobby:{table_id}:{action}"))
+        self.table_id, self.action = table_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["table"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).actions.lobby(interaction, self.table_id, self.action)
+
+
+class HandButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"rummy:hand:(?P<table>\d+):(?P<turn>[\w.]+):(?P<action>\w+)",
+):
+    def __init__(self, table_id: int, turn: str, action: str, disabled: bool = False) -> None:
+        label, style = HAND_ACTIONS[action]
+        custom_id = f"rummy:hand:{table_id}:{turn}:{action}"
+        super().__init__(ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled))
+        self.table_id, self.turn, self.action = table_id, turn, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["table"]), match["turn"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).actions.hand_button(interaction, self.table_id, self.turn, self.action)
+
+
+class DiscardSelect(
+    ui.DynamicItem[ui.Select[Any]], template=r"rummy:discard:(?P<table>\d+):(?P<turn>[\w.]+)"
+):
+    def __init__(self, table_id: int, turn: str, cards: list[tuple[int, Card]] | None = None) -> None:
+        options = [
+            discord.SelectOption(label=f"{position}: {card.pretty}", value=f"{position}:{card.code}")
+            for position, card in cards or []
+        ] or [discord.SelectOption(label="-", value="-")]
+        select: ui.Select[Any] = ui.Select(
+            custom_id=f"rummy:discard:{table_id}:{turn}",
+            placeholder="Discard a card…",
+            options=options,
+            disabled=not cards,
+        )
+        super().__init__(select)
+        self.table_id, self.turn = table_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> DiscardSelect:
+        return cls(int(match["table"]), match["turn"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        value = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
+        card = value.split(":", 1)[1] if ":" in value else ""
+        await _bot(interaction).actions.discard(interaction, self.table_id, self.turn, card)
+
+
+class ConfirmDeclare(
+    ui.DynamicItem[ui.Button[Any]], template=r"rummy:declare:(?P<table>\d+):(?P<turn>[\w.]+)"
+):
+    def __init__(self, table_id: int, turn: str) -> None:
+        custom_id = f"rummy:declare:{table_id}:{turn}"
+        button: ui.Button[Any] = ui.Button(
+            label="Yes, declare", style=discord.ButtonStyle.danger, custom_id=custom_id
+        )
+        super().__init__(button)
+        self.table_id, self.turn = table_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmDeclare:
+        return cls(int(match["table"]), match["turn"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).actions.confirm_declare(interaction, self.table_id, self.turn)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    HandButton,
+    DiscardSelect,
+    ConfirmDeclare,
+)
+
+
+def lobby_view(table_id: int) -> ui.View:
+    view = ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(table_id, action))
+    return view
+
+
+def hand_view(
+    table_id: int,
+    turn: str,
+    *,
+    can_pick_closed: bool,
+    can_pick_open: bool,
+    can_drop: bool,
+    can_declare: bool,
+    discardable: list[tuple[int, Card]],
+) -> ui.View:
+    """The controls under a hand: only what is legal right now is enabled."""
+    view = ui.View(timeout=None)
+    enabled = {
+        "closed": can_pick_closed,
+        "open": can_pick_open,
+        "drop": can_drop,
+        "declare": can_declare,
+        "sort": True,
+    }
+    for action, on in enabled.items():
+        view.add_item(HandButton(table_id, turn, action, disabled=not on))
+    view.add_item(DiscardSelect(table_id, turn, discardable))
+    return view
+
+
+def confirm_view(table_id: int, turn: str) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ConfirmDeclare(table_id, turn))
+    return view

@@ -1,0 +1,73 @@
+"""A player's private hand message: the picture, the words and the controls, for one seat.
+
+Built only from that seat's own view, so nothing here can show another player's cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass
+
+import discord
+
+from bot.discord.components import hand_view
+from bot.engine.deal import Phase
+from bot.engine.match import MatchPhase
+from bot.hand_layout import HandLayout
+from bot.rules_text import wild_words
+from bot.scenes import hand_scene
+from bot.service import Table
+from render import render_hand
+
+
+@dataclass
+class HandMessage:
+    content: str
+    png: bytes
+    view: discord.ui.View | None
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.png), filename="hand.png")
+
+
+async def build_hand_message(
+    table: Table, seat: int, layout: HandLayout, deadline: float | None = None
+) -> HandMessage | None:
+    """None when there is no hand to show (between deals, or the match is over)."""
+    match = table.match
+    if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
+        return None
+    deal = match.deal
+    scene = hand_scene(match, seat, layout)
+    png = await asyncio.to_thread(render_hand, scene)
+    view_of_seat = deal.view(seat)
+    token = table.turn_token() or "0"
+    mine = view_of_seat.to_act
+    lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + 1} · {wild_words(deal.wild_rank)}"]
+    open_card = deal.open_card.pretty if deal.open_card else "none"
+    if not deal.seats[seat].in_play:
+        lines.append("You are out of this deal; the others play on.")
+    elif mine and deal.phase is Phase.PICK:
+        lines.append(f"**Your turn**: pick the open card {open_card} or from the closed deck.")
+    elif mine:
+        lines.append("**Discard a card**, or declare if your hand is complete.")
+    else:
+        lines.append(f"Waiting for {table.record.seats[deal.turn].name}. Open card: {open_card}.")
+    if mine and deadline:
+        lines.append(f"Your time runs out <t:{int(deadline)}:R>.")
+    discardable = [
+        (position, card)
+        for position, card in enumerate(layout.cards, start=1)
+        if mine and deal.can_discard(seat, card)
+    ]
+    view = hand_view(
+        table.id,
+        token,
+        can_pick_closed=mine and deal.can_pick(seat, "closed"),
+        can_pick_open=mine and deal.can_pick(seat, "open"),
+        can_drop=mine and deal.can_drop(seat),
+        can_declare=mine and deal.can_declare(seat),
+        discardable=discardable,
+    )
+    return HandMessage("\n".join(lines), png, view)

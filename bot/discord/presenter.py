@@ -1,0 +1,290 @@
+"""Service events as Discord messages: one table message per table, edited in place; each
+player's hand by DM (or, where DMs are refused, a pointer to `/rummy hand`); results.
+
+Every event passes through `visible_events(events, None)` before it reaches the channel, and a
+hand message is only ever built from its own seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections import defaultdict, deque
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.components import lobby_view
+from bot.discord.hands import build_hand_message
+from bot.engine.events import EventKind
+from bot.engine.match import MatchPhase
+from bot.hand_layout import HandLayout
+from bot.rules_text import wild_words
+from bot.scenes import result_scene, table_scene
+from bot.service import ServiceEventKind, Table, TableEvent, visible_events
+from bot.terminal.narrate import event_lines
+from render import render_result, render_table
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+
+log = logging.getLogger(__name__)
+DM_REFUSED = 50007
+LOG_LINES = 6
+
+
+class Presenter:
+    def __init__(self, bot: RummyBot, edit_delay: float = 0.8) -> None:
+        self.bot = bot
+        self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
+        self.known: dict[int, Table] = {}
+        self.table_messages: dict[int, discord.PartialMessage | discord.Message] = {}
+        self.hand_messages: dict[tuple[int, int], discord.PartialMessage | discord.Message] = {}
+        self.layouts: dict[tuple[int, int], HandLayout] = defaultdict(HandLayout)
+        self.dm_refused: set[int] = set()
+        self.moves: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=LOG_LINES))
+        self.deadlines: dict[int, tuple[int | None, float]] = {}
+        self.turn_pings: dict[int, discord.Message] = {}
+        self.ping_tokens: dict[int, str | None] = {}
+        self._pending: dict[int, asyncio.Task[None]] = {}
+
+    # ----------------------------------------------------------------- lookups
+
+    def table(self, table_id: int) -> Table | None:
+        for table in self.bot.service.tables():
+            if table.id == table_id:
+                self.known[table_id] = table
+                return table
+        return self.known.get(table_id)
+
+    def layout(self, table_id: int, user_id: int) -> HandLayout:
+        return self.layouts[(table_id, user_id)]
+
+    def deadline_for(self, table_id: int, seat: int) -> float | None:
+        owner, deadline = self.deadlines.get(table_id, (None, 0.0))
+        return deadline if owner == seat else None
+
+    # ----------------------------------------------------------------- events in
+
+    async def publish(self, events: list[TableEvent], actor: int | None = None) -> None:
+        """Reacts to what happened. `actor` is the user whose own interaction already shows
+        them their new hand, so they are not sent a second copy."""
+        by_table: dict[int, list[TableEvent]] = defaultdict(list)
+        for event in events:
+            by_table[event.table_id].append(event)
+        for table_id, table_events in by_table.items():
+            try:
+                await self._publish_table(table_id, table_events, actor)
+            except Exception:
+                log.exception("table %s: could not show events", table_id)
+
+    async def _publish_table(self, table_id: int, events: list[TableEvent], actor: int | None) -> None:
+        table = self.table(table_id)
+        if table is None:
+            return
+        names = [seat.name for seat in table.record.seats]
+        hands_to_send: set[int] = set()
+        for event in visible_events(events, None):
+            if event.event is not None:
+                for line in event_lines(event.event, -1, names):
+                    if line.strip() and not line.startswith("──"):
+                        self.moves[table_id].append(line)
+            kind = event.kind
+            if kind == ServiceEventKind.CLOCK and event.data.get("deadline") is not None:
+                self.deadlines[table_id] = (event.seat, float(event.data["deadline"]))
+                if event.seat is not None:
+                    hands_to_send.add(event.seat)
+            elif kind == EventKind.DEALT:
+                self.moves[table_id].clear()
+                hands_to_send.update(range(len(names)))
+            elif kind == EventKind.TURN and event.seat is not None:
+                hands_to_send.add(event.seat)
+            elif kind == EventKind.DEAL_OVER:
+                await self._post_result(table)
+        for seat in sorted(hands_to_send):
+            user_id = table.record.seats[seat].user_id
+            if user_id is not None and user_id != actor:
+                await self.send_hand(table, seat)
+        await self._ping_turn(table)
+        self.schedule_table_refresh(table_id)
+
+    # ----------------------------------------------------------------- hands
+
+    async def send_hand(self, table: Table, seat: int) -> None:
+        """Edits the player's hand DM in place, or sends one; a refused DM is remembered and the
+        player is told in the channel to use `/rummy hand`."""
+        user_id = table.record.seats[seat].user_id
+        if user_id is None or user_id in self.dm_refused:
+            return
+        message = await build_hand_message(
+            table, seat, self.layout(table.id, user_id), self.deadline_for(table.id, seat)
+        )
+        if message is None:
+            return
+        key = (table.id, user_id)
+        existing = self.hand_messages.get(key)
+        try:
+            if existing is not None:
+                with contextlib.suppress(discord.NotFound):
+                    await existing.edit(
+                        content=message.content, attachments=[message.file()], view=message.view
+                    )
+                    return
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            self.hand_messages[key] = await user.send(
+                content=message.content, file=message.file(), view=message.view
+            )
+        except discord.Forbidden as error:
+            if error.code != DM_REFUSED:
+                raise
+            self.dm_refused.add(user_id)
+            await self.say(
+                table,
+                f"<@{user_id}>, I can't send you direct messages (your privacy settings block them). "
+                "Use `/rummy hand` here to see your cards privately.",
+            )
+
+    async def _ping_turn(self, table: Table) -> None:
+        """A mention when a person's turn starts; the previous one is removed to keep the channel tidy."""
+        match = table.match
+        if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
+            return
+        seat = match.deal.turn
+        user_id = table.record.seats[seat].user_id
+        token = table.turn_token()
+        previous = self.turn_pings.get(table.id)
+        if previous is not None and self.ping_tokens.get(table.id) == token:
+            return
+        if previous is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await previous.delete()
+            del self.turn_pings[table.id]
+        if user_id is None:
+            return
+        deadline = self.deadline_for(table.id, seat)
+        when = f" (ends <t:{int(deadline)}:R>)" if deadline else ""
+        hint = " Use `/rummy hand`." if user_id in self.dm_refused else " Your hand is in your DMs."
+        sent = await self.say(table, f"<@{user_id}>, your turn{when}.{hint}")
+        if sent is not None:
+            self.turn_pings[table.id] = sent
+            self.ping_tokens[table.id] = token
+
+    # ----------------------------------------------------------------- the table message
+
+    def schedule_table_refresh(self, table_id: int) -> None:
+        task = self._pending.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._pending[table_id] = asyncio.get_running_loop().create_task(self._refresh_later(table_id))
+
+    async def _refresh_later(self, table_id: int) -> None:
+        if self.edit_delay:
+            await asyncio.sleep(self.edit_delay)
+        try:
+            await self.refresh_table(table_id)
+        except Exception:
+            log.exception("table %s: could not update the table message", table_id)
+
+    def busy(self) -> bool:
+        return any(not task.done() for task in self._pending.values())
+
+    async def flush(self) -> None:
+        """Waits for pending table edits (tests, and before shutting down)."""
+        while pending := [task for task in self._pending.values() if not task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def refresh_table(self, table_id: int, repost: bool = False) -> None:
+        table = self.table(table_id)
+        if table is None:
+            return
+        content, files, view = await self.table_message_parts(table)
+        message = self.table_messages.get(table_id)
+        if message is not None and not repost:
+            try:
+                await message.edit(content=content, attachments=files, view=view)
+                return
+            except discord.NotFound:
+                pass
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        try:
+            sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
+        except discord.NotFound:
+            log.warning("table %s: its channel is gone", table_id)
+            return
+        self.table_messages[table_id] = sent
+
+    async def table_message_parts(
+        self, table: Table
+    ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        record = table.record
+        match = table.match
+        if match is None:
+            seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
+            content = (
+                f"**{record.format} table** · {len(record.seats)}/{record.max_seats} seated · "
+                f"host <@{record.host_id}>\n{seats}\nJoin, add computer players, then the host starts."
+            )
+            if not record.status.active:
+                return content + "\n*This table is closed.*", [], None
+            return content, [], lobby_view(table.id)
+        names = [seat.name for seat in record.seats]
+        png = await asyncio.to_thread(render_table_png, match, names)
+        lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}"]
+        if match.phase is MatchPhase.OVER:
+            lines.append("**The match is over.**")
+        elif match.deal is not None:
+            deal = match.deal
+            seat = deal.turn
+            deadline = self.deadline_for(table.id, seat)
+            user_id = record.seats[seat].user_id
+            who = f"<@{user_id}>" if user_id else names[seat]
+            when = f", ends <t:{int(deadline)}:R>" if deadline else ""
+            lines.append(f"Turn: {who}{when} · {wild_words(deal.wild_rank)}")
+            lines.append(f"Shuffle commitment: `{deal.commitment}`")
+        else:
+            _, deadline = self.deadlines.get(table.id, (None, 0.0))
+            when = f" <t:{int(deadline)}:R>" if deadline else " soon"
+            lines.append(f"The next deal starts{when}.")
+        if self.moves[table.id]:
+            lines.append("\n".join(f"› {line}" for line in self.moves[table.id]))
+        return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], None
+
+    # ----------------------------------------------------------------- results
+
+    async def _post_result(self, table: Table) -> None:
+        match = table.match
+        if match is None or not match.finished_deals:
+            return
+        names = [seat.name for seat in table.record.seats]
+        png = await asyncio.to_thread(render_result_png, match, names)
+        record = match.finished_deals[-1]
+        text = (
+            f"**Deal {len(match.finished_deals)} result.** Shuffle reveal: salt `{record['salt']}`; "
+            f"check with `/rummy verify` (commitment `{_commitment(record)}`)."
+        )
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await channel.send(content=text, file=discord.File(io.BytesIO(png), filename="result.png"))
+
+    async def say(self, table: Table, text: str) -> discord.Message | None:
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        try:
+            return await channel.send(text)
+        except discord.NotFound:
+            return None
+
+
+def render_table_png(match: Any, names: list[str]) -> bytes:
+    return render_table(table_scene(match, names))
+
+
+def render_result_png(match: Any, names: list[str]) -> bytes:
+    return render_result(result_scene(match, names))
+
+
+def _commitment(record: dict[str, Any]) -> str:
+    from bot.engine.deal import Deal
+
+    return Deal.from_json(record).commitment

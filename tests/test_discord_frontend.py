@@ -1,0 +1,245 @@
+"""The Discord front end end to end: the real discord.py client against the Discord double,
+with a real SQLite file and the real table service; several users play through slash commands,
+buttons and menus."""
+
+import io
+import re
+
+import pytest
+from discord_double import DiscordDouble
+from PIL import Image
+
+from bot.discord.bot import RummyBot
+from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
+
+pytest_plugins = ("discord_double.fixtures",)
+
+
+def make_bot(tmp_path, clock):
+    def service(store, on_events):
+        return TableService(
+            store,
+            clock=clock,
+            random_source=seeded(11),
+            policy=simple_policy,
+            settings=ServiceSettings(computer_delay_seconds=0.0),
+            on_events=on_events,
+        )
+
+    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0)
+
+
+def table_id_of(message) -> int:
+    for custom_id in message.custom_ids():
+        found = re.match(r"rummy:lobby:(\d+):", custom_id)
+        if found:
+            return int(found[1])
+    raise AssertionError(f"no lobby button on {message.custom_ids()}")
+
+
+def hand_message(double: DiscordDouble, user):
+    """The user's latest private hand message (a DM, or else an ephemeral reply)."""
+    candidates = [
+        m
+        for m in double.dms_to(user) + double.ephemerals_to(user)
+        if any(cid.startswith("rummy:hand:") for cid in m.custom_ids())
+    ]
+    assert candidates, f"{user} has no hand message"
+    return max(candidates, key=lambda m: m.id)
+
+
+def button(message, action: str) -> str:
+    return next(
+        cid for cid in message.custom_ids() if cid.startswith("rummy:hand:") and cid.endswith(":" + action)
+    )
+
+
+def select_id(message) -> str:
+    return next(cid for cid in message.custom_ids() if cid.startswith("rummy:discard:"))
+
+
+def first_option(message) -> str:
+    from discord_double.records import walk_components
+
+    for component in walk_components(message.payload.get("components", [])):
+        if component.get("custom_id", "").startswith("rummy:discard:"):
+            return component["options"][0]["value"]
+    raise AssertionError("no discard menu")
+
+
+async def open_table(double, bot, host, *others, fmt="points"):
+    ix = await double.slash_command(host, "rummy new", options={"format": fmt})
+    await double.wait_for(lambda: double.original_response(ix).custom_ids())
+    lobby = double.original_response(ix)
+    table_id = table_id_of(lobby)
+    for user in others:
+        await double.press_button(user, lobby, f"rummy:lobby:{table_id}:join")
+        await settle(bot)
+    return lobby, table_id
+
+
+async def answer(double: DiscordDouble, ix) -> str:
+    """The bot's private words to an interaction: its reply, or its first follow-up."""
+    text = (ix.response_data or {}).get("content") or ""
+    if text:
+        return text
+    await double.wait_for(lambda: double.followups(ix))
+    return double.followups(ix)[-1].content
+
+
+async def settle(bot):
+    await bot.idle()
+
+
+async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice, bob)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    stranger = await double.slash_command(double.user("carol"), "rummy drop")
+    assert "not seated" in await answer(double, stranger)
+    await settle(bot)
+
+    table = bot.service.table_in(double.channel_id)
+    match = table.match
+    first = match.deal.turn
+    players = {0: alice, 1: bob}
+    mover, waiter = players[first], players[1 - first]
+    hand = hand_message(double, mover)
+    assert "Your turn" in hand.content
+    await double.press_button(mover, hand, button(hand, "closed"))
+    await settle(bot)
+    hand = hand_message(double, mover)
+    assert "Discard a card" in hand.content
+    await double.select(mover, hand, select_id(hand), [first_option(hand)])
+    await settle(bot)
+    assert match.deal.turn == 1 - first
+    waiting = hand_message(double, waiter)
+    assert "Your turn" in waiting.content
+
+    await double.slash_command(waiter, "rummy drop")
+    await settle(bot)
+    assert table.match.phase == "over" and table.match.winner == first
+    public = double.messages_to(double.channel_id)
+    assert any("result" in m.content.lower() for m in public)
+    stats = await double.slash_command(alice, "rummy stats")
+    expected = "1 of 1 matches won" if first == 0 else "0 of 1 matches won"
+    assert expected in await answer(double, stats)
+
+    # One table message, edited in place with the table image; the result posted with the reveal.
+    table_posts = [m for m in public if any(f.filename == "table.png" for f in m.files.values())]
+    assert len(table_posts) == 1
+    edits = double.requests_matching("PATCH", rf"/channels/{double.channel_id}/messages/{table_posts[0].id}")
+    assert edits
+    result = next(m for m in public if "result" in m.content.lower())
+    assert any(f.filename == "result.png" for f in result.files.values())
+    record = table.match.finished_deals[-1]
+    salt = re.search(r"salt `([0-9a-f]+)`", result.content)[1]
+    commitment = re.search(r"commitment `([0-9a-f]+)`", result.content)[1]
+    check = await double.slash_command(
+        alice, "rummy verify", options={"commitment": commitment, "salt": salt, "order": record["shoe"]}
+    )
+    assert "match the commitment" in await answer(double, check)
+
+    # Privacy: hands go only to their own player, never to the channel, and every image decodes.
+    seated = {alice.id, bob.id}
+    for audience, file, _request in double.deliveries():
+        Image.open(io.BytesIO(file.data)).verify()
+        if file.filename == "hand.png":
+            assert audience in seated
+    assert not any(f.filename == "hand.png" for f in double.public_files())
+
+
+async def test_closed_dms_fall_back_to_a_private_hand_in_the_channel(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    double.close_dms(bob)
+    lobby, table_id = await open_table(double, bot, alice, bob)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    await settle(bot)
+    channel_text = " ".join(m.content for m in double.messages_to(double.channel_id))
+    assert f"<@{bob.id}>, I can't send you direct messages" in channel_text
+    assert bob.id in bot.presenter.dm_refused
+    sent_before = len(double.requests_matching("POST", r"/channels/\d+/messages"))
+    ix = await double.slash_command(bob, "rummy hand")
+    await double.wait_for(lambda: double.followups(ix))
+    private = double.followups(ix)[-1]
+    assert private.ephemeral and private.to_user == bob.id
+    assert any(cid.startswith("rummy:hand:") for cid in private.custom_ids())
+    assert any(f.filename == "hand.png" for f in private.files.values())
+    # Bob's refusal is remembered: no further DM attempts to him.
+    later_dm_attempts = [
+        r
+        for r in double.requests_matching("POST", r"/channels/\d+/messages")[sent_before:]
+        if r.to_user == bob.id
+    ]
+    assert later_dm_attempts == []
+
+
+async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refused(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice, bob)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    await settle(bot)
+    first = bot.service.table_in(double.channel_id).match.deal.turn
+    mover = {0: alice, 1: bob}[first]
+    hand = hand_message(double, mover)
+    stale = hand.snapshot()
+
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    # Two presses of the same button at once: one pick happens, the other is refused.
+    first_press, second_press = await double.at_once(
+        double.press_button(mover, hand, button(hand, "closed")),
+        double.press_button(mover, hand, button(hand, "closed")),
+    )
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    assert len(table.match.deal.seats[first].hand) == 14
+    assert table.match.deal.phase == "discard"
+    await double.wait_for(lambda: double.followups(first_press) or double.followups(second_press))
+    answers = [m.content for ix in (first_press, second_press) for m in double.followups(ix)]
+    assert len(answers) == 1 and "already" in answers[0], answers
+
+    hand = hand_message(double, mover)
+    await double.select(mover, hand, select_id(hand), [first_option(hand)])
+    await settle(bot)
+    assert table.match.deal.turn == 1 - first
+    # The old rendering of the hand still shows its buttons: pressing one is refused privately.
+    ix = await double.press_button(mover, stale, _custom(stale, "closed"), check=False)
+    refusal = await answer(double, ix)
+    assert "earlier turn" in refusal
+    assert len(table.match.deal.seats[first].hand) == 13
+
+
+def _custom(snapshot: dict, action: str) -> str:
+    from discord_double.records import walk_components
+
+    for component in walk_components(snapshot.get("components", [])):
+        cid = component.get("custom_id", "")
+        if cid.startswith("rummy:hand:") and cid.endswith(":" + action):
+            return cid
+    raise AssertionError("no such button")
+
+
+@pytest.mark.parametrize("command", ["rules", "table"])
+async def test_information_commands_answer(discord_double, bot_runner, tmp_path, command):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    await open_table(double, bot, alice, bob)
+    ix = await double.slash_command(alice, f"rummy {command}")
+    await settle(bot)
+    assert ix.callback is not None
