@@ -30,9 +30,26 @@ def felt(width: int, height: int) -> Image.Image:
     return _felt(width, height).copy()
 
 
+@lru_cache(maxsize=2048)
+def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """The text's coverage mask and its offset from the anchor point, rasterised once.
+
+    Most text repeats from picture to picture (position numbers, group names, seat names), and
+    FreeType rasterising is the biggest part of composing a picture after pasting the cards.
+    """
+    face = font(size, weight)
+    left, top, right, bottom = face.getbbox(value, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
          fill: theme.RGB = theme.INK, weight: str = "regular", anchor: str = "la") -> None:
-    draw.text(xy, value, font=font(size, weight), fill=fill, anchor=anchor)
+    if not value:
+        return
+    mask, left, top = _glyphs(value, size, weight, anchor)
+    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
 
 def text_width(value: str, size: int, weight: str = "regular") -> float:
