@@ -243,3 +243,33 @@ async def test_information_commands_answer(discord_double, bot_runner, tmp_path,
     ix = await double.slash_command(alice, f"rummy {command}")
     await settle(bot)
     assert ix.callback is not None
+
+
+async def test_one_person_plays_against_a_computer_player(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice = double.user("alice")
+    lobby, table_id = await open_table(double, bot, alice)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
+    await settle(bot)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    assert table.record.seats[1].computer
+    for _ in range(3):  # whoever starts, after a few moves it is alice's turn with live buttons
+        if table.match.deal.turn == 1:
+            while table.match.deal.turn == 1:  # a pick, then a discard, each when its time comes
+                clock.advance(5)
+                await bot.service.fire_due()
+            await settle(bot)
+        else:
+            hand = hand_message(double, alice)
+            await double.press_button(alice, hand, button(hand, "closed"))
+            await settle(bot)
+            hand = hand_message(double, alice)
+            await double.select(alice, hand, select_id(hand), [first_option(hand)])
+            await settle(bot)
+    assert len(table.match.log) >= 4
+    moves = " ".join(m.content for m in double.messages_to(double.channel_id))
+    assert "Computer 1" in moves
