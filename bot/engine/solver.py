@@ -17,6 +17,11 @@ the way the rules split it:
 Points only need the fewest jokers a meld can take (spare jokers cost nothing). A declaration
 must place every joker, so validity is checked separately on the winning arrangement, and only
 when that fails (rare rule combinations) by an exact search over joker counts (exact mode).
+
+Scoring needs the points only, so the groups an answer shows are laid out when first read
+(`Arrangement.groups`). That matters most for the three hands in four that cannot hold a life:
+their points are every card, found without any search, while the melds they show (the least
+deadwood) take a search of their own.
 """
 
 from __future__ import annotations
