@@ -10,7 +10,11 @@ from discord_double import DiscordDouble
 from PIL import Image
 
 from bot.discord.bot import RummyBot
+from bot.engine.match import Match
+from bot.hand_layout import HandLayout
+from bot.scenes import hand_scene
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
+from render import render_hand
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -65,6 +69,19 @@ def first_option(message) -> str:
         if component.get("custom_id", "").startswith("rummy:discard:"):
             return component["options"][0]["value"]
     raise AssertionError("no discard menu")
+
+
+def own_hand_pictures(match, seats: dict[int, int]) -> dict[int, set[bytes]]:
+    """Every picture each user's own hand could have had: rendered at every step of the match."""
+    raw = match.to_json()
+    pictures: dict[int, set[bytes]] = {user: set() for user in seats}
+    for steps in range(1, len(raw["log"]) + 1):
+        state = Match.replay({**raw, "log": raw["log"][:steps]})
+        if state.deal is None:
+            continue
+        for user, seat in seats.items():
+            pictures[user].add(render_hand(hand_scene(state, seat, HandLayout())))
+    return pictures
 
 
 async def open_table(double, bot, host, *others, fmt="points"):
@@ -146,12 +163,16 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     )
     assert "match the commitment" in await answer(double, check)
 
-    # Privacy: hands go only to their own player, never to the channel, and every image decodes.
-    seated = {alice.id, bob.id}
+    # Privacy, over every request the bot made: each hand image a user received is exactly the
+    # picture of their own hand at some moment of the match, and none went to the channel.
+    own_pictures = own_hand_pictures(table.match, {alice.id: 0, bob.id: 1})
+    hands_seen = 0
     for audience, file, _request in double.deliveries():
         Image.open(io.BytesIO(file.data)).verify()
         if file.filename == "hand.png":
-            assert audience in seated
+            assert audience in own_pictures and file.data in own_pictures[audience]
+            hands_seen += 1
+    assert hands_seen >= 4
     assert not any(f.filename == "hand.png" for f in double.public_files())
 
 
