@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import confirm_view
-from bot.discord.hands import build_hand_message
+from bot.discord.hands import HandMessage, build_hand_message
 from bot.engine import judge_groups
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
@@ -101,11 +101,26 @@ class Actions:
         )
         return events
 
+    async def own_hand(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int
+    ) -> HandMessage | None:
+        layout = self.presenter.layout(table.id, interaction.user.id)
+        return await build_hand_message(table, seat, layout, self.presenter.deadline_for(table.id, seat))
+
+    async def send_private_hand(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, when_none: str
+    ) -> None:
+        """The person's hand as a private reply (the way to play when DMs are closed)."""
+        message = await self.own_hand(interaction, table, seat)
+        if message is None:
+            await interaction.followup.send(when_none, ephemeral=True)
+            return
+        view = message.view or discord.utils.MISSING
+        await interaction.followup.send(message.content, file=message.file(), view=view, ephemeral=True)
+
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Updates the message the person acted on (their DM, or their private reply)."""
-        seat = self.seat_of(table, interaction.user.id)
-        layout = self.presenter.layout(table.id, interaction.user.id)
-        message = await build_hand_message(table, seat, layout, self.presenter.deadline_for(table.id, seat))
+        message = await self.own_hand(interaction, table, self.seat_of(table, interaction.user.id))
         if message is None:
             await interaction.edit_original_response(content="This deal is over.", attachments=[], view=None)
             return

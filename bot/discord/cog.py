@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.hands import build_hand_message
 from bot.engine.cards import parse_cards
 from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
@@ -142,18 +141,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             table = self.here(interaction)
             seat = self.actions.seat_of(table, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            layout = self.bot.presenter.layout(table.id, interaction.user.id)
-            deadline = self.bot.presenter.deadline_for(table.id, seat)
-            message = await build_hand_message(table, seat, layout, deadline)
-            if message is None:
-                await interaction.followup.send("There is no deal in progress.", ephemeral=True)
-                return
-            await interaction.followup.send(
-                message.content,
-                file=message.file(),
-                view=message.view or discord.utils.MISSING,
-                ephemeral=True,
-            )
+            await self.actions.send_private_hand(interaction, table, seat, "There is no deal in progress.")
 
         await self.run(interaction, work)
 
@@ -227,16 +215,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             else:
                 layout.regroup(groups, deal.seats[seat].hand)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            message = await build_hand_message(
-                table, seat, layout, self.bot.presenter.deadline_for(table.id, seat)
-            )
-            if message is not None:
-                await interaction.followup.send(
-                    message.content,
-                    file=message.file(),
-                    view=message.view or discord.utils.MISSING,
-                    ephemeral=True,
-                )
+            await self.actions.send_private_hand(interaction, table, seat, "There is no deal in progress.")
 
         await self.run(interaction, work)
 
@@ -247,19 +226,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             events = await self.actions.play(interaction, table, command, None)
             await self.bot.presenter.publish(events, actor=interaction.user.id)
             seat = self.actions.seat_of(table, interaction.user.id)
-            layout = self.bot.presenter.layout(table.id, interaction.user.id)
-            message = await build_hand_message(
-                table, seat, layout, self.bot.presenter.deadline_for(table.id, seat)
-            )
-            if message is None:
-                await interaction.followup.send("Done.", ephemeral=True)
-                return
-            await interaction.followup.send(
-                message.content,
-                file=message.file(),
-                view=message.view or discord.utils.MISSING,
-                ephemeral=True,
-            )
+            await self.actions.send_private_hand(interaction, table, seat, "Done.")
 
         await self.run(interaction, work)
 
