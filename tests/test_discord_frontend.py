@@ -155,11 +155,15 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     assert edits
     result = next(m for m in public if "result" in m.content.lower())
     assert any(f.filename == "result.png" for f in result.files.values())
-    record = table.match.finished_deals[-1]
+    assert "The match is over" in result.content
+    assert any(f.filename == "standings.png" for f in result.files.values())
     salt = re.search(r"salt `([0-9a-f]+)`", result.content)[1]
+    order = re.search(r"order: `([^`]+)`", result.content)[1]
     commitment = re.search(r"commitment `([0-9a-f]+)`", result.content)[1]
+    published = [m for m in double.requests_matching("PATCH") if commitment in str(m.json or m.payload_json)]
+    assert published, "the commitment was shown before the reveal"
     check = await double.slash_command(
-        alice, "rummy verify", options={"commitment": commitment, "salt": salt, "order": record["shoe"]}
+        alice, "rummy verify", options={"commitment": commitment, "salt": salt, "order": order}
     )
     assert "match the commitment" in await answer(double, check)
 
@@ -294,3 +298,21 @@ async def test_one_person_plays_against_a_computer_player(discord_double, bot_ru
     assert len(table.match.log) >= 4
     moves = " ".join(m.content for m in double.messages_to(double.channel_id))
     assert "Computer 1" in moves
+
+
+async def test_two_users_taking_the_last_seat_at_once_seat_one(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    ix = await double.slash_command(alice, "rummy new", options={"format": "points", "seats": 2})
+    await double.wait_for(lambda: double.original_response(ix).custom_ids())
+    lobby = double.original_response(ix)
+    join = f"rummy:lobby:{table_id_of(lobby)}:join"
+    presses = await double.at_once(
+        double.press_button(bob, lobby, join), double.press_button(carol, lobby, join)
+    )
+    await settle(bot)
+    seats = [seat.name for seat in bot.service.table_in(double.channel_id).record.seats]
+    assert len(seats) == 2 and seats[0] == "alice"
+    answers = [await answer(double, press) for press in presses]
+    assert sorted("full" in text for text in answers) == [False, True], answers

@@ -18,14 +18,16 @@ import discord
 
 from bot.discord.components import lobby_view
 from bot.discord.hands import build_hand_message
+from bot.engine.cards import format_cards
+from bot.engine.deal import Deal
 from bot.engine.events import EventKind
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
 from bot.rules_text import wild_words
-from bot.scenes import result_scene, table_scene
+from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import ServiceEventKind, Table, TableEvent, visible_events
 from bot.terminal.narrate import event_lines
-from render import render_result, render_table
+from render import render_result, render_standings, render_table
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -101,6 +103,8 @@ class Presenter:
                 hands_to_send.update(range(len(names)))
             elif kind == EventKind.TURN and event.seat is not None:
                 hands_to_send.add(event.seat)
+            elif kind == EventKind.RESHUFFLED:
+                self.moves[table_id].append(f"New closed deck committed: `{event.data['commitment']}`")
             elif kind == EventKind.DEAL_OVER:
                 await self._post_result(table)
         for seat in sorted(hands_to_send):
@@ -254,19 +258,33 @@ class Presenter:
     # ----------------------------------------------------------------- results
 
     async def _post_result(self, table: Table) -> None:
+        """The deal's result picture, with the shuffle reveal anyone can check against the
+        commitment published when the deal started; at the end of a match, the standings too."""
         match = table.match
         if match is None or not match.finished_deals:
             return
         names = [seat.name for seat in table.record.seats]
         png = await asyncio.to_thread(render_result_png, match, names)
         record = match.finished_deals[-1]
-        text = (
-            f"**Deal {len(match.finished_deals)} result.** Shuffle reveal: salt `{record['salt']}`; "
-            f"check with `/rummy verify` (commitment `{_commitment(record)}`)."
-        )
+        deal = Deal.from_json(record)
+        reveal = [
+            f"**Deal {len(match.finished_deals)} result.** Shuffle reveal (check with `/rummy verify`):",
+            f"commitment `{deal.commitment}` · salt `{deal.salt}`",
+            f"order: `{format_cards(deal.shoe)}`",
+        ]
+        reveal += [
+            f"reshuffle {n} order: `{format_cards(order)}`"
+            for n, order in enumerate(deal.reshuffles, start=1)
+        ]
+        files = [discord.File(io.BytesIO(png), filename="result.png")]
+        if match.phase is MatchPhase.OVER:
+            winner = names[match.winner] if match.winner is not None else "a shared pool"
+            reveal.insert(0, f"🏆 **The match is over: {winner} wins.**")
+            standings = await asyncio.to_thread(render_standings, standings_scene(match, names))
+            files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         with contextlib.suppress(discord.NotFound):
-            await channel.send(content=text, file=discord.File(io.BytesIO(png), filename="result.png"))
+            await channel.send(content="\n".join(reveal)[:2000], files=files)
 
     async def say(self, table: Table, text: str) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(table.record.channel_id)
@@ -282,9 +300,3 @@ def render_table_png(match: Any, names: list[str]) -> bytes:
 
 def render_result_png(match: Any, names: list[str]) -> bytes:
     return render_result(result_scene(match, names))
-
-
-def _commitment(record: dict[str, Any]) -> str:
-    from bot.engine.deal import Deal
-
-    return Deal.from_json(record).commitment
