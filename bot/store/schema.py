@@ -43,7 +43,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             table_id INTEGER NOT NULL UNIQUE REFERENCES tables (id),
             status TEXT NOT NULL CHECK (status IN ('playing', 'over', 'abandoned')),
             seq INTEGER NOT NULL,                -- commands applied: the last seq in match_commands
-            snapshot TEXT NOT NULL,              -- Match.to_json() without finished_deals (see deals)
+            snapshot TEXT NOT NULL,              -- Match.to_json() less finished_deals (see deals) and
+                                                 -- log (match_commands is the log; log_tail is kept)
             clock TEXT NOT NULL,                 -- JSON: turn deadlines and extra-time banks
             started_at REAL NOT NULL,
             updated_at REAL NOT NULL

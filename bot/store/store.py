@@ -297,9 +297,10 @@ class Store:
         return tables
 
     async def load_match(self, table_id: int) -> StoredMatch | None:
-        """The table's match rebuilt from its snapshot and finished deals, after checking that
-        the snapshot ends where the command log ends: both are written in one transaction, so a
-        disagreement means the file was changed behind our back, and we stop rather than guess."""
+        """The table's match rebuilt from its snapshot, finished deals and command log, after
+        checking that the snapshot ends where the command log ends: both are written in one
+        transaction, so a disagreement means the file was changed behind our back, and we stop
+        rather than guess."""
         row = await self._one("SELECT id, seq, snapshot, clock FROM matches WHERE table_id = ?", (table_id,))
         if row is None:
             return None
@@ -307,28 +308,23 @@ class Store:
         snapshot, clock = json.loads(row[2]), json.loads(row[3])
         deals = await self._all("SELECT snapshot FROM deals WHERE match_id = ? ORDER BY number", (match_id,))
         snapshot["finished_deals"] = [json.loads(deal[0]) for deal in deals]
-        count = await self._scalar(
-            self._conn, "SELECT count(*) FROM match_commands WHERE match_id = ?", (match_id,)
+        rows = await self._all(
+            "SELECT seq, command, command_id FROM match_commands WHERE match_id = ? ORDER BY seq", (match_id,)
         )
-        tail = await self._all(
-            "SELECT seq, command FROM match_commands WHERE match_id = ? ORDER BY seq DESC LIMIT ?",
-            (match_id, _TAIL),
-        )
-        log = snapshot["log"]
+        log = [json.loads(row[1]) for row in rows]
+        tail = snapshot.pop("log_tail")
         problems = []
-        if count != seq or (tail and tail[0][0] != seq) or len(log) != seq:
-            problems.append(f"snapshot at command {seq}, log has {count} commands, snapshot logs {len(log)}")
-        if [json.loads(command) for _, command in reversed(tail)] != log[len(log) - len(tail) :]:
+        if [row[0] for row in rows] != list(range(1, seq + 1)):
+            problems.append(f"the snapshot is at command {seq}, the log has {len(rows)} with no gap")
+        if log[len(log) - len(tail) :] != tail:
             problems.append("the last commands differ")
         if len(snapshot["finished_deals"]) != len(snapshot["history"]):
             problems.append("finished deals are missing")
         if problems:
             raise CorruptMatchError(f"Match {match_id} cannot be resumed: {'; '.join(problems)}.")
-        ids = await self._all(
-            "SELECT command_id FROM match_commands WHERE match_id = ? AND command_id IS NOT NULL",
-            (match_id,),
-        )
-        return StoredMatch(match_id, table_id, seq, snapshot, clock, {str(r[0]) for r in ids})
+        snapshot["log"] = log
+        ids = {str(row[2]) for row in rows if row[2] is not None}
+        return StoredMatch(match_id, table_id, seq, snapshot, clock, ids)
 
     async def command_log(self, match_id: int) -> list[dict[str, Any]]:
         rows = await self._all(
@@ -415,7 +411,11 @@ def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
 
 
 def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
-    snapshot = {key: value for key, value in record.snapshot.items() if key != "finished_deals"}
+    # The match's command log is the match_commands table itself: the snapshot keeps only its
+    # tail, to check the two against each other on loading, so a snapshot does not grow with
+    # every deal of a long pool. Finished deals are in the deals table, written once each.
+    snapshot = {key: value for key, value in record.snapshot.items() if key not in ("finished_deals", "log")}
+    snapshot["log_tail"] = record.snapshot["log"][-_TAIL:]
     statements[_INSERT_COMMAND] = [
         (
             record.match_id,
