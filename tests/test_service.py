@@ -1,4 +1,5 @@
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -220,3 +221,45 @@ async def test_a_damaged_match_is_left_alone_and_the_other_tables_resume(tmp_pat
     store, service = await open_service(tmp_path / "d.db")
     assert service.table_in(13) is None and service.table_in(14) is not None
     await store.close()
+
+
+async def stored_state(service, table):
+    return Match.from_json((await service.store.load_match(table.id)).snapshot).to_json()
+
+
+async def test_a_save_that_fails_leaves_the_table_as_the_database_has_it(service, monkeypatch):
+    table = await open_and_start(service, 15, players=2)
+    before = table.match.to_json()
+
+    async def broken(record):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "save_command", broken)
+    with pytest.raises(OSError):
+        await service.play(15, user(15, table.match.deal.turn), {"command": "pick", "source": "closed"})
+    table = service.table_in(15)
+    assert table.match.to_json() == before == await stored_state(service, table)
+
+
+@pytest.mark.parametrize("yields", [0, 1, 2, 3, 5, 8])
+async def test_a_caller_cancelled_mid_save_leaves_memory_and_disk_agreeing(service, yields):
+    table = await open_and_start(service, 16, players=2)
+    seat = table.match.deal.turn
+    task = asyncio.ensure_future(service.play(16, user(16, seat), {"command": "pick", "source": "closed"}))
+    for _ in range(yields):
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    table = service.table_in(16)
+    assert table.match.to_json() == await stored_state(service, table)
+    if len(table.match.log) == 1:  # cancelled before it was saved: it can be sent again
+        await service.play(16, user(16, seat), {"command": "pick", "source": "closed"})
+    assert len(await service.store.command_log(table.match_id)) == 2
+
+
+async def test_a_command_without_its_arguments_is_refused(service):
+    table = await open_and_start(service, 17, players=2)
+    await service.play(17, user(17, table.match.deal.turn), {"command": "pick", "source": "closed"})
+    with pytest.raises(ServiceError, match="needs card"):
+        await service.play(17, user(17, table.match.deal.turn), {"command": "discard"})

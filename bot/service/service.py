@@ -300,10 +300,10 @@ class TableService:
             if name not in PLAYER_COMMANDS:
                 raise ServiceError(f"'{name}' is not a command you can play.")
             # Only the command's own arguments go in, since the log keeps whatever it is given.
-            entry = {
-                "command": name,
-                **{key: command[key] for key in COMMAND_ARGUMENTS[name] if key in command},
-            }
+            missing = [key for key in COMMAND_ARGUMENTS[name] if key not in command]
+            if missing:
+                raise ServiceError(f"'{name}' needs {' and '.join(missing)}.")
+            entry = {"command": name, **{key: command[key] for key in COMMAND_ARGUMENTS[name]}}
             if name != "next_deal":
                 entry["seat"] = seat
             return await self._apply(table, entry, command_id)
@@ -318,15 +318,15 @@ class TableService:
             match.deal.rng = rng
         seq = len(match.log)
         engine_events = match.apply(entry)  # refuses, changing nothing, if illegal
-        now = self.clock.now()
-        if len(match.log) != seq + 1:
-            raise AssertionError(f"the engine logged {len(match.log) - seq} entries for one command")
-        announce = clock.follow(match, now, self._timing(table), table.computers())
-        if match.phase is MatchPhase.OVER:
-            table.record.status = TableStatus.FINISHED
-        record = self._command_record(table, match, table.match_id, engine_events, clock, now, command_id)
         try:
-            await self.store.save_command(record)
+            now = self.clock.now()
+            if len(match.log) != seq + 1:
+                raise AssertionError(f"the engine logged {len(match.log) - seq} entries for one command")
+            announce = clock.follow(match, now, self._timing(table), table.computers())
+            if match.phase is MatchPhase.OVER:
+                table.record.status = TableStatus.FINISHED
+            record = self._command_record(table, match, table.match_id, engine_events, clock, now, command_id)
+            await self._save(record)
         except BaseException:
             await self._reload(table)  # memory ran ahead of the database: go back to what is saved
             raise
@@ -337,6 +337,17 @@ class TableService:
             self._unregister(table)
             events.append(TableEvent(table.id, ServiceEventKind.FINISHED, data={"winner": match.winner}))
         return events
+
+    async def _save(self, record: CommandRecord) -> None:
+        """Saves a command; if the caller stops waiting (a front end's task cancelled), waits
+        for the save to end before passing the cancel on, so that the reload that follows reads
+        the database as it will stay, never a moment before the write lands."""
+        saving = asyncio.ensure_future(self.store.save_command(record))
+        try:
+            await asyncio.shield(saving)
+        except asyncio.CancelledError:
+            await asyncio.wait([saving])
+            raise
 
     def _command_record(
         self,
@@ -481,6 +492,8 @@ class TableService:
         table.command_ids = stored.command_ids
         if record.status.active:
             self._register(table)
+        else:
+            self._unregister(table)
 
     def _register(self, table: Table) -> None:
         self._tables[table.id] = table
