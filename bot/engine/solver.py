@@ -1098,12 +1098,14 @@ def _lay_out(
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """The groups of the arrangement the points came from. A hand that pays for every card
     shows the melds that leave the least deadwood, so the player sees their progress."""
-    hand = _Hand(cards, wild)
     if chosen is None:
         search = _Search(cards, wild, rules)
+        hand = search.hand
         chosen = search.cheapest(search.any_config, _ANY_CODE, _INFINITE)
         if chosen is None:
             return (), cards
+    else:
+        hand = _Hand(cards, wild)
     groups, loose, pool = _plan(hand, chosen, rules)
     return _melds(groups, loose, pool, [], wild, rules)
 
