@@ -155,7 +155,9 @@ def test_a_wrong_show_costs_eighty_and_the_others_play_on():
     groups = [parse_cards(g) for g in ("AH 2H 3H 4H", "5S 6S 7S", "9D 9C 9S", "KC KD QC")]
     events = deal.declare(0, groups, "KH")
     assert events[0].kind is EventKind.WRONG_SHOW and events[0].data["points"] == 80
-    assert "not a valid group" in events[0].data["reason"] or events[0].data["reason"]
+    assert "not a valid group" in events[0].secret["reason"]
+    assert events[0].visible_to(1).secret == {} and events[0].visible_to(1).card is None
+    assert "groups" not in events[0].data and events[0].visible_to(0).secret["groups"]
     assert deal.seats[0].status is SeatStatus.WRONG_SHOW and deal.turn == 1
     deal.check_invariants()
     deal.pick(1, "closed")

@@ -238,7 +238,8 @@ class Actions:
             }
             events = await self.play(interaction, table, command, turn)
             shows = [e for e in events if e.kind in ("declared", "wrong_show")]
-            verdict = shows[0].data.get("reason", "") if shows else ""
+            show = shows[0].event if shows else None
+            verdict = (show.secret.get("reason") or show.data.get("reason", "")) if show else ""
             await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
             await self.presenter.publish(events)
 

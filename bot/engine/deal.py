@@ -377,7 +377,7 @@ class Deal:
         if not judgement.valid:
             points = self.rules.wrong_declaration
             self._settle_seat(seat, SeatStatus.WRONG_SHOW, Outcome.WRONG_SHOW, points)
-            event = Event(EventKind.WRONG_SHOW, seat, finish, data={**data, "points": points})
+            event = Event(EventKind.WRONG_SHOW, seat, finish, True, {"points": points}, data)
             return [event, *self._after_turn()]
         self._settle_seat(seat, SeatStatus.DECLARED, Outcome.WON, 0)
         return [Event(EventKind.DECLARED, seat, finish, data=data), *self._finish(seat)]

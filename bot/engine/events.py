@@ -1,8 +1,9 @@
 """What a deal says happened. Front ends turn events into messages; the store logs them.
 
-An event may name a card that only one seat may see (the card drawn from the closed deck):
-`visible_to` is how every front end asks for the form a given seat may see, so that hiding a
-card is decided once, here, and not in each front end.
+An event may name a card that only one seat may see (the card drawn from the closed deck), and
+may carry `secret` details for that seat alone (a wrong show's groups and the reason it failed,
+which name cards the others must not learn mid-deal). `visible_to` is how every front end asks
+for the form a given seat may see, so hiding is decided once, here, not in each front end.
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ class Event:
     card: Card | None = None
     private: bool = False  # `card` may be seen only by `seat`
     data: dict[str, Any] = field(default_factory=dict)
+    secret: dict[str, Any] = field(default_factory=dict)  # seen only by `seat`
 
     def visible_to(self, seat: int | None) -> Event:
         """The event as `seat` may see it (None: a spectator or the public channel)."""
-        if self.private and seat != self.seat:
-            return Event(self.kind, self.seat, None, True, self.data)
+        if seat != self.seat and (self.private or self.secret):
+            return Event(self.kind, self.seat, None if self.private else self.card, self.private, self.data)
         return self
 
     def to_json(self) -> dict[str, Any]:
@@ -61,6 +63,8 @@ class Event:
             out["private"] = True
         if self.data:
             out["data"] = self.data
+        if self.secret:
+            out["secret"] = self.secret
         return out
 
     @classmethod
@@ -72,4 +76,5 @@ class Event:
             parse_card(card) if card else None,
             bool(raw.get("private", False)),
             dict(raw.get("data", {})),
+            dict(raw.get("secret", {})),
         )

@@ -51,7 +51,8 @@ def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
         case EventKind.LEFT:
             return [f"{who} left the table."]
         case EventKind.WRONG_SHOW:
-            return [f"{who} declared wrongly: {data['reason']} ({data['points']} points)."]
+            reason = f" {event.secret['reason']}" if event.secret.get("reason") else ""
+            return [f"{who} declared wrongly ({data['points']} points).{reason}"]
         case EventKind.DECLARED:
             return [f"{who} {_v(who, 'declare')} with {_card(event.card)} as the finish card: a valid show!"]
         case EventKind.RESHUFFLED:
