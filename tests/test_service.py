@@ -45,6 +45,8 @@ async def test_lobby_open_join_limit_leave_start_and_cancel(service):
     assert service.table_in(5) is None
     assert (await service.store.table(table.id)).status is TableStatus.CANCELLED
     await service.open_table(GUILD, 5, 1, "Host")  # the channel is free again
+    with pytest.raises(ServiceError, match="no format 'gin'"):
+        await service.open_table(GUILD, 50, 1, "Host", format="gin")
 
 
 async def test_a_table_left_by_every_human_is_cancelled(service):

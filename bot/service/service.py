@@ -95,7 +95,11 @@ class TableService:
             table = Table(active.table)
             if active.match is not None:
                 table.match = cheap_snapshots(Match.from_json(active.match.snapshot))
-                table.match.check_invariants()
+                try:
+                    table.match.check_invariants()
+                except AssertionError:
+                    log.exception("table %s not resumed: its match breaks the rules' invariants", table.id)
+                    continue
                 table.match_id = active.match.match_id
                 table.command_ids = active.match.command_ids
                 table.clock = TurnClock.from_json(active.match.clock)
@@ -135,7 +139,10 @@ class TableService:
         point_value: int = 1,
         max_seats: int | None = None,
     ) -> list[TableEvent]:
-        format, rules = Format(format), rules or Rules()
+        try:
+            format, rules = Format(format), rules or Rules()
+        except ValueError:
+            raise ServiceError(f"There is no format '{format}'.") from None
         limit = rules.max_players if max_seats is None else max_seats
         if not MIN_PLAYERS <= limit <= rules.max_players:
             raise ServiceError(f"A table seats {MIN_PLAYERS} to {rules.max_players} players.")
