@@ -316,3 +316,36 @@ async def test_two_users_taking_the_last_seat_at_once_seat_one(discord_double, b
     assert len(seats) == 2 and seats[0] == "alice"
     answers = [await answer(double, press) for press in presses]
     assert sorted("full" in text for text in answers) == [False, True], answers
+
+
+async def test_a_wrong_show_is_confirmed_first_and_its_cards_stay_private(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    lobby, table_id = await open_table(double, bot, alice, bob, carol)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    seat = table.match.deal.turn
+    mover = {0: alice, 1: bob, 2: carol}[seat]
+    hand = hand_message(double, mover)
+    assert any(cid.endswith(":declare") for cid in hand.custom_ids())
+    await double.press_button(mover, hand, button(hand, "closed"))
+    await settle(bot)
+    hand = hand_message(double, mover)
+    ask = await double.press_button(mover, hand, button(hand, "declare"))
+    prompt = double.original_response(ask)
+    assert prompt.ephemeral and "wrong show costs 80" in prompt.content
+    assert "not valid" in prompt.content  # a random hand: the player is warned before confirming
+    confirm = next(cid for cid in prompt.custom_ids() if cid.startswith("rummy:declare:"))
+    done = await double.press_button(mover, prompt, confirm)
+    await settle(bot)
+    assert "Declared." in await answer(double, done)
+    assert table.match.deal.seats[seat].status == "wrong_show"
+    public = " ".join(m.content for m in double.messages_to(double.channel_id))
+    assert "declared wrongly (80 points)" in public
+    held = {card.pretty for card in table.match.deal.seats[seat].hand}
+    log_lines = [line for line in public.split("›") if "declared wrongly" in line]
+    assert log_lines and not any(card in line for line in log_lines for card in held)

@@ -18,6 +18,7 @@ import discord
 from bot.discord.components import confirm_view
 from bot.discord.hands import HandMessage, build_hand_message
 from bot.engine import judge_groups
+from bot.engine.cards import Card
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
 from bot.service import Table, TableEvent
@@ -149,8 +150,8 @@ class Actions:
             else:
                 events = await self.service.start(channel_id, user.id, can_manage=can_manage)
                 note = "The match starts: your hand is on its way."
-            await interaction.followup.send(note, ephemeral=True)
             await self.presenter.publish(events)
+            await interaction.followup.send(note, ephemeral=True)
 
         await self.guarded(interaction, table_id, work)
 
@@ -192,26 +193,29 @@ class Actions:
     ) -> None:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
         groups, finish = self.declaration(table, interaction.user.id)
-        match = table.match
-        assert match is not None and match.deal is not None
-        judgement = judge_groups(groups, match.deal.wild_rank, match.deal.rules)
+        deal = table.match.deal if table.match else None
+        assert deal is not None
+        judgement = judge_groups(groups, deal.wild_rank, deal.rules)
         shown = "\n".join(
             f"• {kind.value.replace('_', ' ') if kind is not GroupKind.INVALID else 'not a group'}: "
             + " ".join(card.pretty for card in group)
             for group, kind in zip(groups, judgement.kinds, strict=True)
         )
-        penalty = match.deal.rules.wrong_declaration
         verdict = "This looks valid." if judgement.valid else f"**This is not valid**: {judgement.reason}"
         text = (
             f"Declare with **{finish.pretty}** as the finish card?\n{shown}\n{verdict}\n"
-            f"A wrong show costs {penalty} points and puts you out of this deal."
+            f"A wrong show costs {deal.rules.wrong_declaration} points and puts you out of this deal. "
+            "(To declare differently, arrange your cards with `/rummy group` first.)"
         )
+        token = turn or table.turn_token() or "0"
         await interaction.response.send_message(
-            text, view=confirm_view(table.id, turn or table.turn_token() or "0"), ephemeral=True
+            text, view=confirm_view(table.id, token, finish), ephemeral=True
         )
 
-    def declaration(self, table: Table, user_id: int) -> tuple[list[list[Any]], Any]:
-        """The player's layout less the finish card (the last loose card, as the solver suggests)."""
+    def declaration(self, table: Table, user_id: int) -> tuple[list[list[Card]], Card]:
+        """The player's groups less the finish card: the card whose removal leaves the grouping
+        valid (the solver's discard when the solver grouped the hand), else the one costing the
+        fewest points, preferring the later groups, so a deliberate arrangement is kept."""
         match = table.match
         if match is None or match.deal is None:
             raise RummyError("There is no deal in progress.")
@@ -221,26 +225,40 @@ class Actions:
             raise RummyError("You can declare only on your turn, after picking a card.")
         layout = self.presenter.layout(table.id, user_id)
         layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
-        groups = [list(group) for group in layout.groups]
-        finish = groups[-1][-1]
-        groups[-1] = groups[-1][:-1]
-        return [group for group in groups if group], finish
+        best: tuple[tuple[bool, int, int], list[list[Card]], Card] | None = None
+        for index, group in enumerate(layout.groups):
+            for place, card in enumerate(group):
+                rest = [list(g) for g in layout.groups]
+                del rest[index][place]
+                rest = [g for g in rest if g]
+                judged = judge_groups(rest, deal.wild_rank, deal.rules)
+                rank = (not judged.valid, judged.points, -index)
+                if best is None or rank < best[0]:
+                    best = (rank, rest, card)
+        assert best is not None
+        return best[1], best[2]
 
-    async def confirm_declare(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
+    async def confirm_declare(
+        self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str
+    ) -> None:
         async def work() -> None:
             table = self.table_by_id(table_id)
-            groups, finish = self.declaration(table, interaction.user.id)
+            groups, chosen = self.declaration(table, interaction.user.id)
+            if chosen.code != finish:
+                raise RummyError(
+                    "Your cards changed since you asked: press Declare again to see the new grouping."
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             command = {
                 "command": "declare",
                 "groups": [" ".join(card.code for card in group) for group in groups],
-                "finish": finish.code,
+                "finish": chosen.code,
             }
             events = await self.play(interaction, table, command, turn)
+            await self.presenter.publish(events)
             shows = [e for e in events if e.kind in ("declared", "wrong_show")]
             show = shows[0].event if shows else None
             verdict = (show.secret.get("reason") or show.data.get("reason", "")) if show else ""
             await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
-            await self.presenter.publish(events)
 
         await self.guarded(interaction, table_id, work)

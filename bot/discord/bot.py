@@ -43,6 +43,8 @@ class RummyBot(commands.Bot):
         self.actions = Actions(self)
         self._stop = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
+        self._publishing: set[asyncio.Task[None]] = set()
+        self._resumed: list[TableEvent] = []
 
     def _default_service(self, store: Store, on_events: Any) -> TableService:
         return TableService(store, settings=ServiceSettings(), on_events=on_events)
@@ -63,10 +65,11 @@ class RummyBot(commands.Bot):
         self._resumed = resumed
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s; %d table(s) resumed", self.user, len(getattr(self, "_resumed", [])))
-        for event in getattr(self, "_resumed", []):
-            self.presenter.schedule_table_refresh(event.table_id)
-        self._resumed = []
+        """After a restart, each resumed table gets a fresh table message and the player to act
+        their hand with the grace deadline the service gave them."""
+        log.info("logged in as %s; %d table(s) resumed", self.user, len(self._resumed))
+        resumed, self._resumed = self._resumed, []
+        await self.presenter.publish(resumed)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Discord only runs a button's callback while the message still carries it; a press on
@@ -86,12 +89,16 @@ class RummyBot(commands.Bot):
             await interaction.response.send_message(STALE, ephemeral=True)
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:
-        await self.presenter.publish(events)
+        """The service's clock must not wait on Discord: showing its events runs on its own."""
+        task = asyncio.get_running_loop().create_task(self.presenter.publish(events))
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
 
     async def idle(self) -> None:
         """Waits until every interaction handler and table edit in progress is done."""
-        while self.actions.in_flight or self.presenter.busy():
+        while self.actions.in_flight or self.presenter.busy() or self._publishing:
             await self.actions.idle()
+            await asyncio.gather(*self._publishing, return_exceptions=True)
             await self.presenter.flush()
 
     async def close(self) -> None:

@@ -113,16 +113,26 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.command(name="cancel", description="Cancel this channel's table (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = self.here(interaction)
+            self.here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             perms = getattr(interaction.user, "guild_permissions", None)
             events = await self.bot.service.cancel(
                 interaction.channel_id, interaction.user.id, can_manage=bool(perms and perms.manage_guild)
             )
-            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
             await self.bot.presenter.publish(events)
-            await self.bot.presenter.refresh_table(table.id)
+            await interaction.followup.send("The table is cancelled.", ephemeral=True)
 
         await self.run(interaction, work)
+
+    @app_commands.command(
+        name="rejoin", description="Pool: come back after elimination (once, between deals)"
+    )
+    async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
+        await self.game(interaction, {"command": "rejoin"})
+
+    @app_commands.command(name="split", description="Pool: agree to end and share the pool (2 or 3 left)")
+    async def split(self, interaction: discord.Interaction[Any]) -> None:
+        await self.game(interaction, {"command": "split"})
 
     @app_commands.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -160,8 +170,16 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
         async def work() -> None:
             table = self.here(interaction)
+            seat = self.actions.seat_of(table, interaction.user.id)
+            if table.match is None or table.match.deal is None:
+                raise RummyError("There is no deal in progress.")
+            deal = table.match.deal
             layout = self.bot.presenter.layout(table.id, interaction.user.id)
-            chosen = layout.card_at(int(card)) if card.strip().isdigit() else parse_cards(card)[0]
+            layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+            named = parse_cards(card)
+            if not card.strip().isdigit() and len(named) != 1:
+                raise RummyError("Name one card, like 10H, or its number in your hand.")
+            chosen = layout.card_at(int(card)) if card.strip().isdigit() else named[0]
             await self.game(interaction, {"command": "discard", "card": chosen.code})
 
         await self.run(interaction, work)
@@ -282,15 +300,22 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         name="verify", description="Check a deal's shuffle against its published commitment"
     )
     @app_commands.describe(
+        reshuffle="For a reshuffled deck: its number (1, 2…); leave out for the deal's own deck",
         commitment="The hash shown when the deal started",
         salt="Revealed at the end",
         order="The revealed deck order",
     )
     async def verify_shuffle(
-        self, interaction: discord.Interaction[Any], commitment: str, salt: str, order: str
+        self,
+        interaction: discord.Interaction[Any],
+        commitment: str,
+        salt: str,
+        order: str,
+        reshuffle: app_commands.Range[int, 0, 99] = 0,
     ) -> None:
         async def work() -> None:
-            ok = verify(commitment, salt.strip(), parse_cards(order))
+            label = f"reshuffle {reshuffle}" if reshuffle else "deal"
+            ok = verify(commitment, salt.strip(), parse_cards(order), label)
             text = (
                 "✅ The deck order and salt match the commitment: the deck was fixed before the deal."
                 if ok

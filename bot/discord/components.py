@@ -101,24 +101,27 @@ class DiscardSelect(
 
 
 class ConfirmDeclare(
-    ui.DynamicItem[ui.Button[Any]], template=r"rummy:declare:(?P<table>\d+):(?P<turn>[\w.]+)"
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"rummy:declare:(?P<table>\d+):(?P<turn>[\w.]+):(?P<finish>\w+)",
 ):
-    def __init__(self, table_id: int, turn: str) -> None:
-        custom_id = f"rummy:declare:{table_id}:{turn}"
+    """Carries the finish card it was shown with, so a confirmation can't declare something else."""
+
+    def __init__(self, table_id: int, turn: str, finish: str) -> None:
+        custom_id = f"rummy:declare:{table_id}:{turn}:{finish}"
         button: ui.Button[Any] = ui.Button(
             label="Yes, declare", style=discord.ButtonStyle.danger, custom_id=custom_id
         )
         super().__init__(button)
-        self.table_id, self.turn = table_id, turn
+        self.table_id, self.turn, self.finish = table_id, turn, finish
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
     ) -> ConfirmDeclare:
-        return cls(int(match["table"]), match["turn"])
+        return cls(int(match["table"]), match["turn"], match["finish"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).actions.confirm_declare(interaction, self.table_id, self.turn)
+        await _bot(interaction).actions.confirm_declare(interaction, self.table_id, self.turn, self.finish)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
@@ -161,7 +164,7 @@ def hand_view(
     return view
 
 
-def confirm_view(table_id: int, turn: str) -> ui.View:
+def confirm_view(table_id: int, turn: str, finish: Card) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ConfirmDeclare(table_id, turn))
+    view.add_item(ConfirmDeclare(table_id, turn, finish.code))
     return view

@@ -12,6 +12,7 @@ import contextlib
 import io
 import logging
 from collections import defaultdict, deque
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,7 +20,8 @@ import discord
 from bot.discord.components import lobby_view
 from bot.discord.hands import build_hand_message
 from bot.engine.cards import format_cards
-from bot.engine.deal import Deal
+from bot.engine.deal import Deal, SeatStatus
+from bot.engine.errors import RummyError
 from bot.engine.events import EventKind
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_REFUSED = 50007
+UNKNOWN_CHANNEL = 10003
+MESSAGE_LIMIT = 2000
 LOG_LINES = 6
 
 
@@ -51,6 +55,7 @@ class Presenter:
         self.turn_pings: dict[int, discord.Message] = {}
         self.ping_tokens: dict[int, str | None] = {}
         self._pending: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
 
     # ----------------------------------------------------------------- lookups
 
@@ -86,33 +91,70 @@ class Presenter:
         table = self.table(table_id)
         if table is None:
             return
+        try:
+            hands = await self._note_events(table, events)
+            for seat in sorted(hands):
+                user_id = table.record.seats[seat].user_id
+                if user_id is not None and user_id != actor:
+                    await self._guard(table, self.send_hand(table, seat))
+            await self._guard(table, self._ping_turn(table))
+        finally:
+            self.schedule_table_refresh(table_id)
+
+    async def _note_events(self, table: Table, events: list[TableEvent]) -> set[int]:
+        """Records what the table message shows (moves, deadlines) and returns the seats whose
+        private hand message must change."""
         names = [seat.name for seat in table.record.seats]
-        hands_to_send: set[int] = set()
+        moves = self.moves[table.id]
+        hands: set[int] = set()
         for event in visible_events(events, None):
-            if event.event is not None:
-                for line in event_lines(event.event, -1, names):
-                    if line.strip() and not line.startswith("──"):
-                        self.moves[table_id].append(line)
             kind = event.kind
-            if kind == ServiceEventKind.CLOCK and event.data.get("deadline") is not None:
-                self.deadlines[table_id] = (event.seat, float(event.data["deadline"]))
-                if event.seat is not None:
-                    hands_to_send.add(event.seat)
-            elif kind == EventKind.DEALT:
-                self.moves[table_id].clear()
-                hands_to_send.update(range(len(names)))
-            elif kind == EventKind.TURN and event.seat is not None:
-                hands_to_send.add(event.seat)
+            if kind == EventKind.DEAL_STARTED:
+                moves.clear()
+                for sitter in table.record.seats:  # last deal's groups mean nothing now
+                    if sitter.user_id is not None:
+                        self.layouts.pop((table.id, sitter.user_id), None)
+            if event.event is not None:
+                moves.extend(line for line in event_lines(event.event, -1, names) if line.strip("─ "))
+            clock = event.data.get("clock") if kind == ServiceEventKind.RESUMED else event.data
+            if kind in (ServiceEventKind.CLOCK, ServiceEventKind.RESUMED) and clock and clock.get("deadline"):
+                self.deadlines[table.id] = (clock.get("seat"), float(clock["deadline"]))
+                if clock.get("seat") is not None:
+                    hands.add(clock["seat"])
+            if kind == EventKind.DEALT:
+                hands.update(self._seats_in_deal(table))
+            elif kind in _SEAT_CHANGES and event.seat is not None:
+                hands.add(event.seat)
             elif kind == EventKind.RESHUFFLED:
-                self.moves[table_id].append(f"New closed deck committed: `{event.data['commitment']}`")
+                moves.append(f"New closed deck committed: `{event.data['commitment']}`")
             elif kind == EventKind.DEAL_OVER:
-                await self._post_result(table)
-        for seat in sorted(hands_to_send):
-            user_id = table.record.seats[seat].user_id
-            if user_id is not None and user_id != actor:
-                await self.send_hand(table, seat)
-        await self._ping_turn(table)
-        self.schedule_table_refresh(table_id)
+                hands.update(seat for seat, _ in enumerate(table.record.seats))
+                await self._guard(table, self._post_result(table))
+        return hands
+
+    def _seats_in_deal(self, table: Table) -> list[int]:
+        deal = table.match.deal if table.match else None
+        if deal is None:
+            return []
+        return [seat for seat, state in enumerate(deal.seats) if state.status is not SeatStatus.SITTING_OUT]
+
+    async def _guard(self, table: Table, step: Awaitable[Any]) -> None:
+        """One failed Discord call (a missing permission, an outage) must not stop the rest of
+        what the table shows; a deleted channel closes its table."""
+        try:
+            await step
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self._channel_gone(table)
+            else:
+                log.warning("table %s: %s", table.id, error)
+        except discord.HTTPException as error:
+            log.warning("table %s: Discord refused a message: %s", table.id, error)
+
+    async def _channel_gone(self, table: Table) -> None:
+        log.warning("table %s: its channel is gone; closing the table", table.id)
+        with contextlib.suppress(RummyError):
+            await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
 
     # ----------------------------------------------------------------- hands
 
@@ -125,10 +167,15 @@ class Presenter:
         message = await build_hand_message(
             table, seat, self.layout(table.id, user_id), self.deadline_for(table.id, seat)
         )
-        if message is None:
-            return
         key = (table.id, user_id)
         existing = self.hand_messages.get(key)
+        if message is None:  # the deal is over: the old controls must not look live
+            if existing is not None:
+                with contextlib.suppress(discord.NotFound):
+                    await existing.edit(
+                        content="This deal is over: see the result in the channel.", view=None
+                    )
+            return
         try:
             if existing is not None:
                 with contextlib.suppress(discord.NotFound):
@@ -153,7 +200,8 @@ class Presenter:
     async def _ping_turn(self, table: Table) -> None:
         """A mention when a person's turn starts; the previous one is removed to keep the channel tidy."""
         match = table.match
-        if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
+        live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
+        if not live or match is None or match.deal is None:
             return
         seat = match.deal.turn
         user_id = table.record.seats[seat].user_id
@@ -178,18 +226,24 @@ class Presenter:
     # ----------------------------------------------------------------- the table message
 
     def schedule_table_refresh(self, table_id: int) -> None:
+        """Marks the table message out of date; one task per table edits it until it is current,
+        so a burst of moves becomes one edit and a move during an edit is never lost."""
+        self._dirty.add(table_id)
         task = self._pending.get(table_id)
-        if task is not None and not task.done():
-            return
-        self._pending[table_id] = asyncio.get_running_loop().create_task(self._refresh_later(table_id))
+        if task is None or task.done():
+            self._pending[table_id] = asyncio.get_running_loop().create_task(self._refresh_loop(table_id))
 
-    async def _refresh_later(self, table_id: int) -> None:
-        if self.edit_delay:
-            await asyncio.sleep(self.edit_delay)
-        try:
-            await self.refresh_table(table_id)
-        except Exception:
-            log.exception("table %s: could not update the table message", table_id)
+    async def _refresh_loop(self, table_id: int) -> None:
+        while table_id in self._dirty:
+            if self.edit_delay:
+                await asyncio.sleep(self.edit_delay)
+            self._dirty.discard(table_id)
+            table = self.table(table_id)
+            try:
+                if table is not None:
+                    await self._guard(table, self.refresh_table(table_id))
+            except Exception:
+                log.exception("table %s: could not update the table message", table_id)
 
     def busy(self) -> bool:
         return any(not task.done() for task in self._pending.values())
@@ -212,12 +266,8 @@ class Presenter:
             except discord.NotFound:
                 pass
         channel = self.bot.get_partial_messageable(table.record.channel_id)
-        try:
-            sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
-        except discord.NotFound:
-            log.warning("table %s: its channel is gone", table_id)
-            return
-        self.table_messages[table_id] = sent
+        sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
+        self.table_messages[table_id] = channel.get_partial_message(sent.id)
 
     async def table_message_parts(
         self, table: Table
@@ -234,10 +284,12 @@ class Presenter:
                 return content + "\n*This table is closed.*", [], None
             return content, [], lobby_view(table.id)
         names = [seat.name for seat in record.seats]
-        png = await asyncio.to_thread(render_table_png, match, names)
+        png = await asyncio.to_thread(render_table, table_scene(match, names))
         lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}"]
         if match.phase is MatchPhase.OVER:
             lines.append("**The match is over.**")
+        elif not record.status.active:
+            lines.append("**This table was cancelled.**")
         elif match.deal is not None:
             deal = match.deal
             seat = deal.turn
@@ -264,7 +316,7 @@ class Presenter:
         if match is None or not match.finished_deals:
             return
         names = [seat.name for seat in table.record.seats]
-        png = await asyncio.to_thread(render_result_png, match, names)
+        png = await asyncio.to_thread(render_result, result_scene(match, names))
         record = match.finished_deals[-1]
         deal = Deal.from_json(record)
         reveal = [
@@ -280,11 +332,14 @@ class Presenter:
         if match.phase is MatchPhase.OVER:
             winner = names[match.winner] if match.winner is not None else "a shared pool"
             reveal.insert(0, f"🏆 **The match is over: {winner} wins.**")
-            standings = await asyncio.to_thread(render_standings, standings_scene(match, names))
+            scene = standings_scene(match, names)
+            standings = await asyncio.to_thread(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
-        with contextlib.suppress(discord.NotFound):
-            await channel.send(content="\n".join(reveal)[:2000], files=files)
+        chunks = _chunks(reveal)
+        await channel.send(content=chunks[0], files=files)
+        for chunk in chunks[1:]:
+            await channel.send(content=chunk)
 
     async def say(self, table: Table, text: str) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(table.record.channel_id)
@@ -294,9 +349,16 @@ class Presenter:
             return None
 
 
-def render_table_png(match: Any, names: list[str]) -> bytes:
-    return render_table(table_scene(match, names))
+_SEAT_CHANGES = frozenset(
+    {EventKind.MISSED_TURN, EventKind.DROPPED, EventKind.LEFT, EventKind.WRONG_SHOW, EventKind.TURN}
+)
 
 
-def render_result_png(match: Any, names: list[str]) -> bytes:
-    return render_result(result_scene(match, names))
+def _chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Lines packed into messages under Discord's length limit, never splitting a line."""
+    chunks: list[str] = [""]
+    for line in lines:
+        if chunks[-1] and len(chunks[-1]) + 1 + len(line) > limit:
+            chunks.append("")
+        chunks[-1] = f"{chunks[-1]}\n{line}" if chunks[-1] else line[:limit]
+    return chunks
