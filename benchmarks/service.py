@@ -97,10 +97,14 @@ async def run(
         rng = random.Random(channel)
         interval = tables / rate if rate else 0.0
         due = time.perf_counter() + rng.random() * interval  # tables out of step, as in life
-        while time.perf_counter() < stop_at:
+        while True:
             if interval:
-                due += interval
+                if due >= stop_at:  # its next command would fall outside the measured window
+                    break
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                due += interval
+            elif time.perf_counter() >= stop_at:
+                break
             table = service.table_in(channel)
             if table is None:
                 await seat_table(channel)
