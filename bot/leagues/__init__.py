@@ -1,0 +1,39 @@
+"""Scheduled pool-rummy leagues: the pure core (schedules, seating, league points, seasons).
+
+Like the engine, nothing here touches Discord, the database or asyncio: every function takes the
+current instant as an argument, so the scheduler's restart decisions and the DST arithmetic are
+tested with a fixed clock, and the persistence and Discord layers stay thin wrappers.
+"""
+
+from bot.leagues.errors import LeagueError, ScheduleError, SeatingError
+from bot.leagues.league import League
+from bot.leagues.night import Night, NightStatus, Table
+from bot.leagues.points import DEFAULT_POINTS, Placing, PointsTable, finishing_order, table_placings
+from bot.leagues.schedule import CatchUp, Reminder, Schedule, catch_up, reminders
+from bot.leagues.season import Adjustment, Season, StandingLine, standings_scene
+from bot.leagues.seating import seat_tables
+
+__all__ = [
+    "DEFAULT_POINTS",
+    "Adjustment",
+    "CatchUp",
+    "League",
+    "LeagueError",
+    "Night",
+    "NightStatus",
+    "Placing",
+    "PointsTable",
+    "Reminder",
+    "Schedule",
+    "ScheduleError",
+    "Season",
+    "SeatingError",
+    "StandingLine",
+    "Table",
+    "catch_up",
+    "finishing_order",
+    "reminders",
+    "seat_tables",
+    "standings_scene",
+    "table_placings",
+]

@@ -1,0 +1,304 @@
+"""One league night: sign-ups, seating, the tables of each round and their results.
+
+A night moves scheduled → signup (its Discord event is out) → running (seated) → finished; before
+seating an admin may postpone it (it keeps its sign-ups and reopens its reminders) or cancel it,
+and a night whose start passed while the bot was down too long is missed. Every change is checked
+against the status here, once, so the service and Discord layers cannot seat a cancelled night or
+let someone sign up to a night already in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from bot.engine.match import Match
+from bot.leagues.errors import LeagueError
+from bot.leagues.points import Placing, PointsTable, table_placings, walkover
+from bot.leagues.schedule import as_utc, from_iso, to_iso
+from bot.leagues.seating import seat_tables
+
+
+class NightStatus(StrEnum):
+    SCHEDULED = "scheduled"
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    POSTPONED = "postponed"
+    CANCELLED = "cancelled"
+    MISSED = "missed"
+
+
+BEFORE_SEATING = frozenset({NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED})
+SIGNUP_OPEN = frozenset({NightStatus.SIGNUP, NightStatus.POSTPONED})
+
+
+@dataclass
+class Table:
+    """A table of one round; `seats` as seated, `no_shows` those of them who never came."""
+
+    round: int
+    number: int
+    seats: list[int]
+    no_shows: list[int] = field(default_factory=list)
+    placings: list[Placing] | None = None
+    thread_id: int | None = None
+    table_id: int | None = None  # the service's table that plays it
+
+    @property
+    def settled(self) -> bool:
+        return self.placings is not None
+
+    @property
+    def present(self) -> list[int]:
+        return [user for user in self.seats if user not in self.no_shows]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "number": self.number,
+            "seats": list(self.seats),
+            "no_shows": list(self.no_shows),
+            "placings": None if self.placings is None else [p.to_json() for p in self.placings],
+            "thread_id": self.thread_id,
+            "table_id": self.table_id,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Table:
+        placings = raw["placings"]
+        return cls(
+            raw["round"],
+            raw["number"],
+            list(raw["seats"]),
+            list(raw["no_shows"]),
+            None if placings is None else [Placing.from_json(p) for p in placings],
+            raw.get("thread_id"),
+            raw.get("table_id"),
+        )
+
+
+@dataclass
+class Night:
+    number: int
+    starts_at: datetime
+    status: NightStatus = NightStatus.SCHEDULED
+    rounds: int = 1
+    signups: list[int] = field(default_factory=list)  # in sign-up order
+    tables: list[Table] = field(default_factory=list)
+    postponed_from: datetime | None = None  # the regular slot, kept across repeated postponements
+    note: str = ""  # why it was postponed, cancelled or missed
+    event_id: int | None = None  # the Discord scheduled event
+    reminders_sent: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.starts_at = as_utc(self.starts_at)
+
+    @property
+    def slot(self) -> datetime:
+        """The schedule's slot this night fills, so postponing it does not shift the next one."""
+        return self.postponed_from or self.starts_at
+
+    @property
+    def current_round(self) -> int:
+        return max((table.round for table in self.tables), default=0)
+
+    def round_tables(self, number: int | None = None) -> list[Table]:
+        number = self.current_round if number is None else number
+        return [table for table in self.tables if table.round == number]
+
+    def table(self, round_number: int, number: int) -> Table:
+        for table in self.tables:
+            if (table.round, table.number) == (round_number, number):
+                return table
+        raise LeagueError(f"Night {self.number} has no table {number} in round {round_number}.")
+
+    def table_of(self, user: int) -> Table | None:
+        """The member's table in the round being played."""
+        return next((table for table in self.round_tables() if user in table.seats), None)
+
+    # ----------------------------------------------------------------- before seating
+
+    def open_signup(self) -> None:
+        if self.status is not NightStatus.SCHEDULED:
+            raise LeagueError(f"Sign-up for night {self.number} is not waiting to open ({self.status}).")
+        self.status = NightStatus.SIGNUP
+
+    def sign_up(self, user: int, now: datetime) -> None:
+        if self.status not in SIGNUP_OPEN:
+            raise LeagueError(f"Sign-up for night {self.number} is not open ({self.status}).")
+        if as_utc(now) >= self.starts_at:
+            raise LeagueError("This night has already started; sign up for the next one.")
+        if user in self.signups:
+            raise LeagueError("You are already signed up for this night.")
+        self.signups.append(user)
+
+    def leave(self, user: int, now: datetime) -> None:
+        """Members may leave until the start; after that only an admin can take them off."""
+        if self.status not in BEFORE_SEATING or as_utc(now) >= self.starts_at:
+            raise LeagueError("The night has started; ask an admin if you cannot play.")
+        if user not in self.signups:
+            raise LeagueError("You are not signed up for this night.")
+        self.signups.remove(user)
+
+    def add(self, user: int) -> None:
+        """An admin's add: allowed until seating, even after the start time or with sign-up closed."""
+        self._verify_before_seating("add a player")
+        if user in self.signups:
+            raise LeagueError("That member is already signed up.")
+        self.signups.append(user)
+
+    def remove(self, user: int) -> None:
+        self._verify_before_seating("remove a player")
+        if user not in self.signups:
+            raise LeagueError("That member is not signed up for this night.")
+        self.signups.remove(user)
+
+    def postpone(self, new_start: datetime, now: datetime, reason: str = "") -> None:
+        self._verify_before_seating("postpone it")
+        new_start = as_utc(new_start)
+        if new_start <= as_utc(now):
+            raise LeagueError("A night can only be postponed to a time still to come.")
+        self.postponed_from = self.slot
+        self.starts_at = new_start
+        self.status = NightStatus.POSTPONED
+        self.reminders_sent.clear()  # the new time deserves its own reminders
+        self.note = reason
+
+    def cancel(self, reason: str = "") -> None:
+        self._verify_before_seating("cancel it")
+        self.status = NightStatus.CANCELLED
+        self.note = reason
+
+    def miss(self) -> None:
+        self._verify_before_seating("mark it missed")
+        self.status = NightStatus.MISSED
+        self.note = "The bot was offline at the start time."
+
+    def _verify_before_seating(self, action: str) -> None:
+        if self.status not in BEFORE_SEATING:
+            raise LeagueError(f"Night {self.number} is {self.status}; it is too late to {action}.")
+
+    # ----------------------------------------------------------------- playing
+
+    def seat(self, points: Mapping[int, float], max_size: int) -> list[Table]:
+        """Seats round 1 from the sign-ups, balanced by season points (see `seating`)."""
+        self._verify_before_seating("seat it")
+        tables = self._seat_round(1, self.signups, points, max_size)
+        self.status = NightStatus.RUNNING
+        return tables
+
+    def _seat_round(
+        self, round_number: int, players: Sequence[int], points: Mapping[int, float], max_size: int
+    ) -> list[Table]:
+        seated = seat_tables(players, points, max_size=max_size)
+        tables = [Table(round_number, index + 1, list(seats)) for index, seats in enumerate(seated)]
+        self.tables += tables
+        return tables
+
+    def mark_no_show(self, round_number: int, number: int, user: int, points: PointsTable) -> Table:
+        """A seated member who never came; a table left with one player is settled as a walkover."""
+        table = self._unsettled(round_number, number)
+        if user not in table.present:
+            raise LeagueError("That member is not waiting at this table.")
+        table.no_shows.append(user)
+        present = table.present
+        if len(present) == 1:
+            table.placings = walkover(present[0], table.no_shows, points)
+        elif not present:
+            table.placings = [Placing(u, None, points.no_show, no_show=True) for u in table.no_shows]
+        return table
+
+    def settle(
+        self,
+        round_number: int,
+        number: int,
+        match: Match,
+        points: PointsTable,
+        match_seats: Sequence[int] | None = None,
+    ) -> Table:
+        """Records a finished pool; `match_seats` are the user ids of its seats (default: those present)."""
+        table = self._unsettled(round_number, number)
+        seats = list(match_seats) if match_seats is not None else table.present
+        if set(seats) - set(table.seats):
+            raise LeagueError("The match seated members who are not at this table.")
+        table.placings = table_placings(match, seats, points, no_shows=table.no_shows)
+        return table
+
+    def round_settled(self) -> bool:
+        return bool(self.tables) and all(table.settled for table in self.round_tables())
+
+    def next_round(self, points: Mapping[int, float], max_size: int) -> list[Table]:
+        """Reseats for the next round, or finishes the night after the last one.
+
+        Seeding uses season points plus tonight's so far, so each round mixes the tables again;
+        members who did not show in a round are not reseated.
+        """
+        if self.status is not NightStatus.RUNNING or not self.round_settled():
+            raise LeagueError("Every table of this round must finish first.")
+        if self.current_round >= self.rounds:
+            self.status = NightStatus.FINISHED
+            return []
+        tonight = self.points()
+        seeds = {user: points.get(user, 0) + tonight.get(user, 0) for user in self.signups}
+        players = [p.user_id for t in self.round_tables() for p in t.placings or [] if not p.no_show]
+        if len(players) < 2:
+            self.status = NightStatus.FINISHED
+            return []
+        return self._seat_round(self.current_round + 1, players, seeds, max_size)
+
+    def _unsettled(self, round_number: int, number: int) -> Table:
+        if self.status is not NightStatus.RUNNING:
+            raise LeagueError(f"Night {self.number} is not being played ({self.status}).")
+        table = self.table(round_number, number)
+        if table.settled:
+            raise LeagueError(f"Table {number} of round {round_number} is already settled.")
+        return table
+
+    # ----------------------------------------------------------------- results
+
+    def placings(self) -> list[Placing]:
+        return [p for table in self.tables for p in table.placings or []]
+
+    def points(self) -> dict[int, int]:
+        """League points per member tonight, before adjustments (which the season keeps)."""
+        totals: dict[int, int] = {}
+        for placing in self.placings():
+            totals[placing.user_id] = totals.get(placing.user_id, 0) + placing.points
+        return totals
+
+    # ----------------------------------------------------------------- storage
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "starts_at": to_iso(self.starts_at),
+            "status": self.status.value,
+            "rounds": self.rounds,
+            "signups": list(self.signups),
+            "tables": [table.to_json() for table in self.tables],
+            "postponed_from": to_iso(self.postponed_from),
+            "note": self.note,
+            "event_id": self.event_id,
+            "reminders_sent": list(self.reminders_sent),
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Night:
+        starts_at = from_iso(raw["starts_at"])
+        assert starts_at is not None
+        return cls(
+            number=raw["number"],
+            starts_at=starts_at,
+            status=NightStatus(raw["status"]),
+            rounds=raw["rounds"],
+            signups=list(raw["signups"]),
+            tables=[Table.from_json(table) for table in raw["tables"]],
+            postponed_from=from_iso(raw["postponed_from"]),
+            note=raw["note"],
+            event_id=raw.get("event_id"),
+            reminders_sent=list(raw["reminders_sent"]),
+        )

@@ -1,0 +1,253 @@
+"""League schedules: when the nights are, in the league's own time zone, and what to do after downtime.
+
+Admins think in wall-clock time ("every Friday 20:00" in their city), so a schedule is a local
+weekday and time, turned into a UTC instant night by night with `zoneinfo`: a Friday 20:00 night
+stays at 20:00 local on both sides of a daylight-saving change, even though its UTC instant moves.
+Two local times need a rule:
+
+- a time that does not exist (inside the spring-forward gap, e.g. 02:30 in New York on the second
+  Sunday of March) moves forward by the length of the gap (03:30), the reading Python's `fold=0`
+  gives, so the night is never earlier than announced;
+- a time that happens twice (the autumn fall-back hour) takes the first occurrence, so nobody
+  waits an extra hour for a night that seemed due.
+
+Everything is stored and compared in UTC; only parsing and display use the zone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.leagues.errors import ScheduleError
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MAX_EVERY_WEEKS = 8
+DEFAULT_REMINDERS: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(minutes=15))
+# A night whose start passed while the bot was down still starts if the bot is back within this:
+# long enough to ride out a restart or a short outage, short enough that players are still around.
+DEFAULT_GRACE = timedelta(minutes=30)
+
+EXAMPLES = '"every Friday 20:00", "every monday 7:30pm" or "every 2 weeks on Sunday 18:00"'
+
+_TIME = r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<ampm>am|pm)?"
+_DAY = r"(?P<day>[a-z]+?)s?"  # "friday" or "fridays"
+_PATTERN = re.compile(
+    rf"every\s+(?:(?P<weeks>\d+)\s+weeks?\s+on\s+|(?P<other>other)\s+|week\s+on\s+)?{_DAY}"
+    rf"\s+(?:at\s+)?{_TIME}"
+)
+
+
+def zone(name: str) -> ZoneInfo:
+    """The IANA zone called `name`, refused with a reason players can act on."""
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError(
+            f"'{name}' is not a time zone I know. Use an IANA name such as Europe/London, "
+            "America/New_York or Asia/Kolkata."
+        ) from None
+
+
+def as_utc(instant: datetime) -> datetime:
+    """Refuses naive datetimes: a time without a zone is a bug waiting for the next DST change."""
+    if instant.tzinfo is None or instant.utcoffset() is None:
+        raise ValueError("league times must be timezone-aware")
+    return instant.astimezone(UTC)
+
+
+def local_instant(day: date, at: time, tz: ZoneInfo) -> datetime:
+    """The UTC instant of a local wall-clock time (gaps move forward, repeated hours take the first)."""
+    return datetime.combine(day, at).replace(tzinfo=tz, fold=0).astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A weekly (or every-N-weeks) local weekday and time.
+
+    `anchor` is the local date of one night of the schedule; only an every-N-weeks schedule needs
+    it, to know which weeks are on. The league sets it to its first night's date.
+    """
+
+    weekday: int  # 0 is Monday
+    hour: int
+    minute: int = 0
+    every_weeks: int = 1
+    anchor: date | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Schedule:
+        words = " ".join(text.lower().replace(",", " ").split())
+        found = _PATTERN.fullmatch(words)
+        if not found:
+            raise ScheduleError(f"I can't read the schedule '{text.strip()}'. Try {EXAMPLES}.")
+        weekday = _weekday(found["day"], text)
+        hour, minute = _clock(found["hour"], found["minute"], found["ampm"], text)
+        weeks = 2 if found["other"] else int(found["weeks"] or 1)
+        if not 1 <= weeks <= MAX_EVERY_WEEKS:
+            raise ScheduleError(f"A league can meet every 1 to {MAX_EVERY_WEEKS} weeks, not every {weeks}.")
+        return cls(weekday, hour, minute, weeks)
+
+    @property
+    def time(self) -> time:
+        return time(self.hour, self.minute)
+
+    def anchored(self, day: date) -> Schedule:
+        if day.weekday() != self.weekday:
+            raise ScheduleError(f"{day.isoformat()} is not a {WEEKDAYS[self.weekday].title()}.")
+        return replace(self, anchor=day)
+
+    def describe(self) -> str:
+        every = "every" if self.every_weeks == 1 else f"every {self.every_weeks} weeks on"
+        return f"{every} {WEEKDAYS[self.weekday].title()} at {self.hour:02d}:{self.minute:02d}"
+
+    def _is_on(self, day: date) -> bool:
+        if day.weekday() != self.weekday:
+            return False
+        if self.every_weeks == 1 or self.anchor is None:
+            return True
+        return (day - self.anchor).days % (7 * self.every_weeks) == 0
+
+    def next_after(self, after: datetime, tz_name: str) -> datetime:
+        """The first night strictly after `after`, as a UTC instant."""
+        after = as_utc(after)
+        tz = zone(tz_name)
+        day = after.astimezone(tz).date()  # gaps only move a night later, never to the day before
+        for offset in range(7 * self.every_weeks + 8):
+            candidate = day + timedelta(days=offset)
+            if self._is_on(candidate):
+                start = local_instant(candidate, self.time, tz)
+                if start > after:
+                    return start
+        raise AssertionError("a weekly schedule always has a night within its period")  # pragma: no cover
+
+    def first_night(self, after: datetime, tz_name: str) -> tuple[datetime, Schedule]:
+        """The first night after `after`, and this schedule anchored on it (for every-N-weeks)."""
+        start = self.next_after(after, tz_name)
+        return start, self.anchored(start.astimezone(zone(tz_name)).date())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "weekday": self.weekday,
+            "hour": self.hour,
+            "minute": self.minute,
+            "every_weeks": self.every_weeks,
+            "anchor": self.anchor.isoformat() if self.anchor else None,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Schedule:
+        anchor = date.fromisoformat(raw["anchor"]) if raw.get("anchor") else None
+        return cls(raw["weekday"], raw["hour"], raw["minute"], raw["every_weeks"], anchor)
+
+
+def _weekday(word: str, text: str) -> int:
+    matches = [index for index, name in enumerate(WEEKDAYS) if len(word) >= 3 and name.startswith(word)]
+    if len(matches) != 1:
+        raise ScheduleError(f"'{word}' in '{text.strip()}' is not a day of the week. Try {EXAMPLES}.")
+    return matches[0]
+
+
+def _clock(hour_text: str, minute_text: str | None, ampm: str | None, text: str) -> tuple[int, int]:
+    hour, minute = int(hour_text), int(minute_text or 0)
+    if ampm:
+        if not 1 <= hour <= 12:
+            raise ScheduleError(f"'{hour}{ampm}' in '{text.strip()}' is not a time of day.")
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    elif minute_text is None:
+        raise ScheduleError(f"Give the time in '{text.strip()}' as 20:00 or 8pm.")
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        raise ScheduleError(f"The time in '{text.strip()}' is not a time of day.")
+    return hour, minute
+
+
+# --------------------------------------------------------------------- reminders and restarts
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder `before` a night's start; `key` names it in storage so it is sent once."""
+
+    before: timedelta
+    at: datetime
+
+    @property
+    def key(self) -> str:
+        minutes = int(self.before.total_seconds() // 60)
+        return f"{minutes // 60}h" if minutes % 60 == 0 else f"{minutes}m"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"before": self.before.total_seconds(), "at": self.at.isoformat()}
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Reminder:
+        return cls(timedelta(seconds=raw["before"]), as_utc(datetime.fromisoformat(raw["at"])))
+
+
+def reminders(start: datetime, offsets: tuple[timedelta, ...] = DEFAULT_REMINDERS) -> list[Reminder]:
+    """A night's reminders, earliest first."""
+    start = as_utc(start)
+    return sorted((Reminder(before, start - before) for before in offsets), key=lambda r: r.at)
+
+
+Action = Literal["wait", "start", "missed"]
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """What the scheduler does with its stored next night when it wakes up at `now`.
+
+    `pending` are reminders still to send at their time; `skipped` ones were due while the bot was
+    away and are dropped, since "starts in 15 minutes" sent an hour late misleads. On "missed",
+    `next_start` is the following night to store and `pending` are its reminders.
+    """
+
+    action: Action
+    night: datetime
+    next_start: datetime
+    pending: tuple[Reminder, ...] = ()
+    skipped: tuple[Reminder, ...] = field(default=())
+
+
+def catch_up(
+    now: datetime,
+    stored_next: datetime,
+    grace: timedelta = DEFAULT_GRACE,
+    *,
+    schedule: Schedule,
+    tz_name: str,
+    offsets: tuple[timedelta, ...] = DEFAULT_REMINDERS,
+    sent: frozenset[str] = frozenset(),
+) -> CatchUp:
+    """The restart decision; also what a running scheduler asks each time it wakes.
+
+    `sent` holds the keys of reminders already sent for the stored night, so they are neither
+    repeated nor counted as skipped.
+    """
+    now, stored_next = as_utc(now), as_utc(stored_next)
+    unsent = [r for r in reminders(stored_next, offsets) if r.key not in sent]
+    if now < stored_next:
+        pending = tuple(r for r in unsent if r.at >= now)
+        skipped = tuple(r for r in unsent if r.at < now)
+        return CatchUp("wait", stored_next, stored_next, pending, skipped)
+    if now - stored_next <= grace:
+        return CatchUp("start", stored_next, stored_next, skipped=tuple(unsent))
+    following = schedule.next_after(now, tz_name)
+    pending = tuple(r for r in reminders(following, offsets) if r.at >= now)
+    return CatchUp("missed", stored_next, following, pending, skipped=tuple(unsent))
+
+
+def to_iso(instant: datetime | None) -> str | None:
+    return as_utc(instant).isoformat() if instant is not None else None
+
+
+def from_iso(text: str | None) -> datetime | None:
+    return as_utc(datetime.fromisoformat(text)) if text is not None else None
+
+
+def discord_timestamp(instant: datetime, style: str = "F") -> str:
+    """Discord shows `<t:…>` in each reader's own time zone, so the stored UTC is all it needs."""
+    return f"<t:{int(as_utc(instant).timestamp())}:{style}>"
