@@ -168,6 +168,9 @@ def table_placings(
     groups = [group for group in (tuple(u for u in g if u not in absent) for g in groups) if group]
     score = {seats[seat]: match.standings[seat] for seat in range(match.players)}
     share = {seats[seat]: value for seat, value in match.shares.items()}
+    sharing = [group for group in groups if set(group) <= set(share)]
+    if len(sharing) > 1:  # the sharers of a split divide the top positions' points together
+        groups = [tuple(u for group in sharing for u in group), *groups[len(sharing) :]]
     placings: list[Placing] = []
     position = 1
     for group in groups:
