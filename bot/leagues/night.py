@@ -234,8 +234,8 @@ class Night:
     def next_round(self, points: Mapping[int, float], max_size: int) -> list[Table]:
         """Reseats for the next round, or finishes the night after the last one.
 
-        Seeding uses season points plus tonight's so far, so each round mixes the tables again;
-        members who did not show in a round are not reseated.
+        Seeding uses season points plus tonight's so far, so the leaders of the night are kept
+        apart as they are at the start; members who did not show in a round are not reseated.
         """
         if self.status is not NightStatus.RUNNING or not self.round_settled():
             raise LeagueError("Every table of this round must finish first.")
