@@ -160,7 +160,8 @@ def test_schedules_describe_themselves_and_round_trip():
 
 
 def test_reminders_are_24_hours_and_15_minutes_before_as_utc_instants():
-    start = utc(2026, 3, 29, 19)  # the Sunday BST starts: 24 h before is 20:00 local the day before
+    # 20:00 BST on the Sunday the clocks go forward: 24 real hours before is 19:00 GMT on Saturday.
+    start = utc(2026, 3, 29, 19)
     day, quarter = reminders(start)
     assert (day.key, day.at) == ("24h", utc(2026, 3, 28, 19))
     assert (quarter.key, quarter.at) == ("15m", utc(2026, 3, 29, 18, 45))

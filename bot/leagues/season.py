@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.leagues.errors import LeagueError
 from bot.leagues.night import Night, NightStatus
 from bot.leagues.points import Placing, Tally, ranked
 from bot.leagues.schedule import as_utc, from_iso, to_iso
-from render.scenes import StandingsRow, StandingsScene
+
+if TYPE_CHECKING:
+    from render.scenes import StandingsScene
 
 MAX_REASON = 200
 
@@ -188,6 +190,10 @@ def standings_scene(
     The picture's status column carries wins and no-shows, the two things members ask about
     after the total. `names` comes from the front end (display names change; ids do not).
     """
+    # Imported here: `render` loads Pillow, and the league core, like the engine, stays importable
+    # (and testable) without any imaging.
+    from render.scenes import StandingsRow, StandingsScene
+
     nights = season.finished_nights()
     rows = []
     for line in season.standings():
