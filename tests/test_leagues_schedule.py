@@ -1,6 +1,7 @@
 """League schedules: parsing, DST-correct nights, reminders and the restart decision (fixed clock)."""
 
 import json
+import random
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -14,6 +15,7 @@ from bot.leagues.schedule import (
     ScheduleError,
     catch_up,
     discord_timestamp,
+    local_instant,
     reminders,
     zone,
 )
@@ -221,3 +223,34 @@ def test_a_long_outage_schedules_the_next_night_after_now_not_after_the_missed_o
     decision = wake(now)
     assert decision.action == "missed" and decision.next_start == utc(2026, 4, 10, 19)
     assert [r.key for r in decision.pending] == ["15m"]  # the 24 h reminder was due an hour before now
+
+
+ZONES = [  # half-hour DST (Lord Howe), midnight changes (Santiago), a 45-minute offset (Kathmandu)
+    "Europe/London",
+    "America/New_York",
+    "Australia/Sydney",
+    "Australia/Lord_Howe",
+    "Asia/Kathmandu",
+    "America/Santiago",
+]
+
+
+@pytest.mark.parametrize("tz", ZONES)
+def test_next_night_is_the_first_slot_after_any_instant_in_any_zone(tz):
+    """Random instants over two years (seeded): the night found is the schedule's next slot, never
+    more than a week away, on the right local day, at the right local time unless that time did not
+    exist that day (then it is later by the gap, at most an hour)."""
+    rng = random.Random(tz)
+    local = ZoneInfo(tz)
+    for text in ("every Sunday 2:15am", "every Friday 20:00", "every Saturday 0:00"):
+        schedule = Schedule.parse(text)
+        for _ in range(150):
+            after = utc(2026, 1, 1) + timedelta(seconds=rng.randrange(2 * 365 * 24 * 3600))
+            start = schedule.next_after(after, tz)
+            assert after < start <= after + timedelta(days=7, hours=1)
+            day = start.astimezone(local)
+            wall = datetime.combine(day.date(), schedule.time)
+            assert day.weekday() == schedule.weekday
+            assert timedelta(0) <= day.replace(tzinfo=None) - wall <= timedelta(hours=1)
+            week_before = local_instant(day.date() - timedelta(days=7), schedule.time, local)
+            assert week_before <= after

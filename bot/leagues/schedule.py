@@ -169,7 +169,11 @@ def _clock(hour_text: str, minute_text: str | None, ampm: str | None, text: str)
 
 @dataclass(frozen=True)
 class Reminder:
-    """A reminder `before` a night's start; `key` names it in storage so it is sent once."""
+    """A reminder `before` a night's start; `key` names it in storage so it is sent once.
+
+    `before` is elapsed time, not wall-clock: across a DST change "24 h before" a 20:00 night
+    is 19:00 or 21:00 local the day before, and it is still a day's notice.
+    """
 
     before: timedelta
     at: datetime
