@@ -9,6 +9,7 @@ from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase, Standing
 from bot.leagues.errors import LeagueError
 from bot.leagues.points import (
+    DEFAULT_POINTS,
     Placing,
     PointsTable,
     Tally,
@@ -211,3 +212,37 @@ def test_tallies_add_placings_and_ignore_no_show_positions():
     tally = Tally(1).add(Placing(1, 2, 6, False, 80)).add(Placing(1, None, 0, no_show=True))
     assert (tally.points, tally.wins, tally.positions, tally.conceded) == (6, 0, (2,), 80)
     assert tally.add(Placing(1, 1, 10, True)).average_position == 1.5
+
+
+@pytest.mark.parametrize("fmt", [Format.POOL_61, Format.POOL_101, Format.POOL_201])
+def test_random_pools_with_drops_wrong_shows_and_leaves_always_score_every_seat_once(fmt):
+    for seed in range(4):
+        rng = random.Random(seed)
+        players = 2 + seed
+        match, _ = Match.start(fmt, players, random.Random(seed))
+        for _ in range(5000):
+            if match.phase is MatchPhase.OVER:
+                break
+            if match.phase is MatchPhase.BETWEEN_DEALS:
+                match.next_deal()
+                continue
+            deal, seat = match.deal, match.deal.turn
+            roll = rng.random()
+            if roll < 0.01 and len(match.remaining()) > 2:
+                act(match, "leave", seat)
+            elif deal.phase == "pick":
+                if roll < 0.2 and deal.can_drop(seat):
+                    act(match, "drop", seat)
+                else:
+                    act(match, "pick", seat, source="closed")
+            elif roll < 0.05:  # a wrong show
+                hand = [c.code for c in deal.seats[seat].hand]
+                act(match, "declare", seat, groups=[" ".join(hand[1:])], finish=hand[0])
+            else:
+                act(match, "discard", seat, card=rng.choice(deal.seats[seat].hand).code)
+        order = finishing_order(match)
+        assert sorted(seat for group in order for seat in group) == list(range(players))
+        assert order[0] == (match.winner,)
+        placings = table_placings(match, [100 + seat for seat in range(players)])
+        assert sum(p.points for p in placings) == sum(DEFAULT_POINTS[:players])
+        assert [p.position for p in placings] == sorted(p.position for p in placings)
