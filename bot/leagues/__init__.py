@@ -3,6 +3,12 @@
 Like the engine, nothing here touches Discord, the database or asyncio: every function takes the
 current instant as an argument, so the scheduler's restart decisions and the DST arithmetic are
 tested with a fixed clock, and the persistence and Discord layers stay thin wrappers.
+
+`schedule` (when nights are, reminders, the restart decision), `seating` (tables for a night),
+`points` (league points from a finished pool `Match`, season tie-breaks), `night` (one night's
+sign-ups, tables and results), `season` (standings, adjustments, the standings picture's scene)
+and `league` (settings, seasons and the one upcoming night). Every model has `to_json` /
+`from_json`, with times as UTC ISO strings.
 """
 
 from bot.leagues.errors import LeagueError, ScheduleError, SeatingError
