@@ -338,3 +338,11 @@ def test_the_published_commitment_matches_the_revealed_shoe_and_salt():
         order = parse_cards(over["reshuffles"][number - 1])
         assert verify(digest, salt, order, f"reshuffle {number}")
     assert commitment_text(salt, shoe).startswith("rummy-bot shuffle v1|deal|" + salt + "|")
+
+
+def test_a_command_missing_its_arguments_is_refused_with_a_reason():
+    deal = stacked_deal(RULES, [WINNER, OTHER], "10D", "3D")
+    with pytest.raises(IllegalActionError, match="missing its source"):
+        deal.apply({"command": "pick", "seat": 0})
+    with pytest.raises(IllegalActionError, match="missing its seat"):
+        deal.apply({"command": "drop"})

@@ -673,8 +673,14 @@ class Deal:
 
     def apply(self, entry: dict[str, Any]) -> list[Event]:
         """Applies one command in its logged form (as stored, or as a front end sends it)."""
+        try:
+            return self._apply(entry)
+        except KeyError as missing:
+            raise IllegalActionError(f"That command is missing its {missing.args[0]}.") from None
+
+    def _apply(self, entry: dict[str, Any]) -> list[Event]:
         seat = entry["seat"]
-        match entry["command"]:
+        match entry.get("command"):
             case "pick":
                 return self.pick(seat, entry["source"])
             case "discard":
@@ -687,7 +693,7 @@ class Deal:
                 return self.timeout(seat)
             case "declare":
                 return self.declare(seat, [parse_cards(g) for g in entry["groups"]], entry["finish"])
-        raise IllegalActionError(f"Unknown command '{entry['command']}'.")
+        raise IllegalActionError(f"Unknown command '{entry.get('command')}'.")
 
 
 def _card(card: Card | str) -> Card:

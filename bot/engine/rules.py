@@ -5,6 +5,7 @@ disagree is an option here, so a table can play the way its players know.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -96,7 +97,13 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+        """A fresh copy each call; the work is done once per Rules value, since every saved
+        snapshot of every match writes its rules."""
+        return {**self._json, "deck_plan": [list(pair) for pair in self.deck_plan]}
+
+    @functools.cached_property
+    def _json(self) -> dict[str, Any]:
+        data = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         data["deck_plan"] = [list(pair) for pair in self.deck_plan]
         data["closed_deck_empty"] = self.closed_deck_empty.value
         return data

@@ -28,7 +28,6 @@ from bot.service.errors import ServiceError, StaleCommandError
 from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
-from bot.service.snapshots import cheap_snapshots, snapshot_rules
 from bot.service.table import Table
 from bot.store import ChannelBusyError, CommandRecord, SeatRecord, Store, TableRecord, TableStatus
 
@@ -94,7 +93,7 @@ class TableService:
                 continue
             table = Table(active.table)
             if active.match is not None:
-                table.match = cheap_snapshots(Match.from_json(active.match.snapshot))
+                table.match = Match.from_json(active.match.snapshot)
                 try:
                     table.match.check_invariants()
                 except AssertionError:
@@ -245,7 +244,7 @@ class TableService:
                     record.format,
                     len(record.seats),
                     self.random_source(table.id, 1),
-                    rules=snapshot_rules(Rules.from_json(record.rules)),
+                    rules=Rules.from_json(record.rules),
                     point_value=record.point_value,
                 )
             except RummyError as error:
@@ -494,7 +493,7 @@ class TableService:
             self._unregister(table)
             return
         table.record = record
-        table.match = cheap_snapshots(Match.from_json(stored.snapshot))
+        table.match = Match.from_json(stored.snapshot)
         table.clock = TurnClock.from_json(stored.clock)
         table.command_ids = stored.command_ids
         if record.status.active:
