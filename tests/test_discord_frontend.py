@@ -349,3 +349,35 @@ async def test_a_wrong_show_is_confirmed_first_and_its_cards_stay_private(
     held = {card.pretty for card in table.match.deal.seats[seat].hand}
     log_lines = [line for line in public.split("›") if "declared wrongly" in line]
     assert log_lines and not any(card in line for line in log_lines for card in held)
+
+
+async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice, bob)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    seat = table.match.deal.turn
+    mover, other = {0: (alice, bob), 1: (bob, alice)}[seat]
+    offered = await double.autocomplete(other, "rummy discard", focused="card", options={"card": ""})
+    theirs = {card.code for card in table.match.deal.seats[1 - seat].hand}
+    assert offered and {choice["value"] for choice in offered} <= theirs  # only your own cards
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await settle(bot)
+    grouped = await double.slash_command(mover, "rummy group", options={"groups": "1 2 3 / 4 5"})
+    await settle(bot)
+    layout = bot.presenter.layout(table.id, mover.id)
+    assert layout.custom and [len(g) for g in layout.groups][:2] == [3, 2]
+    assert double.followups(grouped)[-1].ephemeral
+    first_card = layout.cards[0]
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert table.match.deal.open_card == first_card and table.match.deal.turn == 1 - seat
+    bad = await double.slash_command(other, "rummy discard", options={"card": "99"})
+    assert "no card number 99" in await answer(double, bad)
+    early = await double.slash_command(other, "rummy discard", options={"card": "2"})
+    assert "Pick a card first" in await answer(double, early)

@@ -19,8 +19,10 @@ from bot.discord.components import confirm_view
 from bot.discord.hands import HandMessage, build_hand_message
 from bot.engine import judge_groups
 from bot.engine.cards import Card
+from bot.engine.deal import Deal
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
+from bot.hand_layout import HandLayout
 from bot.service import Table, TableEvent
 
 if TYPE_CHECKING:
@@ -89,6 +91,16 @@ class Actions:
         if seat is None:
             raise RummyError("You are not seated at this table.")
         return seat
+
+    def followed_layout(self, table: Table, user_id: int) -> tuple[HandLayout, Deal, int]:
+        """The player's card layout brought up to date with their hand, with the deal and seat."""
+        seat = self.seat_of(table, user_id)
+        if table.match is None or table.match.deal is None:
+            raise RummyError("There is no deal in progress.")
+        deal = table.match.deal
+        layout = self.presenter.layout(table.id, user_id)
+        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+        return layout, deal, seat
 
     async def play(
         self, interaction: discord.Interaction[Any], table: Table, command: dict[str, Any], turn: str | None
@@ -216,15 +228,9 @@ class Actions:
         """The player's groups less the finish card: the card whose removal leaves the grouping
         valid (the solver's discard when the solver grouped the hand), else the one costing the
         fewest points, preferring the later groups, so a deliberate arrangement is kept."""
-        match = table.match
-        if match is None or match.deal is None:
-            raise RummyError("There is no deal in progress.")
-        seat = self.seat_of(table, user_id)
-        deal = match.deal
+        layout, deal, seat = self.followed_layout(table, user_id)
         if not deal.can_declare(seat):
             raise RummyError("You can declare only on your turn, after picking a card.")
-        layout = self.presenter.layout(table.id, user_id)
-        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
         best: tuple[tuple[bool, int, int], list[list[Card]], Card] | None = None
         for index, group in enumerate(layout.groups):
             for place, card in enumerate(group):

@@ -169,17 +169,14 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.describe(card="The card, like 10H, or its number in your hand")
     async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
         async def work() -> None:
-            table = self.here(interaction)
-            seat = self.actions.seat_of(table, interaction.user.id)
-            if table.match is None or table.match.deal is None:
-                raise RummyError("There is no deal in progress.")
-            deal = table.match.deal
-            layout = self.bot.presenter.layout(table.id, interaction.user.id)
-            layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
-            named = parse_cards(card)
-            if not card.strip().isdigit() and len(named) != 1:
-                raise RummyError("Name one card, like 10H, or its number in your hand.")
-            chosen = layout.card_at(int(card)) if card.strip().isdigit() else named[0]
+            layout, _, _ = self.actions.followed_layout(self.here(interaction), interaction.user.id)
+            if card.strip().isdigit():
+                chosen = layout.card_at(int(card))
+            else:
+                named = parse_cards(card)
+                if len(named) != 1:
+                    raise RummyError("Name one card, like 10H, or its number in your hand.")
+                chosen = named[0]
             await self.game(interaction, {"command": "discard", "card": chosen.code})
 
         await self.run(interaction, work)
@@ -189,14 +186,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         table = self.bot.service.table_in(interaction.channel_id)
-        if table is None or table.match is None or table.match.deal is None:
+        if table is None:
             return []
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
+        try:
+            layout, _, _ = self.actions.followed_layout(table, interaction.user.id)
+        except RummyError:
             return []
-        deal = table.match.deal
-        layout = self.bot.presenter.layout(table.id, interaction.user.id)
-        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
         choices = [
             app_commands.Choice(name=f"{position}: {card.pretty}", value=card.code)
             for position, card in enumerate(layout.cards, start=1)
@@ -222,12 +217,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     async def group(self, interaction: discord.Interaction[Any], groups: str) -> None:
         async def work() -> None:
             table = self.here(interaction)
-            seat = self.actions.seat_of(table, interaction.user.id)
-            if table.match is None or table.match.deal is None:
-                raise RummyError("There is no deal in progress.")
-            deal = table.match.deal
-            layout = self.bot.presenter.layout(table.id, interaction.user.id)
-            layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
+            layout, deal, seat = self.actions.followed_layout(table, interaction.user.id)
             if groups.strip().lower() == "auto":
                 layout.custom = False
             else:
