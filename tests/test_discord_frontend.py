@@ -381,3 +381,18 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
     assert "no card number 99" in await answer(double, bad)
     early = await double.slash_command(other, "rummy discard", options={"card": "2"})
     assert "Pick a card first" in await answer(double, early)
+
+
+async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bot_runner, tmp_path):
+    """The bot as `python -m bot` builds it: system clock, system random source, real AI."""
+    double = discord_double
+    bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0))
+    alice = double.user("alice")
+    lobby, table_id = await open_table(double, bot, alice)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
+    await settle(bot)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    assert table.match is not None and table.record.seats[1].computer
+    assert any(f.filename == "hand.png" for f in double.files_sent_to(alice))
