@@ -95,6 +95,13 @@ async def open_table(double, bot, host, *others, fmt="points"):
     return lobby, table_id
 
 
+async def start_table(double, bot, host, *others):
+    """Opens a table, seats the others and has the host start the match."""
+    lobby, table_id = await open_table(double, bot, host, *others)
+    await double.press_button(host, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+
+
 async def answer(double: DiscordDouble, ix) -> str:
     """The bot's private words to an interaction: its reply, or its first follow-up."""
     text = (ix.response_data or {}).get("content") or ""
@@ -115,9 +122,7 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     clock = ManualClock()
     bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice, bob = double.user("alice"), double.user("bob")
-    lobby, table_id = await open_table(double, bot, alice, bob)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
+    await start_table(double, bot, alice, bob)
     stranger = await double.slash_command(double.user("carol"), "rummy drop")
     assert "not seated" in await answer(double, stranger)
     await settle(bot)
@@ -185,10 +190,7 @@ async def test_closed_dms_fall_back_to_a_private_hand_in_the_channel(discord_dou
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
     double.close_dms(bob)
-    lobby, table_id = await open_table(double, bot, alice, bob)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
-    await settle(bot)
+    await start_table(double, bot, alice, bob)
     channel_text = " ".join(m.content for m in double.messages_to(double.channel_id))
     assert f"<@{bob.id}>, I can't send you direct messages" in channel_text
     assert bob.id in bot.presenter.dm_refused
@@ -215,10 +217,7 @@ async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refu
     clock = ManualClock()
     bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice, bob = double.user("alice"), double.user("bob")
-    lobby, table_id = await open_table(double, bot, alice, bob)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
-    await settle(bot)
+    await start_table(double, bot, alice, bob)
     first = bot.service.table_in(double.channel_id).match.deal.turn
     mover = {0: alice, 1: bob}[first]
     hand = hand_message(double, mover)
@@ -324,9 +323,7 @@ async def test_a_wrong_show_is_confirmed_first_and_its_cards_stay_private(
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
-    lobby, table_id = await open_table(double, bot, alice, bob, carol)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
+    await start_table(double, bot, alice, bob, carol)
     table = bot.service.table_in(double.channel_id)
     seat = table.match.deal.turn
     mover = {0: alice, 1: bob, 2: carol}[seat]
@@ -357,9 +354,7 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
-    lobby, table_id = await open_table(double, bot, alice, bob)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
+    await start_table(double, bot, alice, bob)
     table = bot.service.table_in(double.channel_id)
     seat = table.match.deal.turn
     mover, other = {0: (alice, bob), 1: (bob, alice)}[seat]
