@@ -18,7 +18,7 @@ from bot.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER = [sys.executable, str(ROOT / "tests" / "service_helpers.py")]
 KILLS = 15
-SEED, TABLES, MATCHES = "7", "6", "1"
+SEED, TABLES, MATCHES = "7", "6", "2"  # about 7,900 commands: more than 15 kills can use up on a fast machine
 
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -75,7 +75,8 @@ def play_then_kill(db: Path, rng: random.Random, kill: int) -> tuple[list[str], 
     out, err = player.communicate()
     lines += out.decode().split()
     done = "done" in lines
-    assert player.returncode == (0 if done else -signal.SIGKILL), err.decode()[-2000:]
+    # a kill that lands after "done" may still find the process exiting
+    assert player.returncode in ((0, -signal.SIGKILL) if done else (-signal.SIGKILL,)), err.decode()[-2000:]
     return [line for line in lines if line != "done"], not done
 
 
