@@ -74,13 +74,12 @@ def standings_image(scene: StandingsScene) -> Image.Image:
 
 
 def _running_totals(row: StandingsRow) -> list[int]:
-    """Totals after each deal the player took part in; a None ends the line (the player was out)."""
-    played = []
-    for score in row.scores:
-        if score is None:
-            break
-        played.append(score)
-    return [0, *accumulate(played)]
+    """Totals after each deal up to the last one the player took part in: trailing Nones end the
+    line (out of the pool), a None between scores (a league night missed) keeps the total flat."""
+    played = list(row.scores)
+    while played and played[-1] is None:
+        played.pop()
+    return [0, *accumulate(score or 0 for score in played)]
 
 
 def _nice_step(rough: float) -> int:

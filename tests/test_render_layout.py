@@ -22,7 +22,9 @@ from render import (
 )
 from render.fonts import clean_text, fit_text, font, player_name
 from render.hand import card_boxes
+from render.scenes import StandingsRow
 from render.sprites import badge_box, card_sprite, index_column
+from render.standings import _running_totals
 
 MAX_BYTES = 150 * 1024
 
@@ -217,3 +219,15 @@ def test_a_single_card_keeps_its_transparency():
     assert image.mode == "RGBA"
     assert image.getpixel((0, 0))[3] == 0
     assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
+
+
+@pytest.mark.parametrize(
+    ("scores", "line"),
+    [
+        ((10, 20, None, None), [0, 10, 30]),  # out of the pool after two deals: the line ends
+        ((None, 5, None, 7), [0, 0, 5, 5, 12]),  # nights missed: flat, and on
+        ((None, None), [0]),
+    ],
+)
+def test_the_chart_line_ends_when_a_player_is_out_and_runs_flat_over_a_missed_night(scores, line):
+    assert _running_totals(StandingsRow("A", scores, sum(s or 0 for s in scores))) == line
