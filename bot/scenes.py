@@ -153,6 +153,7 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
         wild_rank=wild_rank,
         title=f"{match.spec.title} · Deal {number} result",
         four_colour=four_colour,
+        adds_up=match.spec.family is Family.POOL,
     )
 
 

@@ -53,7 +53,8 @@ def _plate(canvas: Image.Image, draw: ImageDraw.ImageDraw, player: PlayerResult,
     left = PAD + 18
     name = player_name(player.name, font(22, "bold"), INFO_WIDTH - 24)
     text(draw, (left, top + 16), name, 22, theme.GOLD if player.winner else theme.INK, "bold")
-    points = f"−{player.points} pts" if player.points and not player.winner else "0 pts"
+    sign = "+" if scene.adds_up else "−"
+    points = f"{sign}{player.points} pts" if player.points and not player.winner else "0 pts"
     text(draw, (left, top + 50), points, 34, theme.GOLD if player.winner else theme.WARN, "bold")
     if player.standing:
         standing = player_name(player.standing, font(18), INFO_WIDTH - 24)

@@ -93,10 +93,13 @@ class PlayerResult:
 
 @dataclass(frozen=True, slots=True)
 class ResultScene:
+    """`adds_up`: points are added to a pool score (shown +20) rather than paid (shown −20)."""
+
     players: tuple[PlayerResult, ...]
     wild_rank: int | None = None
     title: str = ""
     four_colour: bool = False
+    adds_up: bool = False
 
 
 @dataclass(frozen=True, slots=True)

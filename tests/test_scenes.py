@@ -5,7 +5,7 @@ import random
 from bot.engine.formats import Format
 from bot.engine.match import Match
 from bot.hand_layout import HandLayout
-from bot.scenes import hand_scene, standing_text, standings_scene, table_scene
+from bot.scenes import hand_scene, result_scene, standing_text, standings_scene, table_scene
 
 NAMES = ["Asha", "Ravi", "Meera"]
 
@@ -51,3 +51,12 @@ def test_standing_texts_and_the_standings_scene_follow_the_format():
     scene = standings_scene(pool, NAMES)
     assert scene.limit == 101 and scene.columns == ("D1", "D2")
     assert [row.scores for row in scene.rows] == [(0, 10), (20, 0), (40, 40)]
+
+
+def test_a_result_says_whether_points_add_to_a_pool_score_or_are_paid():
+    for fmt, adds_up in ((Format.POOL_101, True), (Format.POINTS, False)):
+        match, _ = Match.start(fmt, 2, random.Random(5))
+        match.apply({"command": "drop", "seat": match.deal.turn})
+        scene = result_scene(match, NAMES[:2])
+        assert scene.adds_up is adds_up
+        assert [p.points for p in scene.players if p.note == "first drop"] == [20]
