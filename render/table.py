@@ -6,6 +6,8 @@ or emoji-laden name can only shorten itself, never move the rest of the picture.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import RANK_LABELS, Card, is_wild, rank_name
@@ -115,7 +117,7 @@ def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: i
     count = str(seat.cards_count)
     text(draw, (x, middle), count, 20, ink, "bold", "rm")
     x -= COUNT_WIDTH + 8 + ICON_WIDTH
-    icon = back_sprite(ICON_WIDTH)
+    icon = _seat_icon(gone)
     icon_margin = sprite_margin(ICON_WIDTH)
     canvas.paste(icon, (x - icon_margin, round(middle - card_height(ICON_WIDTH) / 2) - icon_margin), icon)
     x -= 16
@@ -132,6 +134,17 @@ def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: i
     if gone:  # struck through as well as faded, so it reads without relying on colour
         width = text_width(name, 21, "bold")
         draw.line((name_left, middle + 1, name_left + width, middle + 1), fill=theme.FADED, width=2)
+
+
+@lru_cache(maxsize=2)
+def _seat_icon(faded: bool) -> Image.Image:
+    """The cards-count icon; faded like the rest of the plate for a seat no longer in the deal."""
+    icon = back_sprite(ICON_WIDTH)
+    if not faded:
+        return icon
+    icon = icon.copy()
+    icon.putalpha(icon.getchannel("A").point(lambda alpha: alpha * 35 // 100))
+    return icon
 
 
 def render_table(scene: TableScene) -> bytes:
