@@ -89,7 +89,7 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
     if not rules.pick_discarded_joker:
         turn += " A joker just discarded cannot be picked (the first open card can)."
     if not rules.rediscard_open_pick:
-        turn += " A card taken from the open pile cannot be thrown straight back."
+        turn += " A card taken from the open pile cannot be thrown straight back (nor be the finish card)."
     lines.append(turn)
     lines.append(
         "**Empty deck**: the open pile is reshuffled into a new closed deck."

@@ -108,9 +108,16 @@ def test_a_card_taken_from_the_open_pile_cannot_go_straight_back_unless_the_rule
     assert not deal.can_discard(0, "10D")
     with pytest.raises(IllegalActionError, match="discard a different card"):
         deal.discard(0, "10D")
+    hand = parse_cards(WINNER)
+    before = snapshot(deal)
+    with pytest.raises(IllegalActionError, match="finish with a different card"):
+        deal.declare(0, [hand[:4], hand[4:7], hand[7:10], hand[10:]], "10D")  # the finish slot is a discard
+    assert snapshot(deal) == before
     lenient = stacked_deal(RULES.replace(rediscard_open_pick=True), [WINNER, OTHER], "10D", "3D")
     lenient.pick(0, "open")
     assert lenient.can_discard(0, "10D")
+    lenient.declare(0, [hand[:4], hand[4:7], hand[7:10], hand[10:]], "10D")
+    assert lenient.seats[0].outcome is Outcome.WON
 
 
 def test_a_joker_discarded_by_the_previous_player_cannot_be_picked_but_the_first_open_joker_can():

@@ -234,6 +234,8 @@ class Actions:
         best: tuple[tuple[bool, int, int], list[list[Card]], Card] | None = None
         for index, group in enumerate(layout.groups):
             for place, card in enumerate(group):
+                if not deal.can_discard(seat, card):
+                    continue  # the card just taken from the open pile may not finish either
                 rest = [list(g) for g in layout.groups]
                 del rest[index][place]
                 rest = [g for g in rest if g]

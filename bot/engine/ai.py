@@ -68,7 +68,7 @@ class ComputerPlayer:
             return self._pick_phase(view)
         hand = list(view.hand)
         show = _solve(hand, view.wild_rank, view.rules)
-        declaration = _declaration(view.seat, hand, show)
+        declaration = _declaration(view, show)
         if declaration is not None:
             return declaration
         card = self._easy_discard(view, show) if self.level is Level.EASY else _strong_discard(view)
@@ -120,26 +120,32 @@ def _without(cards: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
+def _may_let_go(view: SeatView, card: Card) -> bool:
+    """Whether the rules let this card be discarded or finished with now."""
+    return not (view.picked_from_open and card == view.picked and not view.rules.rediscard_open_pick)
+
+
 def _discardable(view: SeatView) -> list[Card]:
     """The distinct cards the rules let this seat throw, jokers kept unless nothing else is left
     (a joker thrown is a joker handed to the table)."""
-    cards = sorted(set(view.hand), key=lambda card: card.sort_key)
-    if view.picked_from_open and not view.rules.rediscard_open_pick:
-        cards = [card for card in cards if card != view.picked]
+    cards = sorted({card for card in view.hand if _may_let_go(view, card)}, key=lambda card: card.sort_key)
     plain = [card for card in cards if not is_wild(card, view.wild_rank)]
     return plain or cards
 
 
-def _declaration(seat: int, hand: Sequence[Card], show: Arrangement) -> dict[str, Any] | None:
-    """The show the solver found, checked to use the 14 cards exactly once: a computer player
-    must never make a wrong show, so anything less plays on with a discard instead."""
+def _declaration(view: SeatView, show: Arrangement) -> dict[str, Any] | None:
+    """The show the solver found, checked to use the 14 cards exactly once and to finish with a
+    card the rules let go: a computer player must never make a wrong or refused show, so anything
+    less plays on with a discard instead."""
     if not show.valid or show.discard is None or show.ungrouped:
         return None
+    if not _may_let_go(view, show.discard):
+        return None
     used = Counter(card for meld in show.groups for card in meld.cards) + Counter([show.discard])
-    if used != Counter(hand):
+    if used != Counter(view.hand):
         return None
     groups = [format_cards(meld.cards) for meld in show.groups]
-    return {"command": "declare", "seat": seat, "groups": groups, "finish": show.discard.code}
+    return {"command": "declare", "seat": view.seat, "groups": groups, "finish": show.discard.code}
 
 
 def _easy_wants(view: SeatView, open_card: Card) -> bool:

@@ -271,9 +271,14 @@ class Deal:
         card = _card(card)
         self._verify_turn(seat, Phase.DISCARD, "discard")
         self._verify_holds(seat, card)
+        self._verify_not_handed_back(card, "discard")
+
+    def _verify_not_handed_back(self, card: Card, verb: str) -> None:
+        """The card just taken from the open pile may not go straight back, and the finish slot
+        is a discard too (the rule pages: "place his final discard card in the finish slot")."""
         if self.picked_from_open and card == self.picked and not self.rules.rediscard_open_pick:
             raise IllegalActionError(
-                f"You just took {card.pretty} from the open pile: discard a different card."
+                f"You just took {card.pretty} from the open pile: {verb} a different card."
             )
 
     def discard(self, seat: int, card: Card | str) -> list[Event]:
@@ -361,6 +366,7 @@ class Deal:
             raise IllegalActionError(
                 "Your groups and finish card must use exactly the 14 cards in your hand, each once."
             )
+        self._verify_not_handed_back(finish, "finish with")
 
     def declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str) -> list[Event]:
         """A valid show wins the deal at once; a wrong show costs the penalty and puts the

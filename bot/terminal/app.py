@@ -160,7 +160,8 @@ class TerminalTable:
         if deal.phase is not Phase.DISCARD:
             raise RummyError("Pick a card first: you declare with 14 cards, one of them the finish card.")
         cards = self.layout.cards
-        finish = self.named_card(rest) if rest.strip() else cards[-1]
+        # by default the last card the rules let go (not the one just taken from the open pile)
+        finish = self.named_card(rest) if rest.strip() else [c for c in cards if deal.can_discard(YOU, c)][-1]
         groups = [list(group) for group in self.layout.groups]
         for group in reversed(groups):
             if finish in group:
