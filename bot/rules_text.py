@@ -64,6 +64,8 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
         extras.append("one of your two sequences must have 4+ cards")
     if rules.joker_only_groups:
         extras.append("a group of jokers alone counts")
+    if rules.identical_triplet_pure:
+        extras.append("three identical cards, such as 9♠ 9♠ 9♠ with three decks, are a pure sequence")
     lines.append(
         "**Declaring**: all 13 cards in groups, with at least two sequences, one of them pure"
         + (f" ({'; '.join(extras)})" if extras else "")

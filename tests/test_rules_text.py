@@ -12,6 +12,7 @@ def test_the_rules_text_follows_the_options_the_table_plays_with():
     assert "240 chips" in octro and "no dropping" in octro and "Drops:" not in octro
     assert "one joker per impure sequence" in octro and "4+ cards" in octro
     assert "2 decks up to 3 players, 3 decks up to 5 players" in octro
+    assert "three identical cards" in octro and "three identical cards" not in standard
     points = describe_rules(Format.POINTS.spec, Rules(pick_discarded_joker=True), point_value=5)
     assert "× 5 chips" in points and "cannot be picked" not in points
     assert "sha256" in points

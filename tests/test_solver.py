@@ -346,3 +346,33 @@ def test_the_answer_behaves_as_a_frozen_record_whether_or_not_it_is_laid_out():
     match lazy:
         case Arrangement(valid, points, groups, ungrouped, discard):
             assert (valid, points, len(groups), len(ungrouped), discard) == (False, 80, 2, 7, None)
+
+
+def test_three_identical_cards_are_a_pure_sequence_only_where_the_rules_say_so():
+    cards = parse_cards("9S 9S 9S 4H 5H 6H 7H 2C 2D 2H KC KD KH")
+    assert compare(cards, None, Rules()) == (80, False)  # one sequence: every card counts
+    triplets = Rules(identical_triplet_pure=True)
+    assert compare(cards, None, triplets) == (0, True)
+    assert classify_group(parse_cards("9S 9S 9S"), None, triplets) is GroupKind.PURE_SEQUENCE
+    assert classify_group(parse_cards("9S 9S 9S"), 9, triplets) is GroupKind.PURE_SEQUENCE  # wild, as itself
+    assert classify_group(parse_cards("9S 9S 9H"), None, triplets) is GroupKind.INVALID
+    assert classify_group(parse_cards("JK JK JK"), None, triplets) is GroupKind.INVALID
+    assert Rules.preset("octro").identical_triplet_pure
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hands_with_identical_triplets_match_brute_force(seed):
+    """Three decks, with a triplet or two dealt into most hands, under rules that count them."""
+    rng = random.Random(500 + seed)
+    rule_sets = [Rules.preset("octro"), Rules(identical_triplet_pure=True), Rules.preset("lenient").replace(
+        identical_triplet_pure=True)]
+    for index in range(150):
+        shoe = build_shoe(3, 3)
+        hand = []
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            card = rng.choice([c for c in shoe if c != JOKER and shoe.count(c) == 3])
+            hand += [card] * 3
+            for _ in range(3):
+                shoe.remove(card)
+        hand += rng.sample(shoe, 13 - len(hand))
+        compare(hand, random_wild(rng), rule_sets[index % len(rule_sets)])

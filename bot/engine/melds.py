@@ -158,10 +158,18 @@ def _is_set(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
     )
 
 
+def is_identical_triplet(cards: Sequence[Card]) -> bool:
+    """Three copies of one card (`9♠ 9♠ 9♠`, possible with three decks), which Octro counts as
+    a pure sequence; wild cards too, since they are then themselves, as in a pure run."""
+    return len(cards) == 3 and cards[0].rank != JOKER_RANK and cards[0] == cards[1] == cards[2]
+
+
 def _analyse(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> tuple[GroupKind, _Reading | None]:
     """The group's kind, with the run reading behind it when it is a sequence."""
     if len(cards) < 3:
         return GroupKind.INVALID, None
+    if rules.identical_triplet_pure and is_identical_triplet(cards):
+        return GroupKind.PURE_SEQUENCE, None
     if all(is_wild(card, wild_rank) for card in cards):
         if rules.joker_only_groups and len(cards) <= rules.max_set_size:
             return GroupKind.SET, None
@@ -196,7 +204,10 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
     with each joker in the place it fills, sets by suit with the jokers last."""
     key = (
         wild_rank or 0,
-        rules.one_joker_per_impure_sequence * 16 + rules.joker_only_groups * 8 + rules.max_set_size,
+        rules.identical_triplet_pure * 32
+        + rules.one_joker_per_impure_sequence * 16
+        + rules.joker_only_groups * 8
+        + rules.max_set_size,
         *(card.rank * 5 + (_SUIT_IDS[card.suit] if card.suit is not None else 4) for card in cards),
     )
     known = _MELDS.get(key)

@@ -37,6 +37,7 @@ class Rules:
     one_joker_per_impure_sequence: bool = False
     require_four_card_life: bool = False  # one of the two required sequences must have 4+ cards
     pure_sequence_protects: bool = False  # a pure sequence alone lets melded cards go uncounted
+    identical_triplet_pure: bool = False  # three identical cards (3 decks) are a pure sequence (Octro)
 
     # Points.
     score_cap: int = 80
@@ -136,6 +137,7 @@ Rules.PRESETS = {
         deck_plan=((3, 2), (5, 3)),
         one_joker_per_impure_sequence=True,
         require_four_card_life=True,
+        identical_triplet_pure=True,
     ),
     # The app rule screen: a pure sequence alone protects melded cards, any group size.
     "lenient": Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),

@@ -200,19 +200,19 @@ _MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather th
 
 
 def _config(
-    one_joker: bool, four_life: bool, lone_set: bool, track: bool, exact: bool, max_set: int
+    one_joker: bool, four_life: bool, lone_set: bool, track: bool, exact: bool, max_set: int, triplet: bool
 ) -> tuple[Any, ...]:
     """A search's settings (see `_suit_table`), with the same packed into an int last: the
     memos are keyed by ints, which hash in one step where a nested tuple is hashed anew on
     every lookup (and they add no container for the garbage collector to walk)."""
-    bits = one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5
-    return one_joker, four_life, lone_set, track, exact, max_set, bits << 45
+    bits = one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5 | triplet << 9
+    return one_joker, four_life, lone_set, track, exact, max_set, triplet, bits << 45
 
 
 def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
-    """One int for a suit search: counts in bits 0-44, settings in 45-53, the wild position in
-    54-57, and the joker pool (which has no fixed bound) above."""
-    return counts | config[6] | wild_position << 54 | jokers << 58
+    """One int for a suit search: counts in bits 0-44, settings in 45-54, the wild position in
+    55-58, and the joker pool (which has no fixed bound) above."""
+    return counts | config[7] | wild_position << 55 | jokers << 59
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -285,8 +285,10 @@ def _options(
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, lone_set, track, exact, max_set, _ = config
+    one_joker, four_life, lone_set, track, exact, max_set, triplet, _ = config
     rest = counts - _ONE[x]
+    if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
+        yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
     if x == ACE:
         yield rest + _ONE[HIGH_ACE], 0, None, 0, None
     elif _is_wild_position(x, wild_position):
@@ -346,7 +348,8 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
     mode, every (net jokers, life code) reachable with every natural card melded. Entries are
     plain int triples, so the memo holds nothing the garbage collector has to walk; the groups
     behind an entry are found again by `_trace` when an answer is laid out. `config` is (one
-    joker per run, four-card life, lone sets, track life flags, exact, largest set)."""
+    joker per run, four-card life, lone sets, track life flags, exact, largest set, identical
+    triplets)."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.get(key)
     if table is not None:
@@ -605,6 +608,11 @@ class _Hand:
             )
         return any_run, in_runs
 
+    def has_triplet(self) -> bool:
+        """Whether some card is held three times or more: adding one to every count (each below
+        7, so nothing carries) sets a count's top bit exactly where the count was 3 or more."""
+        return any((counts + _LOWEST_BITS) & (_LOWEST_BITS << 2) for counts in self.counts)
+
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
@@ -716,11 +724,12 @@ class _Search:
         self.rules = rules
         self.life_goal = _life_goal(rules)
         one_joker = rules.one_joker_per_impure_sequence
-        most = rules.max_set_size
-        self.life_config = _config(one_joker, rules.require_four_card_life, one_joker, True, False, most)
-        self.any_config = _config(one_joker, False, one_joker, False, False, most)
-        self.protect_config = _config(one_joker, False, False, True, False, most)
-        self.exact_config = _config(one_joker, False, one_joker, True, True, most)
+        most, triplet = rules.max_set_size, rules.identical_triplet_pure
+        four = rules.require_four_card_life
+        self.life_config = _config(one_joker, four, one_joker, True, False, most, triplet)
+        self.any_config = _config(one_joker, False, one_joker, False, False, most, triplet)
+        self.protect_config = _config(one_joker, False, False, True, False, most, triplet)
+        self.exact_config = _config(one_joker, False, one_joker, True, True, most, triplet)
 
     @cached_property
     def set_ranks(self) -> tuple[list[list[tuple[Any, ...]]], list[int]]:
@@ -744,7 +753,12 @@ class _Search:
                 touched |= sum(1 << s for s in range(4) if per_suit[s])
         return rank_options, [s for s in range(4) if touched >> s & 1]
 
+    def triplet_possible(self) -> bool:
+        return self.rules.identical_triplet_pure and self.hand.has_triplet()
+
     def life_possible(self) -> bool:
+        if self.triplet_possible():
+            return True  # a triplet is a pure sequence: leave it to the search
         any_run, in_runs = self.hand.runs_possible()
         return any_run and (self.hand.pool > 0 or in_runs >= 6)
 
@@ -889,6 +903,8 @@ def _plan(hand: _Hand, best: _Best, rules: Rules) -> tuple[list[_Group], list[Ca
             loose.append(_card_at(descriptor[1], suit))
         elif tag == "free":
             pool.append(_card_at(descriptor[1], suit))
+        elif tag == "triplet":
+            groups.append(_Group([_card_at(descriptor[1], suit)] * 3, 0, 0, True))
         elif tag == "lone":
             groups.append(
                 _Group([_card_at(descriptor[1], suit)], descriptor[2], rules.max_set_size - 1 - descriptor[2])
@@ -1024,7 +1040,7 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     if search.life_possible():
         life = search.cheapest(search.life_config, search.life_goal, limit)
     protect = None
-    if search.rules.pure_sequence_protects and search.hand.runs_possible()[0]:
+    if search.rules.pure_sequence_protects and (search.hand.runs_possible()[0] or search.triplet_possible()):
         protect_limit = life.deadwood if life is not None else limit
         protect = search.cheapest(search.protect_config, _HAS_PURE, protect_limit, with_sets=False)
     return life, protect
