@@ -391,3 +391,27 @@ async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bo
     table = bot.service.table_in(double.channel_id)
     assert table.match is not None and table.record.seats[1].computer
     assert any(f.filename == "hand.png" for f in double.files_sent_to(alice))
+
+
+async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    await start_table(double, bot, alice, bob)
+    table = bot.service.table_in(double.channel_id)
+    first = table.match.deal.turn
+    mover = alice if first == 0 else bob
+    mover_hand = hand_message(double, mover)
+    ask = await double.press_button(mover, mover_hand, button(mover_hand, "drop"))
+    question = double.original_response(ask)
+    assert question.ephemeral and "20 points" in question.content and "first drop" in question.content
+    assert table.match.deal.phase != "over"  # asking changed nothing
+
+    confirm = next(cid for cid in question.custom_ids() if cid.startswith("rummy:dropok:"))
+    await double.press_button(mover, question, confirm)
+    await settle(bot)
+    assert table.match.phase == "over" and table.match.winner == 1 - first
+    again = await double.press_button(mover, question, confirm)  # a double click
+    assert "This table has closed." in await answer(double, again)

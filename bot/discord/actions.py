@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import confirm_view
+from bot.discord.components import confirm_view, drop_view
 from bot.discord.hands import HandMessage, build_hand_message
 from bot.engine import judge_groups
 from bot.engine.cards import Card
@@ -177,12 +177,14 @@ class Actions:
             if action == "declare":
                 await self.ask_declare(interaction, table, turn)
                 return
+            if action == "drop":
+                await self.ask_drop(interaction, table, turn)
+                return
             await interaction.response.defer()
             if action == "sort":
                 self.presenter.layout(table.id, interaction.user.id).custom = False
             else:
-                command = {"command": "drop"} if action == "drop" else {"command": "pick", "source": action}
-                events = await self.play(interaction, table, command, turn)
+                events = await self.play(interaction, table, {"command": "pick", "source": action}, turn)
                 await self.presenter.publish(events, actor=interaction.user.id)
             await self.show_own_hand(interaction, table)
 
@@ -197,6 +199,33 @@ class Actions:
             events = await self.play(interaction, table, {"command": "discard", "card": card}, turn)
             await self.presenter.publish(events, actor=interaction.user.id)
             await self.show_own_hand(interaction, table)
+
+        await self.guarded(interaction, table_id, work)
+
+    async def ask_drop(self, interaction: discord.Interaction[Any], table: Table, turn: str) -> None:
+        """Says what the drop costs and asks again; the engine's refusal (not your turn, no drops in
+        Deals) comes first, so nobody confirms a drop that cannot happen."""
+        deal = table.match.deal if table.match else None
+        seat = table.seat_of(interaction.user.id)
+        if deal is None or seat is None:
+            raise RummyError("You are not playing a deal at this table.")
+        deal.verify_drop(seat)  # an IllegalActionError, answered privately like every RummyError
+        first = not deal.seats[seat].has_picked
+        cost = deal.rules.first_drop if first else deal.rules.middle_drop
+        kind = "a first drop, before your first pick" if first else "a middle drop, after a pick"
+        await interaction.response.send_message(
+            f"Drop out of this deal? It costs **{cost} points** ({kind}).",
+            view=drop_view(table.id, turn),
+            ephemeral=True,
+        )
+
+    async def confirm_drop(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            events = await self.play(interaction, table, {"command": "drop"}, turn)
+            await self.presenter.publish(events, actor=interaction.user.id)
+            await interaction.followup.send("You dropped out of this deal.", ephemeral=True)
 
         await self.guarded(interaction, table_id, work)
 

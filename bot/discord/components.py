@@ -124,11 +124,30 @@ class ConfirmDeclare(
         await _bot(interaction).actions.confirm_declare(interaction, self.table_id, self.turn, self.finish)
 
 
+class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<table>\d+):(?P<turn>[\w.]+)"):
+    """The second press a drop needs: one misplaced tap on a phone must not cost 20 or 40 points."""
+
+    def __init__(self, table_id: int, turn: str) -> None:
+        custom_id = f"rummy:dropok:{table_id}:{turn}"
+        super().__init__(ui.Button(label="Yes, drop", style=discord.ButtonStyle.danger, custom_id=custom_id))
+        self.table_id, self.turn = table_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmDrop:
+        return cls(int(match["table"]), match["turn"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).actions.confirm_drop(interaction, self.table_id, self.turn)
+
+
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     HandButton,
     DiscardSelect,
     ConfirmDeclare,
+    ConfirmDrop,
 )
 
 
@@ -167,4 +186,10 @@ def hand_view(
 def confirm_view(table_id: int, turn: str, finish: Card) -> ui.View:
     view = ui.View(timeout=None)
     view.add_item(ConfirmDeclare(table_id, turn, finish.code))
+    return view
+
+
+def drop_view(table_id: int, turn: str) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ConfirmDrop(table_id, turn))
     return view
