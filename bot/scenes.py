@@ -121,18 +121,27 @@ def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = 
     )
 
 
+def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
+    """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
+    left alone when everyone else dropped wins without showing, and their cards stay private."""
+    if raw["status"] == SeatStatus.DECLARED or outcome in (Outcome.HAND, Outcome.WRONG_SHOW):
+        return True
+    return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
+
+
 def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> ResultScene:
     """The last finished deal: every hand, grouped as scored, with what each seat was charged."""
     record: dict[str, Any] = match.finished_deals[-1]
     wild_rank = record["wild_rank"]
     rules = match.spec.deal_rules(match.rules)
     players = []
+    scored = any(raw["outcome"] == Outcome.HAND for raw in record["seats"])
     for seat, raw in enumerate(record["seats"]):
         if raw["status"] == SeatStatus.SITTING_OUT:
             continue
         outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
         groups: tuple[HandGroup, ...] = ()
-        if raw["hand"] and outcome in (Outcome.WON, Outcome.HAND, Outcome.WRONG_SHOW):
+        if raw["hand"] and _revealed(raw, outcome, scored):
             arrangement = best_arrangement(parse_cards(raw["hand"]), wild_rank, rules)
             melds = [list(meld.cards) for meld in arrangement.groups]
             loose = [list(arrangement.ungrouped)] if arrangement.ungrouped else []

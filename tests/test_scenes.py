@@ -60,3 +60,13 @@ def test_a_result_says_whether_points_add_to_a_pool_score_or_are_paid():
         scene = result_scene(match, NAMES[:2])
         assert scene.adds_up is adds_up
         assert [p.points for p in scene.players if p.note == "first drop"] == [20]
+
+
+def test_a_player_left_alone_after_the_others_drop_wins_without_showing_their_cards():
+    match, _ = Match.start(Format.POINTS, 3, random.Random(5))
+    for _ in range(2):
+        match.apply({"command": "drop", "seat": match.deal.turn})
+    scene = result_scene(match, NAMES)
+    winner = next(p for p in scene.players if p.winner)
+    assert winner.groups == () and winner.points == 0
+    assert all(p.groups == () for p in scene.players)  # the drops show nothing either
