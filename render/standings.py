@@ -117,9 +117,13 @@ def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
         for x in range(left, right, 18 * s):
             draw.line((x, y, min(x + 10 * s, right), y), fill=theme.WARN, width=2 * s)
         text(draw, (right, y - 6 * s), f"out at {scene.limit}", 15 * s, theme.WARN, "bold", "rd")
+    # Lines that share values would hide one another: each is nudged a few pixels up or down
+    # (at most 6 either way), little enough to read every value, enough to see every line.
+    spread = min(3.0, 12 / max(len(series) - 1, 1)) * s
     for index, points in enumerate(series):
         colour = theme.SERIES[index % len(theme.SERIES)]
-        xy = [(x_of(deal), y_of(value)) for deal, value in enumerate(points)]
+        nudge = (index - (len(series) - 1) / 2) * spread
+        xy = [(x_of(deal), y_of(value) + nudge) for deal, value in enumerate(points)]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=3 * s, joint="curve")
         dot = 5 * s
