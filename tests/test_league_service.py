@@ -94,3 +94,111 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
     assert png.startswith(b"\x89PNG")
     (opened,) = league_events(played, K.NIGHT_OPEN)
     assert opened.night == 2 and opened.data["starts_at"] == (FIRST + timedelta(days=7)).isoformat()
+
+
+# --------------------------------------------------------------------- restarts and downtime
+
+
+async def seated_night(bots, clock, members=MEMBERS, **overrides):
+    """A league with `members` signed up, at its start: tables seated, threads open."""
+    bot = await bots.start(clock)
+    await create(bot, **overrides)
+    await join_all(bot, members)
+    move_to(clock, FIRST)
+    await bot.leagues.tick()
+    return bot
+
+
+async def night_result(path, *, restarts: bool) -> tuple[list, list]:
+    """Night 1 played to the end, restarting the bot (when `restarts`) during check-in and twice
+    during play; returns every table's placings and the standings."""
+    bots, clock = Bots(path), clock_at(MONDAY)
+    try:
+        bot = await seated_night(bots, clock)
+
+        async def restart(bot):
+            if not restarts:
+                return bot
+            await bots.stop(bot)
+            return await bots.start(clock, bot.threads)
+
+        await bot.leagues.check_in(5001, 11)
+        bot = await restart(bot)
+        for channel, user in ((5001, 14), (5002, 12), (5002, 13), (5002, 16)):
+            await bot.leagues.check_in(channel, user)
+        move_to(clock, FIRST + timedelta(minutes=10))
+        await bot.leagues.tick()
+        await play_moves(bot, 40)
+        bot = await restart(bot)
+        assert len([t for t in bot.tables.tables() if t.record.league_id]) == 2
+        await play_moves(bot, 40)
+        bot = await restart(bot)
+        await play_moves(bot)
+        league = bot.leagues.find(GUILD, None).league
+        night = league.season.nights[0]
+        assert night.status is NightStatus.FINISHED and league.next_night.number == 2
+        assert len(bot.threads.opened) == 2  # no thread opened twice
+        return [t.to_json() for t in night.tables], league.season.standings()
+    finally:
+        await bots.close()
+
+
+async def test_a_restart_in_the_middle_of_a_night_resumes_it_with_the_same_result(tmp_path):
+    straight = await night_result(tmp_path / "straight.db", restarts=False)
+    restarted = await night_result(tmp_path / "restarted.db", restarts=True)
+    assert restarted == straight
+    placings = [p for table in straight[0] for p in table["placings"]]
+    assert len(placings) == len(MEMBERS) and sum(p["no_show"] for p in placings) == 1
+
+
+async def test_missed_reminders_are_skipped_after_downtime_and_never_sent_late(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await bots.stop(bot)
+    move_to(clock, FIRST - timedelta(minutes=10))  # down through both reminders
+    bot = await bots.start(clock)
+    assert bot.loaded == [] and await bot.leagues.tick() == []
+    assert bot.leagues.find(GUILD, None).league.next_night.reminders_sent == ["24h", "15m"]
+    assert bot.leagues.next_wake() == FIRST.timestamp()
+
+
+async def test_a_night_whose_start_passed_within_the_grace_starts_at_once(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot, MEMBERS[:3])
+    await bots.stop(bot)
+    move_to(clock, FIRST + timedelta(minutes=20))
+    bot = await bots.start(clock)
+    assert kinds(bot.loaded) == ["check_in"]
+    assert bot.loaded[0].data["tables"][0]["seats"] == [11, 12, 13]
+
+
+async def test_a_night_whose_start_passed_beyond_the_grace_is_missed_and_the_next_opens(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot, MEMBERS[:3])
+    await bots.stop(bot)
+    move_to(clock, FIRST + timedelta(hours=3))
+    bot = await bots.start(clock)
+    assert kinds(bot.loaded) == ["night_changed", "night_open"]
+    missed, opened = bot.loaded
+    assert (missed.night, missed.data["status"]) == (1, "missed") and "offline" in missed.data["reason"]
+    assert opened.night == 2 and bot.threads.opened == []
+    stored = (await bot.store.leagues())[0]
+    assert stored.next_wake == (FIRST + timedelta(days=6)).timestamp()  # night 2's 24 h reminder
+
+
+async def test_a_table_whose_match_finished_while_the_bot_was_down_is_settled_on_load(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:4], seats_per_table=2)
+    for channel, user in ((5001, 11), (5001, 14), (5002, 12), (5002, 13)):
+        await bot.leagues.check_in(channel, user)
+    await play_moves(bot, forward=False)  # the bot went down before the league heard of the ends
+    assert bot.leagues.find(GUILD, None).league.running_night is not None
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert kinds(bot.loaded) == ["table_settled", "table_settled", "night_finished", "night_open"]
+    assert sorted(bot.loaded[2].data["points"].values()) == [6, 6, 10, 10]
