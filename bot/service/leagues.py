@@ -199,8 +199,9 @@ class LeagueService:
             guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id
         )
         async with self._creating:
-            if any(_folded(r.league.name) == _folded(league.name) for r in self.leagues(guild_id)):
-                raise LeagueError(f"This server already has a league called {league.name}.")
+            for other in self.leagues(guild_id):
+                if _folded(other.league.name) == _folded(league.name):
+                    raise LeagueError(f"This server already has a league called {other.league.name}.")
             season = league.start_season(self._now())
             record = LeagueRecord(self.store.new_league_id(), league)
             stored = StoredLeague(record.id, guild_id, league.name, record.to_json(), None)
