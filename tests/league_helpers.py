@@ -37,10 +37,10 @@ class Threads:
     """The front end's thread opener: a new channel id per table, each call remembered."""
 
     opened: list[tuple[int, int, int, int]] = field(default_factory=list)  # night, round, table, channel
-    fail: bool = False  # Discord refusing to create threads
+    refuse: set[int] = field(default_factory=set)  # numbers of the tables Discord fails to open
 
     async def __call__(self, record: LeagueRecord, night: Night, table: Table) -> int:
-        if self.fail:
+        if table.number in self.refuse:
             raise RuntimeError("Discord is down")
         channel = 5000 + len(self.opened) + 1
         self.opened.append((night.number, table.round, table.number, channel))

@@ -193,7 +193,7 @@ class LeagueService:
         seats_per_table: int,
         rounds_per_night: int = 1,
         channel_id: int | None = None,
-    ) -> list[LeagueEvent]:
+    ) -> list[AnyEvent]:
         """Creates the league and starts its first season, whose first night opens for sign-up."""
         league = League.create(
             guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id
@@ -214,14 +214,14 @@ class LeagueService:
             "timezone": league.timezone,
             "by": by,
         }
-        events = [
+        events: list[AnyEvent] = [
             self._event(record, LeagueEventKind.LEAGUE_CREATED, data=described),
             self._event(record, LeagueEventKind.SEASON_STARTED, data={"season": season.number}),
         ]
         async with self._lock(record):
             return events + await self._advance(record)  # opens the first night's sign-up
 
-    async def start_season(self, guild_id: int, name: str | None) -> list[LeagueEvent]:
+    async def start_season(self, guild_id: int, name: str | None) -> list[AnyEvent]:
         record = self.find(guild_id, name)
         async with self._lock(record), self._changing(record):
             season = record.league.start_season(self._now())
@@ -264,7 +264,7 @@ class LeagueService:
             night.postpone(start, self._now(), " ".join(reason.split()))
         return [self._night_changed(record, night)]
 
-    async def cancel_night(self, guild_id: int, name: str | None, reason: str) -> list[LeagueEvent]:
+    async def cancel_night(self, guild_id: int, name: str | None, reason: str) -> list[AnyEvent]:
         record = self.find(guild_id, name)
         async with self._lock(record):
             async with self._changing(record):
@@ -393,7 +393,10 @@ class LeagueService:
         while not stop.is_set():
             events = await self.tick()
             if events and self.on_events is not None:
-                await self.on_events(events)
+                try:
+                    await self.on_events(events)
+                except Exception:  # a message Discord refused must not stop the scheduler
+                    log.exception("league events could not be published")
             wait = POLL_SECONDS
             wake = self.next_wake()
             if wake is not None:
@@ -418,7 +421,7 @@ class LeagueService:
         steps = (self._settle_finished, self._close_check_ins, self._upcoming, self._open_threads)
         for step in steps:
             try:
-                events += await step(record)
+                await step(record, events)  # appends as it goes: a failure keeps what went before
             except Exception:
                 log.exception(
                     "league %s: %s failed; it is tried again at the next pass", record.id, step.__name__
@@ -426,9 +429,8 @@ class LeagueService:
                 break
         return events
 
-    async def _settle_finished(self, record: LeagueRecord) -> list[AnyEvent]:
+    async def _settle_finished(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
         """Settles the night's tables whose match is over (or that were closed before it ended)."""
-        events: list[AnyEvent] = []
         night = record.league.running_night
         for table in night.round_tables() if night else []:
             if table.table_id is None or table.settled or self._playing(table):
@@ -445,11 +447,9 @@ class LeagueService:
                     record.league.abandon_table(table.round, table.number)
             events.append(self._settled(record, night, table))
             events += self._night_over(record, night)
-        return events
 
-    async def _close_check_ins(self, record: LeagueRecord) -> list[AnyEvent]:
+    async def _close_check_ins(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
         """Starts every table whose check-in is over: everyone is in, or the deadline came."""
-        events: list[AnyEvent] = []
         night = record.league.running_night
         now = self._now()
         for table in night.round_tables() if night else []:
@@ -471,7 +471,6 @@ class LeagueService:
                 "no_shows": list(table.no_shows),
             }
             events += [self._event(record, LeagueEventKind.TABLE_STARTED, night.number, data), *started]
-        return events
 
     async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
         """Opens and starts the service's table with the members present; a table opened (or
@@ -504,10 +503,9 @@ class LeagueService:
         table.table_id = playing.id
         return events
 
-    async def _upcoming(self, record: LeagueRecord) -> list[AnyEvent]:
+    async def _upcoming(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
         """The night waited for: its sign-up opened, reminders sent, started or missed."""
         league = record.league
-        events: list[AnyEvent] = []
         night = league.next_night
         if night is not None and night.status is NightStatus.SCHEDULED:
             async with self._changing(record):
@@ -527,40 +525,42 @@ class LeagueService:
                 }
                 events.append(self._event(record, LeagueEventKind.REMINDER, night.number, data))
         if night is None:
-            return events
+            return
         async with self._changing(record):
             decision = league.wake(now)  # records reminders too late to send; marks a missed night
             if decision is not None and decision.action == "start":
                 league.start_night(now)  # seats it, or cancels it with too few players
         if night.status in (NightStatus.MISSED, NightStatus.CANCELLED):
             events.append(self._night_changed(record, night))
-            events += await self._upcoming(record)  # the next night opens at once
-        return events
+            await self._upcoming(record, events)  # the next night opens at once
 
-    async def _open_threads(self, record: LeagueRecord) -> list[AnyEvent]:
-        """Opens a channel for each table of the round that has none and starts its check-in."""
+    async def _open_threads(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
+        """Opens a channel for each table of the round that has none and starts its check-in;
+        the tables opened are announced even when Discord refuses a later one."""
         night = record.league.running_night
         waiting = [t for t in night.round_tables() if t.thread_id is None and not t.settled] if night else []
-        if not waiting:
-            return []
-        assert night is not None
+        if night is None or not waiting:
+            return
         until = self._now() + self.check_in_time
-        opened = []
-        for table in waiting:
-            async with self._changing(record):
-                table.thread_id = await self.open_thread(record, night, table)
-                table.check_in_until = until
-            seats = list(table.seats)
-            opened.append(
-                {
-                    "number": table.number,
-                    "seats": seats,
-                    "channel_id": table.thread_id,
-                    "until": to_iso(until),
-                }
-            )
-        data = {"round": night.current_round, "tables": opened}
-        return [self._event(record, LeagueEventKind.CHECK_IN, night.number, data)]
+        opened: list[dict[str, Any]] = []
+        try:
+            for table in waiting:
+                async with self._changing(record):
+                    table.thread_id = await self.open_thread(record, night, table)
+                    table.check_in_until = until
+                seats = list(table.seats)
+                opened.append(
+                    {
+                        "number": table.number,
+                        "seats": seats,
+                        "channel_id": table.thread_id,
+                        "until": to_iso(until),
+                    }
+                )
+        finally:
+            if opened:
+                data = {"round": night.current_round, "tables": opened}
+                events.append(self._event(record, LeagueEventKind.CHECK_IN, night.number, data))
 
     # ----------------------------------------------------------------- helpers
 
@@ -617,7 +617,13 @@ class LeagueService:
         return self._event(record, LeagueEventKind.NIGHT_OPEN, night.number, data)
 
     def _night_changed(self, record: LeagueRecord, night: Night) -> LeagueEvent:
-        data = {"status": night.status.value, "starts_at": to_iso(night.starts_at), "reason": night.note}
+        data = {
+            "status": night.status.value,
+            "starts_at": to_iso(night.starts_at),
+            "reason": night.note,
+            "event_id": night.event_id,  # what the front end edits or cancels
+            "message_id": record.announcement.get(night.number),
+        }
         return self._event(record, LeagueEventKind.NIGHT_CHANGED, night.number, data)
 
     def _settled(self, record: LeagueRecord, night: Night, table: Table) -> LeagueEvent:
