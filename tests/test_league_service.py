@@ -284,6 +284,24 @@ async def test_a_league_save_lost_after_its_table_started_takes_the_table_over(b
     assert len(await bot.store.channel_tables(5001)) == 1
 
 
+async def test_a_table_opened_but_not_started_before_a_crash_is_started_on_load(bots, monkeypatch):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+
+    async def crash(*args, **kwargs):
+        raise OSError("killed")
+
+    monkeypatch.setattr(bot.tables, "start", crash)
+    await bot.leagues.check_in(5001, 11)
+    assert kinds(await bot.leagues.check_in(5001, 12)) == ["checked_in"]
+    assert bot.tables.table_in(5001).match is None  # opened, seated, not started
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert kinds(bot.loaded)[:3] == ["table_started", "match_started", "deal_started"]
+    assert bot.tables.table_in(5001).match is not None
+    assert len(await bot.store.channel_tables(5001)) == 1
+
+
 async def test_an_admin_cancelling_a_league_table_settles_it_without_placings(bots):
     clock = clock_at(MONDAY)
     bot = await seated_night(bots, clock, MEMBERS[:2])
