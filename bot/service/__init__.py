@@ -6,7 +6,8 @@ from bot.service.clock import Clock, ManualClock, SystemClock, TurnClock
 from bot.service.computer import Policy, simple_policy
 from bot.service.errors import ServiceError, StaleCommandError
 from bot.service.events import ServiceEventKind, TableEvent, visible_events
-from bot.service.leagues import LeagueEvent, LeagueEventKind, LeagueRecord, LeagueService, ThreadOpener
+from bot.service.league_events import LeagueEvent, LeagueEventKind, LeagueRecord, ThreadOpener
+from bot.service.leagues import LeagueService
 from bot.service.randomness import RandomSource, seeded, system_random
 from bot.service.service import ServiceSettings, TableService
 from bot.service.table import Table
