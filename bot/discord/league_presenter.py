@@ -19,7 +19,7 @@ import discord
 from bot.discord import league_text as text
 from bot.discord.league_components import league_view
 from bot.leagues import Night, NightStatus, Placing, Table, standings_scene
-from bot.leagues.schedule import discord_timestamp, from_iso
+from bot.leagues.schedule import from_iso
 from bot.service import TableEvent
 from render import render_standings
 
@@ -151,9 +151,9 @@ class LeaguePresenter:
         await self._edit_announcement(record, self.night(record, event.night))
 
     async def _reminder(self, record: LeagueRecord, event: LeagueEvent) -> None:
-        night = self.night(record, event.night)
-        before = float(event.data.get("before_seconds", 0))
-        await self.say(record.league.channel_id, text.reminder(record.league, night, before))
+        await self.say(
+            record.league.channel_id, text.reminder(record.league, self.night(record, event.night))
+        )
 
     async def _night_changed(self, record: LeagueRecord, event: LeagueEvent) -> None:
         league, night = record.league, self.night(record, event.night)
@@ -265,13 +265,14 @@ class LeaguePresenter:
         )
 
     async def _season(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        """A new season says when its first night is; an ended one shows its final standings."""
         season = record.league.seasons[-1]
-        started = str(event.kind) == "season_started"
-        verb = f"starts {discord_timestamp(season.started_at, 'R')}" if started else "is over"
-        extra = {} if started else {"file": await self.standings_file(record)}
-        await self.say(
-            record.league.channel_id, f"**{record.league.name}**: season {season.number} {verb}.", **extra
-        )
+        head = f"**{record.league.name}**: season {season.number}"
+        if str(event.kind) == "season_started":
+            await self.say(record.league.channel_id, f"{head} is on.")
+        else:
+            file = await self.standings_file(record)
+            await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)
 
     async def _adjusted(self, record: LeagueRecord, event: LeagueEvent) -> None:
         data = event.data

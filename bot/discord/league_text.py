@@ -92,12 +92,10 @@ def announcement(league: League, night: Night) -> str:
     return "\n".join(lines)
 
 
-def reminder(league: League, night: Night, before_seconds: float) -> str:
-    left = timedelta(seconds=before_seconds)
-    size = f"{int(left.total_seconds() // 3600)} hours" if left >= timedelta(hours=2) else "soon"
+def reminder(league: League, night: Night) -> str:
     return (
         f"⏰ **{night_title(league, night)}** starts {discord_timestamp(night.starts_at, 'R')} "
-        f"({discord_timestamp(night.starts_at, 't')}), {size}. Signed up: {mentions(night.signups)}. "
+        f"({discord_timestamp(night.starts_at, 't')}). Signed up: {mentions(night.signups)}. "
         "Not in yet? `/league join`."
     )
 
