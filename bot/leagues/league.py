@@ -196,6 +196,26 @@ class League:
         night.mark_no_show(round_number, number, user, self.points_table)
         return self._advance(night)
 
+    def close_check_in(self, round_number: int, number: int) -> list[Table]:
+        """Ends a table's check-in (see `Night.close_check_in`); a walkover may end the round."""
+        night = self._running()
+        night.close_check_in(round_number, number, self.points_table)
+        return self._advance(night)
+
+    def abandon_table(self, round_number: int, number: int) -> list[Table]:
+        night = self._running()
+        night.abandon(round_number, number, self.points_table)
+        return self._advance(night)
+
+    def cancel_night(self, now: datetime, reason: str) -> Night:
+        """An admin's cancel of the upcoming night; the schedule's next slot opens in its place."""
+        night = self.next_night
+        if night is None:
+            raise LeagueError(f"{self.name} has no night waiting to be played.")
+        night.cancel(reason)
+        self._schedule_after(night, now)
+        return night
+
     def _advance(self, night: Night) -> list[Table]:
         if not night.round_settled():
             return []

@@ -38,7 +38,12 @@ SIGNUP_OPEN = frozenset({NightStatus.SIGNUP, NightStatus.POSTPONED})
 
 @dataclass
 class Table:
-    """A table of one round; `seats` as seated, `no_shows` those of them who never came."""
+    """A table of one round; `seats` as seated, `no_shows` those of them who never came.
+
+    Check-in: once the table's channel is open (`thread_id`), members say they are here until
+    `check_in_until`; whoever has not by then is a no-show, so a table never waits on someone
+    who forgot the night, and a member who is here is never marked absent.
+    """
 
     round: int
     number: int
@@ -47,6 +52,8 @@ class Table:
     placings: list[Placing] | None = None
     thread_id: int | None = None
     table_id: int | None = None  # the service's table that plays it
+    checked_in: list[int] = field(default_factory=list)
+    check_in_until: datetime | None = None
 
     @property
     def settled(self) -> bool:
@@ -55,6 +62,18 @@ class Table:
     @property
     def present(self) -> list[int]:
         return [user for user in self.seats if user not in self.no_shows]
+
+    @property
+    def checking_in(self) -> bool:
+        """Its channel is open and it waits for its members (not started, not settled)."""
+        return self.thread_id is not None and self.table_id is None and not self.settled
+
+    def check_in_due(self, now: datetime) -> bool:
+        """Whether the wait is over: everyone is here, or the deadline has come."""
+        if not self.checking_in:
+            return False
+        everyone = set(self.seats) <= set(self.checked_in)
+        return everyone or (self.check_in_until is not None and as_utc(now) >= self.check_in_until)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +84,8 @@ class Table:
             "placings": None if self.placings is None else [p.to_json() for p in self.placings],
             "thread_id": self.thread_id,
             "table_id": self.table_id,
+            "checked_in": list(self.checked_in),
+            "check_in_until": to_iso(self.check_in_until),
         }
 
     @classmethod
@@ -78,6 +99,8 @@ class Table:
             None if placings is None else [Placing.from_json(p) for p in placings],
             raw.get("thread_id"),
             raw.get("table_id"),
+            list(raw.get("checked_in", [])),
+            from_iso(raw.get("check_in_until")),
         )
 
 
@@ -205,11 +228,34 @@ class Night:
         if user not in table.present:
             raise LeagueError("That member is not waiting at this table.")
         table.no_shows.append(user)
-        present = table.present
-        if len(present) == 1:
-            table.placings = walkover(present[0], table.no_shows, points)
-        elif not present:
-            table.placings = [Placing(u, None, points.no_show, no_show=True) for u in table.no_shows]
+        _settle_if_short(table, points)
+        return table
+
+    def check_in(self, round_number: int, number: int, user: int) -> Table:
+        """A member at the table says they are here ("I'm here")."""
+        table = self._unsettled(round_number, number)
+        if user not in table.seats:
+            raise LeagueError("You are not seated at this table.")
+        if not table.checking_in:
+            raise LeagueError(f"Table {number} is not waiting for check-in; it has started.")
+        if user in table.checked_in:
+            raise LeagueError("You have already checked in.")
+        table.checked_in.append(user)
+        return table
+
+    def close_check_in(self, round_number: int, number: int, points: PointsTable) -> Table:
+        """Everyone who has not checked in is a no-show, all at once: marking them one by one
+        would hand a walkover to the last absent member of a table nobody came to."""
+        table = self._unsettled(round_number, number)
+        table.no_shows += [user for user in table.present if user not in table.checked_in]
+        _settle_if_short(table, points)
+        return table
+
+    def abandon(self, round_number: int, number: int, points: PointsTable) -> Table:
+        """A table closed before its match ended (its channel deleted): the members who came
+        played without a placing, worth no points, so the night can go on; an admin can adjust."""
+        table = self._unsettled(round_number, number)
+        table.placings = [Placing(user, None, 0) for user in table.present] + _no_shows(table, points)
         return table
 
     def settle(
@@ -302,3 +348,16 @@ class Night:
             event_id=raw.get("event_id"),
             reminders_sent=list(raw["reminders_sent"]),
         )
+
+
+def _settle_if_short(table: Table, points: PointsTable) -> None:
+    """A table left with one player is a walkover; with none, every seat is a no-show."""
+    present = table.present
+    if len(present) == 1:
+        table.placings = walkover(present[0], table.no_shows, points)
+    elif not present:
+        table.placings = _no_shows(table, points)
+
+
+def _no_shows(table: Table, points: PointsTable) -> list[Placing]:
+    return [Placing(user, None, points.no_show, no_show=True) for user in table.no_shows]

@@ -1,16 +1,22 @@
 """The table service: tables per channel, commands under a per-table lock, persisted before they
-are reported, turn clocks and computer players. No Discord here: front ends call `TableService`."""
+are reported, turn clocks and computer players; and the league service that runs league nights
+on it. No Discord here: front ends call `TableService` and `LeagueService`."""
 
 from bot.service.clock import Clock, ManualClock, SystemClock, TurnClock
 from bot.service.computer import Policy, simple_policy
 from bot.service.errors import ServiceError, StaleCommandError
 from bot.service.events import ServiceEventKind, TableEvent, visible_events
+from bot.service.leagues import LeagueEvent, LeagueEventKind, LeagueRecord, LeagueService, ThreadOpener
 from bot.service.randomness import RandomSource, seeded, system_random
 from bot.service.service import ServiceSettings, TableService
 from bot.service.table import Table
 
 __all__ = [
     "Clock",
+    "LeagueEvent",
+    "LeagueEventKind",
+    "LeagueRecord",
+    "LeagueService",
     "ManualClock",
     "Policy",
     "RandomSource",
@@ -22,6 +28,7 @@ __all__ = [
     "Table",
     "TableEvent",
     "TableService",
+    "ThreadOpener",
     "TurnClock",
     "seeded",
     "simple_policy",

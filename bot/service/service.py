@@ -137,7 +137,11 @@ class TableService:
         rules: Rules | None = None,
         point_value: int = 1,
         max_seats: int | None = None,
+        seats: list[SeatRecord] | None = None,
+        league_id: int | None = None,
     ) -> list[TableEvent]:
+        """Opens a lobby with the host seated; a league opens its tables with `seats` (the
+        members present, host first) and its `league_id`, and then starts them itself."""
         try:
             format, rules = Format(format), rules or Rules()
         except ValueError:
@@ -147,6 +151,9 @@ class TableService:
             raise ServiceError(f"A table seats {MIN_PLAYERS} to {rules.max_players} players.")
         if point_value < 1:
             raise ServiceError("The point value must be at least 1 chip.")
+        seats = seats or [SeatRecord(host_id, host_name)]
+        if len(seats) > limit:
+            raise ServiceError(f"This table seats at most {limit} players.")
         if channel_id in self._by_channel:
             raise ServiceError("This channel already has a table: join it, or ask its host to cancel it.")
         record = TableRecord(
@@ -158,7 +165,8 @@ class TableService:
             point_value=point_value,
             host_id=host_id,
             max_seats=limit,
-            seats=[SeatRecord(host_id, host_name)],
+            seats=list(seats),
+            league_id=league_id,
             created_at=self.clock.now(),
         )
         table = Table(record)
@@ -189,6 +197,7 @@ class TableService:
 
     async def _sit(self, channel_id: int, sitter: SeatRecord) -> list[TableEvent]:
         table = self._table(channel_id)
+        _refuse_league(table, "its seats are the members who checked in")
         async with table.lock:
             record = table.record
             if record.status is not TableStatus.OPEN:
@@ -210,6 +219,7 @@ class TableService:
             seat = self._seat(table, user_id)
             if table.record.status is TableStatus.PLAYING:
                 return await self._apply(table, {"command": "leave", "seat": seat}, None)
+            _refuse_league(table, "it starts as soon as its members are seated")
             record = table.record
             sitter = record.seats.pop(seat)
             old_host = record.host_id
@@ -269,6 +279,8 @@ class TableService:
         table = self._table(channel_id)
         async with table.lock:
             self._verify_host(table, user_id, can_manage, "cancel")
+            if not can_manage:
+                _refuse_league(table, "a member with Manage Server can cancel it")
             before = table.record.status
             table.record.status = TableStatus.CANCELLED
             try:
@@ -509,3 +521,9 @@ class TableService:
         self._tables.pop(table.id, None)
         if self._by_channel.get(table.record.channel_id) is table:
             del self._by_channel[table.record.channel_id]
+
+
+def _refuse_league(table: Table, why: str) -> None:
+    """League tables are seated and started by the league, never by their members."""
+    if table.record.league_id is not None:
+        raise ServiceError(f"This is a league table: {why}.")

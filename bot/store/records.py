@@ -111,3 +111,14 @@ class ActiveTable:
     table: TableRecord
     match: StoredMatch | None
     error: str | None = None  # why its match cannot be resumed (the others still are)
+
+
+@dataclass
+class StoredLeague:
+    """A league row: its state document as the league service wrote it."""
+
+    id: int
+    guild_id: int
+    name: str
+    state: dict[str, Any]
+    next_wake: float | None

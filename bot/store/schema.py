@@ -92,6 +92,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (guild_id, user_id)
         ) WITHOUT ROWID""",
     ),
+    # 2: scheduled pool leagues. A league's whole state is one JSON document (it is read and
+    # written whole, under the league's lock); next_wake is the scheduler's stored next time.
+    (
+        """CREATE TABLE leagues (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            state TEXT NOT NULL,                 -- JSON: League.to_json(), member names, announcements
+            next_wake REAL,                      -- the earliest reminder, start or check-in deadline
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX leagues_name_per_guild ON leagues (guild_id, name COLLATE NOCASE)",
+        "CREATE INDEX tables_by_league ON tables (league_id) WHERE league_id IS NOT NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -21,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
+from bot.store.leagues import INSERT_LEAGUE, UPDATE_LEAGUE, LeagueStore
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
@@ -93,8 +94,10 @@ _WRITE_ORDER = (
     _UPSERT_STANDING,
     _UPSERT_STATS,
     _UPSERT_SETTINGS,
+    INSERT_LEAGUE,
+    UPDATE_LEAGUE,
 )
-_MUST_CHANGE_EVERY_ROW = frozenset({_UPDATE_TABLE, _UPDATE_MATCH, _UPDATE_CLOCK})
+_MUST_CHANGE_EVERY_ROW = frozenset({_UPDATE_TABLE, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE})
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 
 Rows = list[Sequence[Any]]
@@ -110,15 +113,18 @@ class _Write:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Store:
+class Store(LeagueStore):
     """Async access to the database. Open with `await Store.open(path)`; close when done."""
 
-    def __init__(self, conn: aiosqlite.Connection, next_table_id: int, next_match_id: int) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, next_table_id: int, next_match_id: int, next_league_id: int = 1
+    ) -> None:
         self._conn = conn
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._next_table_id = next_table_id
         self._next_match_id = next_match_id
+        self._next_league_id = next_league_id
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
 
     @classmethod
@@ -136,10 +142,11 @@ class Store:
             await migrate(conn)
             table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
             match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
+            league_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM leagues")
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, int(table_id) + 1, int(match_id) + 1)
+        return cls(conn, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
 
     async def close(self) -> None:
         while self._writer is not None and not self._writer.done():

@@ -1,0 +1,656 @@
+"""The league service: scheduled pool-league nights run on the table service, stored, restartable.
+
+The pure core (`bot.leagues`) decides everything about a night; this layer keeps each league in
+memory and in the store, and drives one night through its steps on a clock:
+
+sign-up open → reminders → seated at the start (one channel per table through `open_thread`)
+→ check-in until a deadline → no-shows marked, each table started with the members present →
+each finished pool settled into league points → the next round, or the night finished and the
+next one opened.
+
+Every step is idempotent and driven from the stored state (`_advance`), so a tick, a button,
+a finished match and a restart all run the same code: whatever the bot was doing when it
+stopped, the next pass finds it half done and finishes it. Each step saves the league before
+its events are returned; a step that fails (a refusal, a failed save, Discord refusing a thread)
+puts the league back as it was saved, so nothing changes and the next pass tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any, Protocol
+
+from bot.engine.match import Match
+from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
+from bot.leagues.schedule import local_instant, to_iso, zone
+from bot.service.clock import Clock
+from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.service import TableService
+from bot.store import SeatRecord, Store, StoredLeague, TableStatus
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 30.0  # the scheduler wakes at least this often, so a missed wake-up is not missed long
+# A reminder the running scheduler finds due within this is still sent (it polls, so it is always
+# a little late); an older one was due while the bot was down and is skipped.
+REMINDER_LATENESS = timedelta(minutes=5)
+WHEN_FORMAT = "%Y-%m-%d %H:%M"
+
+
+class LeagueEventKind(StrEnum):
+    LEAGUE_CREATED = "league_created"
+    SEASON_STARTED = "season_started"
+    SEASON_ENDED = "season_ended"
+    NIGHT_OPEN = "night_open"
+    SIGNUPS = "signups"
+    REMINDER = "reminder"
+    NIGHT_CHANGED = "night_changed"
+    CHECK_IN = "check_in"
+    CHECKED_IN = "checked_in"
+    TABLE_STARTED = "table_started"
+    TABLE_SETTLED = "table_settled"
+    NIGHT_FINISHED = "night_finished"
+    ADJUSTED = "adjusted"
+
+
+@dataclass(frozen=True)
+class LeagueEvent:
+    league_id: int
+    guild_id: int
+    kind: LeagueEventKind
+    night: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class LeagueRecord:
+    """What the store keeps per league."""
+
+    id: int
+    league: League
+    names: dict[int, str] = field(default_factory=dict)  # display names, updated on join
+    announcement: dict[int, int] = field(default_factory=dict)  # night number -> message id
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "league": self.league.to_json(),
+            "names": {str(user): name for user, name in self.names.items()},
+            "announcement": {str(night): message for night, message in self.announcement.items()},
+        }
+
+    @classmethod
+    def from_json(cls, league_id: int, raw: dict[str, Any]) -> LeagueRecord:
+        return cls(
+            league_id,
+            League.from_json(raw["league"]),
+            {int(user): name for user, name in raw["names"].items()},
+            {int(night): message for night, message in raw["announcement"].items()},
+        )
+
+    def name_of(self, user: int) -> str:
+        return self.names.get(user, f"Member {user}")
+
+
+class ThreadOpener(Protocol):
+    async def __call__(self, record: LeagueRecord, night: Night, table: Table) -> int:
+        """Creates the channel a league table plays in and returns its id."""
+        ...
+
+
+AnyEvent = LeagueEvent | TableEvent
+EventSink = Callable[[list[AnyEvent]], Awaitable[None]]
+
+
+class LeagueService:
+    def __init__(
+        self,
+        store: Store,
+        tables: TableService,
+        *,
+        open_thread: ThreadOpener,
+        clock: Clock | None = None,
+        on_events: EventSink | None = None,
+        check_in: timedelta = timedelta(minutes=10),
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.open_thread = open_thread
+        self.clock = clock or tables.clock
+        self.on_events = on_events
+        self.check_in_time = check_in
+        self._records: dict[int, LeagueRecord] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._creating = asyncio.Lock()  # names are unique per server: one creation at a time
+
+    # ----------------------------------------------------------------- start-up
+
+    async def load(self) -> list[AnyEvent]:
+        """Loads every league and catches up on the downtime. Call after `TableService.resume()`,
+        so the league's tables still playing are there to be found."""
+        for stored in await self.store.leagues():
+            self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+        events: list[AnyEvent] = []
+        for record in list(self._records.values()):
+            try:
+                async with self._lock(record):
+                    async with self._changing(record):
+                        record.league.wake(self._now())  # reminders due while we were away are dropped
+                    events += await self._advance(record)
+            except Exception:  # one broken league must not keep the others from starting
+                log.exception("league %s could not catch up", record.id)
+        return events
+
+    # ----------------------------------------------------------------- looking
+
+    def leagues(self, guild_id: int) -> list[LeagueRecord]:
+        return [record for record in self._records.values() if record.league.guild_id == guild_id]
+
+    def find(self, guild_id: int, name: str | None) -> LeagueRecord:
+        """The league called `name` (any case) on this server; None when it has only one."""
+        records = self.leagues(guild_id)
+        if not records:
+            raise LeagueError("This server has no league yet; an admin can create one with /league create.")
+        names = ", ".join(record.league.name for record in records)
+        if name is None or not name.strip():
+            if len(records) == 1:
+                return records[0]
+            raise LeagueError(f"This server has {len(records)} leagues ({names}); say which one.")
+        wanted = _folded(name)
+        for record in records:
+            if _folded(record.league.name) == wanted:
+                return record
+        raise LeagueError(f"This server has no league called '{name.strip()}'. Its leagues: {names}.")
+
+    def by_table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table] | None:
+        """The league table playing (or checking in) in this channel, in the round being played."""
+        for record in self._records.values():
+            night = record.league.running_night
+            for table in night.round_tables() if night else ():
+                if table.thread_id == channel_id:
+                    return record, night, table
+        return None
+
+    # ----------------------------------------------------------------- admin
+
+    async def create(
+        self,
+        guild_id: int,
+        by: int,
+        name: str,
+        format: str,
+        schedule: str,
+        timezone: str,
+        seats_per_table: int,
+        rounds_per_night: int = 1,
+        channel_id: int | None = None,
+    ) -> list[LeagueEvent]:
+        """Creates the league and starts its first season, whose first night opens for sign-up."""
+        league = League.create(
+            guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id
+        )
+        async with self._creating:
+            if any(_folded(r.league.name) == _folded(league.name) for r in self.leagues(guild_id)):
+                raise LeagueError(f"This server already has a league called {league.name}.")
+            season = league.start_season(self._now())
+            record = LeagueRecord(self.store.new_league_id(), league)
+            stored = StoredLeague(record.id, guild_id, league.name, record.to_json(), None)
+            await self.store.create_league(stored, self.clock.now())
+            self._records[record.id] = record
+        described = {
+            "name": league.name,
+            "format": league.format.value,
+            "schedule": league.schedule.describe(),
+            "timezone": league.timezone,
+            "by": by,
+        }
+        events = [
+            self._event(record, LeagueEventKind.LEAGUE_CREATED, data=described),
+            self._event(record, LeagueEventKind.SEASON_STARTED, data={"season": season.number}),
+        ]
+        async with self._lock(record):
+            return events + await self._advance(record)  # opens the first night's sign-up
+
+    async def start_season(self, guild_id: int, name: str | None) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        async with self._lock(record), self._changing(record):
+            season = record.league.start_season(self._now())
+        event = self._event(record, LeagueEventKind.SEASON_STARTED, data={"season": season.number})
+        return [event, *await self._advance_locked(record)]
+
+    async def end_season(self, guild_id: int, name: str | None) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        async with self._lock(record), self._changing(record):
+            waiting = record.league.next_night
+            season = record.league.end_season(self._now())
+        events = [self._event(record, LeagueEventKind.SEASON_ENDED, data={"season": season.number})]
+        if waiting is not None:
+            events.append(self._night_changed(record, waiting))
+        return events
+
+    async def add(
+        self, guild_id: int, name: str | None, user_id: int, display_name: str
+    ) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        return await self._signups(record, None, lambda night: night.add(user_id), user_id, display_name)
+
+    async def remove(self, guild_id: int, name: str | None, user_id: int) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        return await self._signups(record, None, lambda night: night.remove(user_id))
+
+    async def postpone(self, guild_id: int, name: str | None, when: str, reason: str) -> list[LeagueEvent]:
+        """`when` is the league's local wall-clock time, "YYYY-MM-DD HH:MM"."""
+        record = self.find(guild_id, name)
+        timezone = record.league.timezone
+        try:
+            local = datetime.strptime(when.strip(), WHEN_FORMAT)
+        except ValueError:
+            raise LeagueError(
+                f"Give the new time as YYYY-MM-DD HH:MM in {timezone} time, e.g. 2026-05-01 20:00."
+            ) from None
+        start = local_instant(local.date(), local.time(), zone(timezone))
+        async with self._lock(record), self._changing(record):
+            night = _waiting(record.league)
+            night.postpone(start, self._now(), " ".join(reason.split()))
+        return [self._night_changed(record, night)]
+
+    async def cancel_night(self, guild_id: int, name: str | None, reason: str) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        async with self._lock(record):
+            async with self._changing(record):
+                night = record.league.cancel_night(self._now(), " ".join(reason.split()))
+            return [self._night_changed(record, night), *await self._advance(record)]
+
+    async def adjust(
+        self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
+    ) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        async with self._lock(record), self._changing(record):
+            adjustment = record.league.active_season().adjust(user_id, night, delta, reason, by, self._now())
+        return [self._event(record, LeagueEventKind.ADJUSTED, night, adjustment.to_json())]
+
+    # ----------------------------------------------------------------- members
+
+    async def join(
+        self, guild_id: int, name: str | None, user_id: int, display_name: str
+    ) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        return await self._join(record, None, user_id, display_name)
+
+    async def leave(self, guild_id: int, name: str | None, user_id: int) -> list[LeagueEvent]:
+        record = self.find(guild_id, name)
+        return await self._leave(record, None, user_id)
+
+    async def join_by_id(
+        self, league_id: int, night: int, user_id: int, display_name: str
+    ) -> list[LeagueEvent]:
+        """The announcement's Join button (its custom id carries the league and the night)."""
+        return await self._join(self._record(league_id), night, user_id, display_name)
+
+    async def leave_by_id(self, league_id: int, night: int, user_id: int) -> list[LeagueEvent]:
+        return await self._leave(self._record(league_id), night, user_id)
+
+    async def _join(
+        self, record: LeagueRecord, number: int | None, user: int, name: str
+    ) -> list[LeagueEvent]:
+        now = self._now()
+        return await self._signups(record, number, lambda night: night.sign_up(user, now), user, name)
+
+    async def _leave(self, record: LeagueRecord, number: int | None, user: int) -> list[LeagueEvent]:
+        now = self._now()
+        return await self._signups(record, number, lambda night: night.leave(user, now))
+
+    async def _signups(
+        self,
+        record: LeagueRecord,
+        number: int | None,
+        change: Callable[[Night], None],
+        user: int | None = None,
+        display_name: str = "",
+    ) -> list[LeagueEvent]:
+        """One change to the upcoming night's sign-ups (`number`: the night a button was made for)."""
+        async with self._lock(record), self._changing(record):
+            night = _waiting(record.league)
+            if number is not None and night.number != number:
+                raise LeagueError(f"Night {number} is no longer open for sign-up; night {night.number} is.")
+            change(night)
+            if user is not None and display_name.strip():
+                record.names[user] = display_name.strip()
+        return [self._event(record, LeagueEventKind.SIGNUPS, night.number, {"signups": list(night.signups)})]
+
+    async def check_in(self, channel_id: int, user_id: int) -> list[AnyEvent]:
+        """Handles "I'm here" at a league table; when everyone is in, the table starts at once."""
+        record = self._table_channel(channel_id)[0]
+        async with self._lock(record):
+            _, night, table = self._table_channel(channel_id)  # again: the wait may have changed it
+            async with self._changing(record):
+                night.check_in(table.round, table.number, user_id)
+            data = {
+                "round": table.round,
+                "number": table.number,
+                "user_id": user_id,
+                "checked_in": list(table.checked_in),
+            }
+            event = self._event(record, LeagueEventKind.CHECKED_IN, night.number, data)
+            return [event, *await self._advance(record)]
+
+    def _table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table]:
+        found = self.by_table_channel(channel_id)
+        if found is None:
+            raise LeagueError("This channel is not a league table of the round being played.")
+        return found
+
+    # ----------------------------------------------------------------- the front end's reports
+
+    async def night_published(
+        self, league_id: int, night: int, event_id: int | None, message_id: int | None
+    ) -> None:
+        """Remembers the Discord scheduled event and the announcement message of a night."""
+        record = self._record(league_id)
+        async with self._lock(record), self._changing(record):
+            published = record.league.active_season().night(night)
+            published.event_id = event_id
+            if message_id is not None:
+                record.announcement[night] = message_id
+
+    async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
+        """Settles every league table whose match these events finished."""
+        finished = {e.table_id for e in events if e.kind == ServiceEventKind.FINISHED}
+        out: list[AnyEvent] = []
+        for record in list(self._records.values()):
+            night = record.league.running_night
+            if night and any(t.table_id in finished for t in night.round_tables()):
+                out += await self._advance_locked(record)
+        return out
+
+    # ----------------------------------------------------------------- the scheduler
+
+    def next_wake(self) -> float | None:
+        """The earliest reminder, night start or check-in deadline of any league."""
+        times = [t for record in self._records.values() for t in _wake_times(record.league)]
+        return min(times, default=None)
+
+    async def tick(self) -> list[AnyEvent]:
+        """Does whatever is due now, league by league (one failing league does not stop the rest)."""
+        events: list[AnyEvent] = []
+        for record in list(self._records.values()):
+            try:
+                events += await self._advance_locked(record)
+            except Exception:
+                log.exception("league %s: the scheduler could not act", record.id)
+        return events
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """The production loop: tick, hand the events on, sleep until the next wake-up."""
+        while not stop.is_set():
+            events = await self.tick()
+            if events and self.on_events is not None:
+                await self.on_events(events)
+            wait = POLL_SECONDS
+            wake = self.next_wake()
+            if wake is not None:
+                wait = max(0.0, min(wait, wake - self.clock.now()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=wait)
+
+    # ----------------------------------------------------------------- one pass over a league
+
+    async def _advance_locked(self, record: LeagueRecord) -> list[AnyEvent]:
+        async with self._lock(record):
+            return await self._advance(record)
+
+    async def _advance(self, record: LeagueRecord) -> list[AnyEvent]:
+        """Everything due for this league, in the order a night goes (the lock is held)."""
+        events: list[AnyEvent] = []
+        events += await self._settle_finished(record)
+        events += await self._close_check_ins(record)
+        events += await self._upcoming(record)
+        events += await self._open_threads(record)
+        return events
+
+    async def _settle_finished(self, record: LeagueRecord) -> list[AnyEvent]:
+        """Settles the night's tables whose match is over (or that were closed before it ended)."""
+        events: list[AnyEvent] = []
+        night = record.league.running_night
+        for table in night.round_tables() if night else []:
+            if table.table_id is None or table.settled or self._playing(table):
+                continue
+            stored = await self.store.table(table.table_id)
+            if stored is None or stored.status.active:
+                continue  # not resumed (the table service logged why); left for someone to look at
+            async with self._changing(record):
+                if stored.status is TableStatus.FINISHED:
+                    match = await self._match(table.table_id)
+                    seats = [seat.user_id for seat in stored.seats if seat.user_id is not None]
+                    record.league.settle_table(table.round, table.number, match, seats)
+                else:
+                    record.league.abandon_table(table.round, table.number)
+            events.append(self._settled(record, night, table))
+            events += self._night_over(record, night)
+        return events
+
+    async def _close_check_ins(self, record: LeagueRecord) -> list[AnyEvent]:
+        """Starts every table whose check-in is over: everyone is in, or the deadline came."""
+        events: list[AnyEvent] = []
+        night = record.league.running_night
+        now = self._now()
+        for table in night.round_tables() if night else []:
+            if not table.check_in_due(now):
+                continue
+            async with self._changing(record):
+                record.league.close_check_in(table.round, table.number)
+                started = [] if table.settled else await self._start_table(record, table)
+            if table.settled:
+                events.append(self._settled(record, night, table))
+                events += self._night_over(record, night)
+                continue
+            data = {
+                "round": table.round,
+                "number": table.number,
+                "channel_id": table.thread_id,
+                "table_id": table.table_id,
+                "present": table.present,
+                "no_shows": list(table.no_shows),
+            }
+            events += [self._event(record, LeagueEventKind.TABLE_STARTED, night.number, data), *started]
+        return events
+
+    async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
+        """Opens and starts the service's table with the members present; a table opened (or
+        started) before a crash cut the league's save short is taken over, not opened twice."""
+        assert table.thread_id is not None
+        channel = table.thread_id
+        events: list[TableEvent] = []
+        playing = self.tables.table_in(channel)
+        if playing is None or playing.record.league_id != record.id:
+            seats = [SeatRecord(user, record.name_of(user)) for user in table.present]
+            league = record.league
+            events += await self.tables.open_table(
+                league.guild_id,
+                channel,
+                seats[0].user_id or 0,
+                seats[0].name,
+                format=league.format,
+                max_seats=len(seats),
+                seats=seats,
+                league_id=record.id,
+            )
+            playing = self.tables.table_in(channel)
+            assert playing is not None
+        if playing.match is None:
+            events += await self.tables.start(channel, playing.record.host_id, can_manage=True)
+        table.table_id = playing.id
+        return events
+
+    async def _upcoming(self, record: LeagueRecord) -> list[AnyEvent]:
+        """The night waited for: its sign-up opened, reminders sent, started or missed."""
+        league = record.league
+        events: list[AnyEvent] = []
+        night = league.next_night
+        if night is not None and night.status is NightStatus.SCHEDULED:
+            async with self._changing(record):
+                night.open_signup()
+            events.append(self._night_open(record, night))
+        now = self._now()
+        for reminder in _unsent(league):
+            if reminder.at <= now and now - reminder.at <= REMINDER_LATENESS:
+                assert night is not None
+                async with self._changing(record):
+                    league.reminder_sent(reminder.key)
+                data = {
+                    "key": reminder.key,
+                    "before_seconds": reminder.before.total_seconds(),
+                    "starts_at": to_iso(night.starts_at),
+                    "signups": list(night.signups),
+                }
+                events.append(self._event(record, LeagueEventKind.REMINDER, night.number, data))
+        if night is None:
+            return events
+        async with self._changing(record):
+            decision = league.wake(now)  # records reminders too late to send; marks a missed night
+            if decision is not None and decision.action == "start":
+                league.start_night(now)  # seats it, or cancels it with too few players
+        if night.status in (NightStatus.MISSED, NightStatus.CANCELLED):
+            events.append(self._night_changed(record, night))
+            events += await self._upcoming(record)  # the next night opens at once
+        return events
+
+    async def _open_threads(self, record: LeagueRecord) -> list[AnyEvent]:
+        """Opens a channel for each table of the round that has none and starts its check-in."""
+        night = record.league.running_night
+        waiting = [t for t in night.round_tables() if t.thread_id is None and not t.settled] if night else []
+        if not waiting:
+            return []
+        assert night is not None
+        until = self._now() + self.check_in_time
+        opened = []
+        for table in waiting:
+            async with self._changing(record):
+                table.thread_id = await self.open_thread(record, night, table)
+                table.check_in_until = until
+            seats = list(table.seats)
+            opened.append(
+                {
+                    "number": table.number,
+                    "seats": seats,
+                    "channel_id": table.thread_id,
+                    "until": to_iso(until),
+                }
+            )
+        data = {"round": night.current_round, "tables": opened}
+        return [self._event(record, LeagueEventKind.CHECK_IN, night.number, data)]
+
+    # ----------------------------------------------------------------- helpers
+
+    @contextlib.asynccontextmanager
+    async def _changing(self, record: LeagueRecord) -> AsyncIterator[None]:
+        """A change to a league: saved when the block ends; if anything fails (a refusal, the
+        save), the league goes back to what was saved, so nothing changed."""
+        before = record.to_json()
+        try:
+            yield
+            after = record.to_json()
+            if after != before:
+                league = record.league
+                stored = StoredLeague(record.id, league.guild_id, league.name, after, _next(league))
+                await self.store.save_league(stored, self.clock.now())
+        except BaseException:
+            restored = LeagueRecord.from_json(record.id, before)
+            record.league, record.names, record.announcement = (
+                restored.league,
+                restored.names,
+                restored.announcement,
+            )
+            raise
+
+    def _lock(self, record: LeagueRecord) -> asyncio.Lock:
+        return self._locks.setdefault(record.id, asyncio.Lock())
+
+    def _record(self, league_id: int) -> LeagueRecord:
+        record = self._records.get(league_id)
+        if record is None:
+            raise LeagueError("That league no longer exists.")
+        return record
+
+    def _now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock.now(), UTC)
+
+    def _playing(self, table: Table) -> bool:
+        playing = self.tables.table_in(table.thread_id) if table.thread_id is not None else None
+        return playing is not None and playing.id == table.table_id
+
+    async def _match(self, table_id: int) -> Match:
+        stored = await self.store.load_match(table_id)
+        if stored is None:
+            raise LeagueError(f"Table {table_id} finished without a match.")
+        return Match.from_json(stored.snapshot)
+
+    def _event(
+        self, record: LeagueRecord, kind: LeagueEventKind, night: int | None = None, data: dict | None = None
+    ) -> LeagueEvent:
+        return LeagueEvent(record.id, record.league.guild_id, kind, night, data or {})
+
+    def _night_open(self, record: LeagueRecord, night: Night) -> LeagueEvent:
+        data = {"starts_at": to_iso(night.starts_at)}
+        return self._event(record, LeagueEventKind.NIGHT_OPEN, night.number, data)
+
+    def _night_changed(self, record: LeagueRecord, night: Night) -> LeagueEvent:
+        data = {"status": night.status.value, "starts_at": to_iso(night.starts_at), "reason": night.note}
+        return self._event(record, LeagueEventKind.NIGHT_CHANGED, night.number, data)
+
+    def _settled(self, record: LeagueRecord, night: Night, table: Table) -> LeagueEvent:
+        data = {
+            "round": table.round,
+            "number": table.number,
+            "placings": [placing.to_json() for placing in table.placings or []],
+        }
+        return self._event(record, LeagueEventKind.TABLE_SETTLED, night.number, data)
+
+    def _night_over(self, record: LeagueRecord, night: Night) -> list[AnyEvent]:
+        if night.status is not NightStatus.FINISHED:
+            return []
+        return [self._event(record, LeagueEventKind.NIGHT_FINISHED, night.number, {"points": night.points()})]
+
+
+def _folded(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _waiting(league: League) -> Night:
+    """The night sign-ups and admin tools act on, or why there is none."""
+    night = league.next_night
+    if night is not None:
+        return night
+    running = league.running_night
+    if running is not None:
+        raise LeagueError(f"Night {running.number} has started; ask an admin if you cannot play.")
+    raise LeagueError(f"{league.name} has no season running; an admin can start one.")
+
+
+def _unsent(league: League) -> list[Reminder]:
+    night = league.next_night
+    if night is None:
+        return []
+    return [
+        r for r in reminders(night.starts_at, league.reminder_offsets) if r.key not in night.reminders_sent
+    ]
+
+
+def _wake_times(league: League) -> list[float]:
+    times = [r.at.timestamp() for r in _unsent(league)]
+    if league.next_night is not None:
+        times.append(league.next_night.starts_at.timestamp())
+    night = league.running_night
+    for table in night.round_tables() if night else []:
+        if table.checking_in and table.check_in_until is not None:
+            times.append(table.check_in_until.timestamp())
+    return times
+
+
+def _next(league: League) -> float | None:
+    return min(_wake_times(league), default=None)
