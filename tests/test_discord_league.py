@@ -294,3 +294,62 @@ async def test_a_night_is_seated_in_threads_checked_in_played_out_and_scored(
     assert "Night 1: #1 (10 pts)" in me
     history = await answer(double, await double.slash_command(double.user("alice"), "league history"))
     assert "Night 1" in history and "finished" in history and "no-show" in history
+
+
+async def test_a_restart_in_the_middle_of_a_night_resumes_it(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    alice, bob = double.user("alice"), double.user("bob")
+    await sign_up(double, bot, "alice", "bob")
+    await at(bot, clock, FIRST_NIGHT)
+    (table,) = tables_of(bot, double)
+    message = check_in_message(double, table.thread_id)
+    await double.press_button(alice, message, button_of(message, "here"))
+    await settle(bot)
+
+    # Down during the check-in: the new bot takes over, and the old button still works.
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    await double.press_button(bob, message, button_of(message, "here"))
+    await settle(bot)
+    playing = bot.service.table_in(table.thread_id)
+    assert playing is not None and playing.match is not None and playing.record.league_id is not None
+    for _ in range(6):  # some turns time out
+        await at(bot, clock, datetime.fromtimestamp(clock.now() + 100, UTC))
+    played = len(playing.match.log)
+    assert played > 0
+
+    # Down in the middle of the game: the table and the night resume and are played out.
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    assert len(bot.service.table_in(table.thread_id).match.log) == played
+    await play_out(double, bot, clock)
+    placings = tables_of(bot, double)[0].placings
+    assert sorted(p.points for p in placings) == [6, 10]
+    assert len(thread_ids(double)) == 1  # no table was seated twice
+    assert any("league-standings.png" in str(m.files) for m in double.messages_to(double.channel_id))
+
+
+async def test_missing_permissions_are_said_in_the_channel_and_do_not_stop_the_league(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    forbidden = {"message": "Missing Permissions", "code": 50013}
+    double.inject("POST", r"/guilds/\d+/scheduled-events", 403, forbidden)
+    await create_league(double, bot)
+    assert double.scheduled_events == {} and "Manage Events" in channel_text(double)
+    assert only_league(bot, double).league.next_night.event_id is None
+    await sign_up(double, bot, "alice", "bob")  # the announcement went out all the same
+    assert "<@" in announcement(double).content
+
+    refusal = double.inject("POST", r"/channels/\d+/threads", 403, forbidden, times=None)
+    await at(bot, clock, FIRST_NIGHT)
+    await at(bot, clock, FIRST_NIGHT + timedelta(minutes=1))
+    assert channel_text(double).count("Create Public Threads") == 1
+    assert thread_ids(double) == []
+    refusal.times = 0  # the admin gives the permission: the next pass opens the thread
+    await at(bot, clock, FIRST_NIGHT + timedelta(minutes=2))
+    (table,) = tables_of(bot, double)
+    assert table.thread_id in thread_ids(double) and check_in_message(double, table.thread_id)

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 NO_EVENTS = "I could not publish the Discord event for {title} (I need the Manage Events permission)."
 NO_THREADS = (
     "I could not open a thread for {title}, table {number} (I need the Create Public Threads "
-    "permission); its members can't check in, so they will be marked no-shows."
+    "permission). I keep trying: the table checks in as soon as its thread opens."
 )
 
 
@@ -39,6 +39,9 @@ class LeaguePresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self.check_ins: dict[int, discord.Message] = {}  # table channel -> its check-in message
+        # Tables whose thread Discord refused: the service tries again on every pass (so the night
+        # goes on once the permission is given); the channel is told once, not every pass.
+        self.refused_threads: set[tuple[int, int, int, int]] = set()
 
     # ----------------------------------------------------------------- events in
 
@@ -187,10 +190,11 @@ class LeaguePresenter:
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
             )
         except discord.HTTPException:
-            await self.say(
-                league.channel_id,
-                NO_THREADS.format(title=text.night_title(league, night), number=table.number),
-            )
+            key = (record.id, night.number, table.round, table.number)
+            if key not in self.refused_threads:
+                self.refused_threads.add(key)
+                title = text.night_title(league, night)
+                await self.say(league.channel_id, NO_THREADS.format(title=title, number=table.number))
             raise
         for user_id in table.seats:
             try:
