@@ -132,11 +132,14 @@ def league_events(events, kind) -> list[LeagueEvent]:
     return [e for e in events if isinstance(e, LeagueEvent) and e.kind == kind]
 
 
-async def play_moves(bot: Bot, moves: int | None = None) -> list[LeagueEvent | TableEvent]:
+async def play_moves(
+    bot: Bot, moves: int | None = None, *, forward: bool = True
+) -> list[LeagueEvent | TableEvent]:
     """Plays `moves` commands (all, when None) at the league tables, round-robin, each decided
     by a strong computer player for the member whose turn it is, seeded by the table and the
     move so that a run and its restarted copy play the same games. Every batch of table events
-    goes to the league service, as the front end forwards it."""
+    goes to the league service, as the front end forwards it (unless `forward` is off: the bot
+    going down before it could)."""
     out: list[LeagueEvent | TableEvent] = []
     played = 0
     while moves is None or played < moves:
@@ -153,6 +156,6 @@ async def play_moves(bot: Bot, moves: int | None = None) -> list[LeagueEvent | T
                 command = ComputerPlayer("strong", rng).decide(match.deal.view(seat))
             user = table.record.seats[seat].user_id
             events = await bot.tables.play(table.record.channel_id, user, command, turn=table.turn_token())
-            out += events + await bot.leagues.table_events(events)
+            out += events + (await bot.leagues.table_events(events) if forward else [])
             played += 1
     return out

@@ -1,11 +1,13 @@
 """League nights run by the league service on the table service, stored in SQLite, on a manual
 clock: sign-up, reminders, seating, check-in, no-shows, games to the end, points, restarts."""
 
+import asyncio
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from league_helpers import (
+    ADMIN,
     FIRST,
     GUILD,
     MEMBERS,
@@ -22,6 +24,8 @@ from league_helpers import (
 
 from bot.leagues import LeagueError, NightStatus, standings_scene
 from bot.service import LeagueEventKind as K
+from bot.service import ServiceError
+from bot.store import SeatRecord
 from render.standings import render_standings
 
 NO_SHOW = 15
@@ -94,3 +98,338 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
     assert png.startswith(b"\x89PNG")
     (opened,) = league_events(played, K.NIGHT_OPEN)
     assert opened.night == 2 and opened.data["starts_at"] == (FIRST + timedelta(days=7)).isoformat()
+
+
+# --------------------------------------------------------------------- restarts and downtime
+
+
+async def seated_night(bots, clock, members=MEMBERS, **overrides):
+    """A league with `members` signed up, at its start: tables seated, threads open."""
+    bot = await bots.start(clock)
+    await create(bot, **overrides)
+    await join_all(bot, members)
+    move_to(clock, FIRST)
+    await bot.leagues.tick()
+    return bot
+
+
+async def night_result(path, *, restarts: bool) -> tuple[list, list]:
+    """Night 1 played to the end, restarting the bot (when `restarts`) during check-in and twice
+    during play; returns every table's placings and the standings."""
+    bots, clock = Bots(path), clock_at(MONDAY)
+    try:
+        bot = await seated_night(bots, clock)
+
+        async def restart(bot):
+            if not restarts:
+                return bot
+            await bots.stop(bot)
+            return await bots.start(clock, bot.threads)
+
+        await bot.leagues.check_in(5001, 11)
+        bot = await restart(bot)
+        for channel, user in ((5001, 14), (5002, 12), (5002, 13), (5002, 16)):
+            await bot.leagues.check_in(channel, user)
+        move_to(clock, FIRST + timedelta(minutes=10))
+        await bot.leagues.tick()
+        await play_moves(bot, 40)
+        bot = await restart(bot)
+        assert len([t for t in bot.tables.tables() if t.record.league_id]) == 2
+        await play_moves(bot, 40)
+        bot = await restart(bot)
+        await play_moves(bot)
+        league = bot.leagues.find(GUILD, None).league
+        night = league.season.nights[0]
+        assert night.status is NightStatus.FINISHED and league.next_night.number == 2
+        assert len(bot.threads.opened) == 2  # no thread opened twice
+        return [t.to_json() for t in night.tables], league.season.standings()
+    finally:
+        await bots.close()
+
+
+async def test_a_restart_in_the_middle_of_a_night_resumes_it_with_the_same_result(tmp_path):
+    straight = await night_result(tmp_path / "straight.db", restarts=False)
+    restarted = await night_result(tmp_path / "restarted.db", restarts=True)
+    assert restarted == straight
+    placings = [p for table in straight[0] for p in table["placings"]]
+    assert len(placings) == len(MEMBERS) and sum(p["no_show"] for p in placings) == 1
+
+
+async def test_missed_reminders_are_skipped_after_downtime_and_never_sent_late(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await bots.stop(bot)
+    move_to(clock, FIRST - timedelta(minutes=10))  # down through both reminders
+    bot = await bots.start(clock)
+    assert bot.loaded == [] and await bot.leagues.tick() == []
+    assert bot.leagues.find(GUILD, None).league.next_night.reminders_sent == ["24h", "15m"]
+    assert bot.leagues.next_wake() == FIRST.timestamp()
+
+
+async def back_after_downtime(bots, back: timedelta):
+    """A league with three members signed up; the bot goes down before the night and is back
+    `back` after its start."""
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot, MEMBERS[:3])
+    await bots.stop(bot)
+    move_to(clock, FIRST + back)
+    return await bots.start(clock)
+
+
+async def test_a_night_whose_start_passed_within_the_grace_starts_at_once(bots):
+    bot = await back_after_downtime(bots, timedelta(minutes=20))
+    assert kinds(bot.loaded) == ["check_in"]
+    assert bot.loaded[0].data["tables"][0]["seats"] == [11, 12, 13]
+
+
+async def test_a_night_whose_start_passed_beyond_the_grace_is_missed_and_the_next_opens(bots):
+    bot = await back_after_downtime(bots, timedelta(hours=3))
+    assert kinds(bot.loaded) == ["night_changed", "night_open"]
+    missed, opened = bot.loaded
+    assert (missed.night, missed.data["status"]) == (1, "missed") and "offline" in missed.data["reason"]
+    assert opened.night == 2 and bot.threads.opened == []
+    stored = (await bot.store.leagues())[0]
+    assert stored.next_wake == (FIRST + timedelta(days=6)).timestamp()  # night 2's 24 h reminder
+
+
+async def test_a_table_whose_match_finished_while_the_bot_was_down_is_settled_on_load(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:4], seats_per_table=2)
+    for channel, user in ((5001, 11), (5001, 14), (5002, 12), (5002, 13)):
+        await bot.leagues.check_in(channel, user)
+    await play_moves(bot, forward=False)  # the bot went down before the league heard of the ends
+    assert bot.leagues.find(GUILD, None).league.running_night is not None
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert kinds(bot.loaded) == ["table_settled", "table_settled", "night_finished", "night_open"]
+    assert sorted(bot.loaded[2].data["points"].values()) == [6, 6, 10, 10]
+
+
+# --------------------------------------------------------------------- rounds, walkovers, failures
+
+
+async def test_two_rounds_with_a_walkover_reseat_the_members_who_came(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:4], seats_per_table=2, rounds_per_night=2)
+    for channel, user in ((5001, 11), (5001, 14), (5002, 12)):  # 13 never comes
+        await bot.leagues.check_in(channel, user)
+    move_to(clock, FIRST + timedelta(minutes=10))
+    walkover = await bot.leagues.tick()
+    assert kinds(walkover) == ["table_settled"]
+    assert [(p["user_id"], p["won"], p["no_show"]) for p in walkover[0].data["placings"]] == [
+        (12, True, False),
+        (13, False, True),
+    ]
+    assert bot.tables.table_in(5002) is None  # no game for a table of one
+    events = await play_moves(bot)
+    (round_two,) = league_events(events, K.CHECK_IN)
+    assert round_two.data["round"] == 2
+    assert sorted(round_two.data["tables"][0]["seats"]) == [11, 12, 14]  # the no-show is not reseated
+    for user in (11, 12, 14):
+        await bot.leagues.check_in(5003, user)
+    events = await play_moves(bot)
+    assert kinds(league_events(events, K.NIGHT_FINISHED)) == ["night_finished"]
+    assert bot.leagues.find(GUILD, None).league.season.standings()[-1].user_id == 13
+
+
+async def test_a_table_nobody_checks_in_to_gives_nobody_a_walkover(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    move_to(clock, FIRST + timedelta(minutes=10))
+    events = await bot.leagues.tick()
+    assert kinds(events) == ["table_settled", "night_finished", "night_open"]
+    assert [(p["won"], p["no_show"]) for p in events[0].data["placings"]] == [(False, True), (False, True)]
+
+
+async def test_threads_that_discord_refuses_are_opened_at_the_next_pass(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot, MEMBERS[:3])
+    move_to(clock, FIRST)
+    bot.threads.fail = True
+    assert await bot.leagues.tick() == []
+    assert bot.leagues.find(GUILD, None).league.running_night.tables[0].thread_id is None
+    bot.threads.fail = False
+    assert kinds(await bot.leagues.tick()) == ["check_in"]
+
+
+async def test_a_league_save_lost_after_its_table_started_takes_the_table_over(bots, monkeypatch):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    await bot.leagues.check_in(5001, 11)
+    save = bot.store.save_league
+    calls = []
+
+    async def second_save_fails(stored, now):
+        calls.append(stored.id)
+        if len(calls) == 2:  # the first saves the check-in; the second, the table started
+            raise OSError("disk full")
+        await save(stored, now)
+
+    monkeypatch.setattr(bot.store, "save_league", second_save_fails)
+    events = await bot.leagues.check_in(5001, 12)
+    assert kinds(events) == ["checked_in"]  # accepted; the start is left for the next pass
+    playing = bot.tables.table_in(5001)
+    assert playing is not None and playing.match is not None
+    assert bot.leagues.by_table_channel(5001)[2].table_id is None
+    events = await bot.leagues.tick()
+    assert kinds(events) == ["table_started"] and events[0].data["table_id"] == playing.id
+    assert len(await bot.store.channel_tables(5001)) == 1
+
+
+async def test_an_admin_cancelling_a_league_table_settles_it_without_placings(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    for user in (11, 12):
+        await bot.leagues.check_in(5001, user)
+    with pytest.raises(ServiceError, match="league table"):
+        await bot.tables.cancel(5001, 11)
+    cancelled = await bot.tables.cancel(5001, ADMIN, can_manage=True)
+    events = await bot.leagues.table_events(cancelled)
+    assert kinds(events) == ["table_settled", "night_finished", "night_open"]
+    assert [(p["position"], p["points"]) for p in events[0].data["placings"]] == [(None, 0), (None, 0)]
+
+
+# --------------------------------------------------------------------- refusals and admin tools
+
+
+async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    leagues = bot.leagues
+    with pytest.raises(LeagueError, match="no league yet"):
+        leagues.find(GUILD, None)
+    await create(bot)
+    record = leagues.find(GUILD, None)
+    await leagues.join(GUILD, None, 11, "Asha")
+    before, memory = await stored_state(bot), record.to_json()
+    refusals = [
+        (lambda: create(bot, name="  friday   POOL "), "already has a league called Friday Pool"),
+        (lambda: create(bot, name="Other", format="points"), "Leagues play Pool"),
+        (lambda: create(bot, name="Other", timezone="Mars/Olympus"), "IANA"),
+        (
+            lambda: leagues.join(GUILD, "Monday Pool", 12, "B"),
+            "no league called 'Monday Pool'. Its leagues: Friday Pool",
+        ),
+        (lambda: leagues.join(GUILD, None, 11, "Asha"), "already signed up"),
+        (lambda: leagues.leave(GUILD, None, 12), "not signed up"),
+        (lambda: leagues.join_by_id(99, 1, 12, "B"), "no longer exists"),
+        (lambda: leagues.join_by_id(record.id, 2, 12, "B"), "Night 2 is no longer open"),
+        (lambda: leagues.postpone(GUILD, None, "next friday", "rain"), "YYYY-MM-DD HH:MM in Europe/London"),
+        (lambda: leagues.postpone(GUILD, None, "2026-02-30 20:00", "rain"), "YYYY-MM-DD HH:MM"),
+        (lambda: leagues.postpone(GUILD, None, "2026-03-01 20:00", "rain"), "time still to come"),
+        (lambda: leagues.adjust(GUILD, None, 11, 1, 5, "bonus", ADMIN), "no result to adjust"),
+        (lambda: leagues.adjust(GUILD, None, 11, 7, 5, "bonus", ADMIN), "no night 7"),
+        (lambda: leagues.start_season(GUILD, None), "still running"),
+        (lambda: leagues.check_in(4242, 11), "not a league table"),
+        (lambda: leagues.night_published(99, 1, 1, 1), "no longer exists"),
+    ]
+    for call, reason in refusals:
+        with pytest.raises(LeagueError, match=reason):
+            await call()
+    assert await stored_state(bot) == before and record.to_json() == memory
+
+    await create(bot, name="Monday Pool", schedule="every Monday 19:00")
+    with pytest.raises(LeagueError, match=r"2 leagues \(Friday Pool, Monday Pool\); say which"):
+        leagues.find(GUILD, None)
+    assert leagues.find(GUILD, "monday pool").league.name == "Monday Pool"
+
+    await leagues.join(GUILD, "Friday Pool", 12, "B")
+    move_to(clock, FIRST)
+    with pytest.raises(LeagueError, match="already started; sign up for the next one"):
+        await leagues.join(GUILD, "Friday Pool", 13, "C")  # the start time passed, not yet seated
+    await leagues.tick()
+    seated = await stored_state(bot)
+    for call, reason in [
+        (lambda: leagues.leave(GUILD, "Friday Pool", 11), "Night 1 has started; ask an admin"),
+        (lambda: leagues.join(GUILD, "Friday Pool", 13, "C"), "Night 1 has started"),
+        (lambda: leagues.check_in(5001, 13), "not seated at this table"),
+        (lambda: leagues.end_season(GUILD, "Friday Pool"), "being played"),
+    ]:
+        with pytest.raises(LeagueError, match=reason):
+            await call()
+    assert await stored_state(bot) == seated
+    await leagues.check_in(5001, 11)
+    checked_in = await stored_state(bot)
+    assert checked_in != seated
+    with pytest.raises(LeagueError, match="already checked in"):
+        await leagues.check_in(5001, 11)
+    assert await stored_state(bot) == checked_in
+
+
+async def test_admin_tools_add_remove_postpone_cancel_adjust_and_seasons(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    leagues = bot.leagues
+    await create(bot)
+    events = await leagues.add(GUILD, None, 21, "Ravi")
+    assert kinds(events) == ["signups"] and events[0].data == {"signups": [21]}
+    assert (await leagues.remove(GUILD, None, 21))[0].data == {"signups": []}
+
+    (postponed,) = await leagues.postpone(GUILD, None, "2026-03-21 19:30", "  the hall   is booked ")
+    assert postponed.data == {
+        "status": "postponed",
+        "starts_at": "2026-03-21T19:30:00+00:00",
+        "reason": "the hall is booked",
+    }
+    move_to(clock, datetime.fromisoformat("2026-03-21T19:15:00+00:00"))
+    assert [e.data["key"] for e in await leagues.tick()] == ["15m"]  # the new time's reminder
+
+    events = await leagues.cancel_night(GUILD, None, "Holi")
+    assert kinds(events) == ["night_changed", "night_open"]
+    assert events[0].data["status"] == "cancelled" and events[0].data["reason"] == "Holi"
+    assert events[1].night == 2 and events[1].data["starts_at"] == "2026-03-27T20:00:00+00:00"
+
+    await join_all(bot, MEMBERS[:2])
+    move_to(clock, datetime.fromisoformat("2026-03-27T20:00:00+00:00"))
+    await leagues.tick()
+    move_to(clock, datetime.fromisoformat("2026-03-27T20:10:00+00:00"))
+    await leagues.tick()  # nobody checked in: both no-shows, the night is over
+    (adjusted,) = await leagues.adjust(GUILD, None, 11, 2, 3, "came but the thread failed", ADMIN)
+    assert adjusted.data["delta"] == 3 and adjusted.data["by"] == ADMIN
+    assert leagues.find(GUILD, None).league.season.points() == {11: 3, 12: 0}
+
+    events = await leagues.end_season(GUILD, None)
+    assert kinds(events) == ["season_ended", "night_changed"] and events[1].night == 3
+    assert kinds(await leagues.start_season(GUILD, None)) == ["season_started", "night_open"]
+
+
+async def test_league_tables_refuse_members_seating_themselves(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:3])
+    tables = bot.tables
+    await bot.leagues.check_in(5001, 11)
+    seats = [SeatRecord(11, "A"), SeatRecord(12, "B")]
+    await tables.open_table(GUILD, 7777, 11, "A", format="pool-61", seats=seats, league_id=99)
+    for call, reason in [
+        (lambda: tables.join(7777, 13, "C"), "league table: its seats"),
+        (lambda: tables.add_computer(7777, 11), "league table: its seats"),
+        (lambda: tables.leave(7777, 12), "league table: it starts"),
+        (lambda: tables.cancel(7777, 11), "Manage Server can cancel"),
+    ]:
+        with pytest.raises(ServiceError, match=reason):
+            await call()
+    assert [s.user_id for s in tables.table_in(7777).record.seats] == [11, 12]
+    assert (await bot.store.table(tables.table_in(7777).id)).league_id == 99
+    with pytest.raises(ServiceError, match="at most 2"):
+        await tables.open_table(GUILD, 7778, 11, "A", max_seats=2, seats=[*seats, SeatRecord(13, "C")])
+
+
+async def test_the_scheduler_loop_hands_due_events_on_and_stops(bots):
+    clock = clock_at(FIRST - timedelta(minutes=16))
+    bot = await bots.start(clock)
+    await create(bot)
+    move_to(clock, FIRST - timedelta(minutes=15))
+    stop, handed = asyncio.Event(), []
+
+    async def on_events(events):
+        handed.extend(events)
+        stop.set()
+
+    bot.leagues.on_events = on_events
+    await asyncio.wait_for(bot.leagues.run(stop), timeout=5)
+    assert [e.data["key"] for e in handed] == ["15m"]

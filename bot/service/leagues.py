@@ -136,14 +136,18 @@ class LeagueService:
         for stored in await self.store.leagues():
             self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
         events: list[AnyEvent] = []
+        now = self._now()
         for record in list(self._records.values()):
-            try:
-                async with self._lock(record):
-                    async with self._changing(record):
-                        record.league.wake(self._now())  # reminders due while we were away are dropped
-                    events += await self._advance(record)
-            except Exception:  # one broken league must not keep the others from starting
-                log.exception("league %s could not catch up", record.id)
+            async with self._lock(record):
+                try:
+                    async with self._changing(record):  # reminders due while we were away: never sent
+                        for reminder in _unsent(record.league):
+                            if reminder.at <= now:
+                                record.league.reminder_sent(reminder.key)
+                except Exception:  # one broken league must not keep the others from starting
+                    log.exception("league %s could not catch up", record.id)
+                    continue
+                events += await self._advance(record)
         return events
 
     # ----------------------------------------------------------------- looking
@@ -195,8 +199,9 @@ class LeagueService:
             guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id
         )
         async with self._creating:
-            if any(_folded(r.league.name) == _folded(league.name) for r in self.leagues(guild_id)):
-                raise LeagueError(f"This server already has a league called {league.name}.")
+            for other in self.leagues(guild_id):
+                if _folded(other.league.name) == _folded(league.name):
+                    raise LeagueError(f"This server already has a league called {other.league.name}.")
             season = league.start_season(self._now())
             record = LeagueRecord(self.store.new_league_id(), league)
             stored = StoredLeague(record.id, guild_id, league.name, record.to_json(), None)
@@ -360,7 +365,8 @@ class LeagueService:
 
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
-        finished = {e.table_id for e in events if e.kind == ServiceEventKind.FINISHED}
+        closing = (ServiceEventKind.FINISHED, ServiceEventKind.CANCELLED)
+        finished = {e.table_id for e in events if e.kind in closing}
         out: list[AnyEvent] = []
         for record in list(self._records.values()):
             night = record.league.running_night
@@ -376,13 +382,10 @@ class LeagueService:
         return min(times, default=None)
 
     async def tick(self) -> list[AnyEvent]:
-        """Does whatever is due now, league by league (one failing league does not stop the rest)."""
+        """Does whatever is due now, league by league."""
         events: list[AnyEvent] = []
         for record in list(self._records.values()):
-            try:
-                events += await self._advance_locked(record)
-            except Exception:
-                log.exception("league %s: the scheduler could not act", record.id)
+            events += await self._advance_locked(record)
         return events
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -405,12 +408,22 @@ class LeagueService:
             return await self._advance(record)
 
     async def _advance(self, record: LeagueRecord) -> list[AnyEvent]:
-        """Everything due for this league, in the order a night goes (the lock is held)."""
+        """Everything due for this league, in the order a night goes (the lock is held).
+
+        A step that fails is logged and left for the next pass (each step is saved on its own,
+        so what went before stands and its events are still returned): the caller's own change
+        was accepted, and a Discord or database hiccup must not stop the league or the others.
+        """
         events: list[AnyEvent] = []
-        events += await self._settle_finished(record)
-        events += await self._close_check_ins(record)
-        events += await self._upcoming(record)
-        events += await self._open_threads(record)
+        steps = (self._settle_finished, self._close_check_ins, self._upcoming, self._open_threads)
+        for step in steps:
+            try:
+                events += await step(record)
+            except Exception:
+                log.exception(
+                    "league %s: %s failed; it is tried again at the next pass", record.id, step.__name__
+                )
+                break
         return events
 
     async def _settle_finished(self, record: LeagueRecord) -> list[AnyEvent]:
@@ -468,6 +481,10 @@ class LeagueService:
         events: list[TableEvent] = []
         playing = self.tables.table_in(channel)
         if playing is None or playing.record.league_id != record.id:
+            earlier = await self.store.league_table(record.id, channel)
+            if earlier is not None:  # its match ended, or cannot be resumed: the settle step looks
+                table.table_id = earlier.id
+                return events
             seats = [SeatRecord(user, record.name_of(user)) for user in table.present]
             league = record.league
             events += await self.tables.open_table(
