@@ -311,6 +311,43 @@ async def test_threads_and_scheduled_events(discord_double: DiscordDouble, bot_r
     assert discord_double.scheduled_events == {}
 
 
+async def test_scheduled_events_follow_discords_rules(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    guild = bot.get_guild(discord_double.guild_id)
+    start = discord.utils.utcnow() + datetime.timedelta(hours=1)
+    external = {"entity_type": discord.EntityType.external, "privacy_level": discord.PrivacyLevel.guild_only}
+    with pytest.raises(discord.HTTPException, match="end is before the start"):
+        await guild.create_scheduled_event(
+            name="Backwards", start_time=start, end_time=start, location="#general", **external
+        )
+    assert discord_double.scheduled_events == {}
+    event = await guild.create_scheduled_event(
+        name="Night",
+        start_time=start,
+        end_time=start + datetime.timedelta(hours=1),
+        location="#g",
+        **external,
+    )
+    event = await event.start()
+    assert discord_double.scheduled_events[event.id]["status"] == 2
+    # discord.py checks the status it holds; a stale copy lets the request through and Discord refuses.
+    stale = await guild.fetch_scheduled_event(event.id)
+    stale.status = discord.EventStatus.scheduled
+    with pytest.raises(discord.HTTPException, match="Cannot change"):
+        await stale.cancel()
+    await event.end()
+    assert discord_double.scheduled_events[event.id]["status"] == 3
+
+
+async def test_members_can_lack_permissions(discord_double: DiscordDouble, bot_runner):
+    bot = await bot_runner.start(DemoBot())
+    alice, bob = discord_double.user("alice"), discord_double.user("bob")
+    discord_double.set_permissions(bob, discord.Permissions(send_messages=True).value)
+    for user in (alice, bob):
+        await discord_double.slash_command(user, "demo hand", options={"seat": 1})
+    assert [ix.permissions.manage_guild for ix in bot.answered] == [True, False]
+
+
 async def test_buttons_work_in_dms(discord_double: DiscordDouble, bot_runner):
     bot = await bot_runner.start(DemoBot())
     alice, carol = discord_double.user("alice"), discord_double.user("carol")

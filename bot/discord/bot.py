@@ -1,10 +1,12 @@
-"""The Discord bot: a `commands.Bot` that owns the store, the table service and the presenter."""
+"""The Discord bot: a `commands.Bot` that owns the store, the table and league services and their
+presenters."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,11 @@ from discord.ext import commands
 from bot.discord.actions import Actions
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.league_cog import LeagueCog
+from bot.discord.league_components import LeagueButton
+from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
-from bot.service import ServiceSettings, TableEvent, TableService
+from bot.service import LeagueEvent, LeagueService, ServiceSettings, TableEvent, TableService
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -40,11 +45,14 @@ class RummyBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.service_factory = service_factory or self._default_service
         self.presenter = Presenter(self, edit_delay=edit_delay)
+        self.league_presenter = LeaguePresenter(self)
         self.actions = Actions(self)
+        self.league_cog = LeagueCog(self)
         self._stop = asyncio.Event()
-        self._timers: asyncio.Task[None] | None = None
+        self._timers: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
         self._resumed: list[TableEvent] = []
+        self._woken: list[LeagueEvent | TableEvent] = []
 
     def _default_service(self, store: Store, on_events: Any) -> TableService:
         return TableService(store, settings=ServiceSettings(), on_events=on_events)
@@ -52,24 +60,37 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        self.leagues = LeagueService(
+            self.store,
+            self.service,
+            open_thread=self.league_presenter.open_thread,
+            on_events=self._on_league_events,
+        )
         await self.add_cog(RummyCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(self.league_cog)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, LeagueButton)
         if self.dev_guild_id is not None:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        resumed = await self.service.resume()
-        self._timers = asyncio.create_task(self.service.run(self._stop))
-        self._resumed = resumed
+        self._resumed = await self.service.resume()
+        self._woken = await self.leagues.load()
+        self._timers = [
+            asyncio.create_task(self.service.run(self._stop)),
+            asyncio.create_task(self.leagues.run(self._stop)),
+        ]
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act
-        their hand with the grace deadline the service gave them."""
+        their hand with the grace deadline the service gave them; then what the leagues did on
+        waking up (a night starting, one missed, check-ins resumed) is shown."""
         log.info("logged in as %s; %d table(s) resumed", self.user, len(self._resumed))
         resumed, self._resumed = self._resumed, []
         await self.presenter.publish(resumed)
+        woken, self._woken = self._woken, []
+        await self.league_presenter.publish(woken)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Discord only runs a button's callback while the message still carries it; a press on
@@ -90,7 +111,14 @@ class RummyBot(commands.Bot):
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:
         """The service's clock must not wait on Discord: showing its events runs on its own."""
-        task = asyncio.get_running_loop().create_task(self.presenter.publish(events))
+        self._in_background(self.presenter.publish(events))
+
+    async def _on_league_events(self, events: list[LeagueEvent | TableEvent]) -> None:
+        """Likewise for what the league scheduler does on its own (reminders, a night starting)."""
+        self._in_background(self.league_presenter.publish(events))
+
+    def _in_background(self, showing: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(showing)
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)
 
@@ -104,9 +132,9 @@ class RummyBot(commands.Bot):
     async def close(self) -> None:
         self._stop.set()
         await self.idle()
-        if self._timers is not None:
+        for timer in self._timers:
             with contextlib.suppress(Exception):
-                await self._timers
+                await timer
         await self.presenter.flush()
         await super().close()
         if hasattr(self, "store"):

@@ -44,6 +44,12 @@ UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 INVALID_WEBHOOK_TOKEN = 50027
+INVALID_FORM_BODY = 50035
+UNKNOWN_EVENT = 10070
+# Scheduled events: entity type EXTERNAL, and which status may follow which (Discord's rules:
+# SCHEDULED -> ACTIVE or CANCELED, ACTIVE -> COMPLETED; COMPLETED and CANCELED are final).
+EXTERNAL = 3
+EVENT_STATUS_NEXT = {1: {1, 2, 4}, 2: {2, 3}, 3: set(), 4: set()}
 ALREADY_ACKNOWLEDGED = 40060
 
 
@@ -161,6 +167,7 @@ class DiscordDouble(UserActions):
         self.global_commands: dict[str, dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.scheduled_events: dict[int, dict[str, Any]] = {}
+        self.permissions: dict[int, int] = {}  # user id -> permissions in interactions (default: all)
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.tokens_seen: list[str] = []
         self.identify_count = 0
@@ -263,6 +270,11 @@ class DiscordDouble(UserActions):
         """
         uid = _uid(user)
         (self._dm_closed_create if at == "create" else self._dm_closed_send).add(uid)
+
+    def set_permissions(self, user: FakeUser | int, permissions: int) -> None:
+        """The member's resolved permissions in their interactions (`Interaction.permissions`), for
+        commands that check e.g. Manage Server; by default every member has every permission."""
+        self.permissions[_uid(user)] = permissions
 
     def open_dms(self, user: FakeUser | int) -> None:
         uid = _uid(user)
@@ -530,7 +542,7 @@ class DiscordDouble(UserActions):
             "communication_disabled_until": None,
         }
         if permissions:
-            data["permissions"] = ALL_PERMISSIONS
+            data["permissions"] = str(self.permissions.get(uid, int(ALL_PERMISSIONS)))
         return data
 
     @property
@@ -1064,15 +1076,33 @@ class DiscordDouble(UserActions):
     def _event(self, request: web.Request) -> dict[str, Any]:
         event = self.scheduled_events.get(int(request.match_info["eid"]))
         if event is None:
-            raise DiscordError(404, 10070, "Unknown Guild Scheduled Event")
+            raise DiscordError(404, UNKNOWN_EVENT, "Unknown Guild Scheduled Event")
         return event
 
     async def _list_events(self, request: web.Request) -> web.Response:
         return json_response(list(self.scheduled_events.values()))
 
+    @staticmethod
+    def _check_event(event: dict[str, Any]) -> None:
+        """What Discord refuses with 400 Invalid Form Body: a missing name, start, entity type or
+        privacy level; an EXTERNAL event without a location or an end; an end before the start."""
+        required = ("name", "scheduled_start_time", "entity_type", "privacy_level")
+        missing = [key for key in required if event.get(key) is None]
+        if event.get("entity_type") == EXTERNAL:
+            if not (event.get("entity_metadata") or {}).get("location"):
+                missing.append("entity_metadata.location")
+            if event.get("scheduled_end_time") is None:
+                missing.append("scheduled_end_time")
+        if missing:
+            raise DiscordError(400, INVALID_FORM_BODY, f"Invalid Form Body: {', '.join(missing)} required")
+        end = event.get("scheduled_end_time")
+        if end is not None and _instant(end) <= _instant(event["scheduled_start_time"]):
+            raise DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body: the end is before the start")
+
     async def _create_event(self, request: web.Request) -> web.Response:
-        eid = self.snowflake()
         body = request[REC].body or {}
+        self._check_event(body)
+        eid = self.snowflake()
         event = {
             "description": None,
             "scheduled_end_time": None,
@@ -1096,13 +1126,25 @@ class DiscordDouble(UserActions):
 
     async def _patch_event(self, request: web.Request) -> web.Response:
         event = self._event(request)
-        event.update(request[REC].body or {})
+        changes = request[REC].body or {}
+        status = changes.get("status", event["status"])
+        if status not in EVENT_STATUS_NEXT[event["status"]]:
+            raise DiscordError(
+                400, INVALID_FORM_BODY, f"Cannot change an event from {event['status']} to {status}"
+            )
+        updated = {**event, **changes}
+        self._check_event(updated)
+        event.update(updated)
         return json_response(event)
 
     async def _delete_event(self, request: web.Request) -> web.Response:
         event = self._event(request)
         del self.scheduled_events[int(event["id"])]
         return web.Response(status=204)
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text)
 
 
 def _uid(user: FakeUser | int) -> int:

@@ -1,0 +1,319 @@
+"""The `/league` slash commands and the league buttons. Thin like `/rummy`: each checks what only
+Discord knows (who, where, Manage Server), calls the league service and shows its events; a
+refusal is a private answer with the service's reason and changes nothing.
+
+Admin commands are subcommands of `/league`, as the issue names them. Discord ignores
+`default_permissions` on subcommands (it applies to a whole top-level command, which would hide
+`/league join` from members too), so Manage Server is checked here, at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import league_text as text
+from bot.leagues import LeagueError
+from bot.leagues.league import POOL_FORMATS
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+    from bot.service.leagues import LeagueEvent, LeagueRecord
+
+MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
+LEAGUE_OPTION = "Which league (leave out when the server has one)"
+Interaction = discord.Interaction[Any]
+
+
+class LeagueCog(commands.GroupCog, group_name="league", group_description="Scheduled pool-rummy leagues"):
+    season = app_commands.Group(name="season", description="Start or end a league's season")
+
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ----------------------------------------------------------------- plumbing
+
+    @property
+    def service(self) -> Any:
+        return self.bot.leagues
+
+    async def answer(
+        self, interaction: Interaction, work: Callable[[], Awaitable[str]], *, manage: str = ""
+    ) -> None:
+        """Runs `work` after the checks and answers privately with what it returns; `manage` names
+        the admin action, for commands that need Manage Server."""
+
+        async def guarded() -> None:
+            if interaction.guild_id is None:
+                raise LeagueError("Leagues live in servers: use this in a server channel.")
+            if manage and not interaction.permissions.manage_guild:
+                raise LeagueError(MANAGERS_ONLY.format(action=manage))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send(await work(), ephemeral=True)
+
+        await self.bot.actions.guarded(interaction, None, guarded)
+
+    async def show(self, events: list[LeagueEvent]) -> None:
+        await self.bot.league_presenter.publish(list(events))
+
+    def find(self, interaction: Interaction, league: str | None) -> LeagueRecord:
+        assert interaction.guild_id is not None
+        record: LeagueRecord = self.service.find(interaction.guild_id, league)
+        return record
+
+    @staticmethod
+    def upcoming(record: LeagueRecord) -> str:
+        night = record.league.next_night
+        if night is None:
+            return "No night is scheduled."
+        return f"Night {night.number} is {text.when(night.starts_at)}."
+
+    @app_commands.command(
+        name="create", description="Create a pool league and start its first season (Manage Server)"
+    )
+    @app_commands.describe(
+        name="The league's name",
+        format="Pool 101, 201 or 61",
+        schedule='When nights are, e.g. "every Friday 20:00" or "every 2 weeks on Sunday 18:00"',
+        timezone="IANA time zone of the schedule, e.g. Asia/Kolkata or Europe/London",
+        seats_per_table="Most players at one table (2 to 6)",
+        rounds_per_night="Rounds of tables per night (1 to 5)",
+        channel="Where nights are announced and table threads open (this channel if left out)",
+    )
+    @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in POOL_FORMATS])
+    async def create(
+        self,
+        interaction: Interaction,
+        name: str,
+        format: app_commands.Choice[str],
+        schedule: str,
+        timezone: str,
+        seats_per_table: app_commands.Range[int, 2, 6],
+        rounds_per_night: app_commands.Range[int, 1, 5] = 1,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            events = await self.service.create(
+                interaction.guild_id,
+                interaction.user.id,
+                name,
+                format.value,
+                schedule,
+                timezone,
+                seats_per_table,
+                rounds_per_night,
+                channel.id if channel else interaction.channel_id,
+            )
+            await self.show(events)
+            record = self.find(interaction, name)
+            return f"**{record.league.name}** is created and season 1 is on. {self.upcoming(record)}"
+
+        await self.answer(interaction, work, manage="create a league")
+
+    @season.command(name="start", description="Start a new season (Manage Server)")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def season_start(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.start_season(interaction.guild_id, league))
+            return f"A new season is on. {self.upcoming(self.find(interaction, league))}"
+
+        await self.answer(interaction, work, manage="start a season")
+
+    @season.command(
+        name="end", description="End the season; a night not yet seated is cancelled (Manage Server)"
+    )
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def season_end(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.end_season(interaction.guild_id, league))
+            return "The season is over; its standings are posted in the league channel."
+
+        await self.answer(interaction, work, manage="end a season")
+
+    # ----------------------------------------------------------------- members
+
+    @app_commands.command(name="join", description="Sign up for the league's next night")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def join(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            user = interaction.user
+            await self.show(await self.service.join(interaction.guild_id, league, user.id, user.display_name))
+            return f"You are signed up. {self.upcoming(self.find(interaction, league))}"
+
+        await self.answer(interaction, work)
+
+    @app_commands.command(name="leave", description="Take back your sign-up (before the start)")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def leave(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.leave(interaction.guild_id, league, interaction.user.id))
+            return "You are no longer signed up."
+
+        await self.answer(interaction, work)
+
+    async def button(self, interaction: Interaction, action: str, league_id: int, night: int) -> None:
+        """Join / Leave on an announcement, I'm here on a table's check-in message."""
+
+        async def work() -> str:
+            user = interaction.user
+            if action == "join":
+                events = await self.service.join_by_id(league_id, night, user.id, user.display_name)
+                note = "You are signed up."
+            elif action == "leave":
+                events = await self.service.leave_by_id(league_id, night, user.id)
+                note = "You are no longer signed up."
+            else:
+                events = await self.service.check_in(interaction.channel_id, user.id)
+                note = "You are checked in: the game starts when everyone is here."
+            await self.show(events)
+            return note
+
+        await self.answer(interaction, work)
+
+    # ----------------------------------------------------------------- information
+
+    @app_commands.command(name="standings", description="The season's standings as a picture")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def standings(self, interaction: Interaction, league: str | None = None) -> None:
+        async def guarded() -> None:
+            if interaction.guild_id is None:
+                raise LeagueError("Leagues live in servers: use this in a server channel.")
+            record = self.find(interaction, league)
+            if not record.league.seasons:
+                raise LeagueError(f"{record.league.name} has no season yet.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            file = await self.bot.league_presenter.standings_file(record)
+            await interaction.followup.send(file=file, ephemeral=True)
+
+        await self.bot.actions.guarded(interaction, None, guarded)
+
+    @app_commands.command(name="history", description="The season's nights: results and adjustments")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def history(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            record = self.find(interaction, league)
+            return _fit(text.history(record.league, record.names))
+
+        await self.answer(interaction, work)
+
+    @app_commands.command(name="me", description="Your season: rank, points night by night, next night")
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def me(self, interaction: Interaction, league: str | None = None) -> None:
+        async def work() -> str:
+            record = self.find(interaction, league)
+            return _fit(text.me(record.league, interaction.user.id))
+
+        await self.answer(interaction, work)
+
+    # ----------------------------------------------------------------- admin tools
+
+    @app_commands.command(name="postpone", description="Move the next night to another time (Manage Server)")
+    @app_commands.describe(
+        when="New local start, YYYY-MM-DD HH:MM in the league's time zone", reason="Shown to members"
+    )
+    async def postpone(
+        self, interaction: Interaction, when: str, reason: str, league: str | None = None
+    ) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.postpone(interaction.guild_id, league, when, reason))
+            return f"Postponed. {self.upcoming(self.find(interaction, league))}"
+
+        await self.answer(interaction, work, manage="postpone a night")
+
+    @app_commands.command(name="cancel", description="Cancel the next night (Manage Server)")
+    @app_commands.describe(reason="Shown to members")
+    async def cancel(self, interaction: Interaction, reason: str, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.cancel_night(interaction.guild_id, league, reason))
+            return f"Cancelled. {self.upcoming(self.find(interaction, league))}"
+
+        await self.answer(interaction, work, manage="cancel a night")
+
+    @app_commands.command(
+        name="add", description="Sign a member up for the next night, until seating (Manage Server)"
+    )
+    async def add(self, interaction: Interaction, member: discord.Member, league: str | None = None) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            events = await self.service.add(interaction.guild_id, league, member.id, member.display_name)
+            await self.show(events)
+            return f"{member.mention} is signed up."
+
+        await self.answer(interaction, work, manage="add a player")
+
+    @app_commands.command(
+        name="remove", description="Take a member off the next night, until seating (Manage Server)"
+    )
+    async def remove(
+        self, interaction: Interaction, member: discord.Member, league: str | None = None
+    ) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            await self.show(await self.service.remove(interaction.guild_id, league, member.id))
+            return f"{member.mention} is no longer signed up."
+
+        await self.answer(interaction, work, manage="remove a player")
+
+    @app_commands.command(
+        name="adjust", description="Correct a member's points for a night, with a reason (Manage Server)"
+    )
+    @app_commands.describe(
+        night="The night's number",
+        points="Points to add (negative to take away)",
+        reason="Kept in the history",
+    )
+    async def adjust(
+        self,
+        interaction: Interaction,
+        member: discord.Member,
+        night: app_commands.Range[int, 1, 1000],
+        points: app_commands.Range[int, -1000, 1000],
+        reason: str,
+        league: str | None = None,
+    ) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            events = await self.service.adjust(
+                interaction.guild_id, league, member.id, night, points, reason, interaction.user.id
+            )
+            await self.show(events)
+            return f"Recorded: {member.mention} {points:+d} for night {night}."
+
+        await self.answer(interaction, work, manage="adjust a result")
+
+    # ----------------------------------------------------------------- autocomplete
+
+    @join.autocomplete("league")
+    @leave.autocomplete("league")
+    @standings.autocomplete("league")
+    @history.autocomplete("league")
+    @me.autocomplete("league")
+    @postpone.autocomplete("league")
+    @cancel.autocomplete("league")
+    @add.autocomplete("league")
+    @remove.autocomplete("league")
+    @adjust.autocomplete("league")
+    @season_start.autocomplete("league")
+    @season_end.autocomplete("league")
+    async def league_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        names = [record.league.name for record in self.service.leagues(interaction.guild_id)]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+
+def _fit(words: str, limit: int = 2000) -> str:
+    """Discord's message limit; the newest lines matter least in a history read top-down."""
+    return words if len(words) <= limit else words[: limit - 1] + "…"

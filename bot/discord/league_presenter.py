@@ -1,0 +1,304 @@
+"""League events as Discord: a scheduled event and an announcement per night, reminders, a thread
+per table with its check-in, results, and the standings picture when a night ends.
+
+The league service decides; this only shows. A Discord call that fails (the bot lacks Manage
+Events or Create Public Threads, a message was deleted) is logged and, where members would
+otherwise wonder, said in the league channel: it never stops the night.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.discord import league_text as text
+from bot.discord.league_components import league_view
+from bot.leagues import Night, NightStatus, Placing, Table, standings_scene
+from bot.leagues.schedule import from_iso
+from bot.service import TableEvent
+from render import render_standings
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+    from bot.service.leagues import LeagueEvent, LeagueRecord
+
+log = logging.getLogger(__name__)
+NO_EVENTS = "I could not publish the Discord event for {title} (I need the Manage Events permission)."
+NO_THREADS = (
+    "I could not open a thread for {title}, table {number} (I need the Create Public Threads "
+    "permission). I keep trying: the table checks in as soon as its thread opens."
+)
+
+
+class LeaguePresenter:
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        self.check_ins: dict[int, discord.Message] = {}  # table channel -> its check-in message
+        # Tables whose thread Discord refused: the service tries again on every pass (so the night
+        # goes on once the permission is given); the channel is told once, not every pass.
+        self.refused_threads: set[tuple[int, int, int, int]] = set()
+
+    # ----------------------------------------------------------------- events in
+
+    async def publish(self, events: list[LeagueEvent | TableEvent]) -> None:
+        """Table events go to the table presenter (which hands them on to the league service);
+        league events are shown here, each on its own so one failure hides nothing else."""
+        tables = [event for event in events if isinstance(event, TableEvent)]
+        if tables:
+            await self.bot.presenter.publish(tables)
+        for event in events:
+            if isinstance(event, TableEvent):
+                continue
+            show = self._shows.get(str(event.kind))
+            if show is None:
+                continue
+            try:
+                record = self.record(event.guild_id, event.league_id)
+                await show(self, record, event)
+            except discord.HTTPException as error:
+                log.warning("league %s: Discord refused %s: %s", event.league_id, event.kind, error)
+            except Exception:
+                log.exception("league %s: could not show %s", event.league_id, event.kind)
+
+    def record(self, guild_id: int, league_id: int) -> LeagueRecord:
+        return next(r for r in self.bot.leagues.leagues(guild_id) if r.id == league_id)
+
+    @staticmethod
+    def night(record: LeagueRecord, number: int | None) -> Night:
+        """The event's night: night numbers count within a season, and events name the latest."""
+        season = record.league.seasons[-1]
+        return season.night(number) if number is not None else season.nights[-1]
+
+    # ----------------------------------------------------------------- where things go
+
+    async def say(self, channel_id: int | None, content: str, **extra: Any) -> discord.Message | None:
+        if channel_id is None:
+            return None
+        channel = self.bot.get_partial_messageable(channel_id)
+        allowed = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        return await channel.send(content[:2000], allowed_mentions=allowed, **extra)
+
+    async def _guild(self, guild_id: int) -> discord.Guild:
+        return self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
+
+    async def _scheduled_event(self, record: LeagueRecord, night: Night) -> discord.ScheduledEvent | None:
+        if night.event_id is None:
+            return None
+        guild = await self._guild(record.league.guild_id)
+        try:
+            return await guild.fetch_scheduled_event(night.event_id)
+        except discord.NotFound:
+            return None
+
+    async def _change_event(
+        self, record: LeagueRecord, night: Night, change: Callable[[discord.ScheduledEvent], Awaitable[Any]]
+    ) -> None:
+        """Edits the night's scheduled event; one whose status no longer allows it is left alone."""
+        event = await self._scheduled_event(record, night)
+        if event is None:
+            return
+        try:
+            await change(event)
+        except ValueError as error:  # discord.py refuses a status change the event's status forbids
+            log.info("league %s night %s: event left as it is: %s", record.id, night.number, error)
+
+    async def _edit_announcement(self, record: LeagueRecord, night: Night) -> None:
+        message_id = record.announcement.get(night.number)
+        if message_id is None or record.league.channel_id is None:
+            return
+        channel = self.bot.get_partial_messageable(record.league.channel_id)
+        view = self._announcement_view(record, night)
+        await channel.get_partial_message(message_id).edit(
+            content=text.announcement(record.league, night), view=view
+        )
+
+    @staticmethod
+    def _announcement_view(record: LeagueRecord, night: Night) -> discord.ui.View | None:
+        if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
+            return league_view(record.id, night.number, "join", "leave")
+        return None
+
+    # ----------------------------------------------------------------- the night before it starts
+
+    async def _night_open(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        """Publishes the night (scheduled event, then announcement) and tells the service both ids."""
+        league, night = record.league, self.night(record, event.night)
+        event_id = None
+        try:
+            guild = await self._guild(league.guild_id)
+            created = await guild.create_scheduled_event(
+                name=text.night_title(league, night),
+                start_time=night.starts_at,
+                end_time=text.night_end(league, night),
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"<#{league.channel_id}>",
+                description=text.event_description(league, night),
+            )
+            event_id = created.id
+        except discord.HTTPException as error:
+            log.warning("league %s: could not create the scheduled event: %s", record.id, error)
+            await self.say(league.channel_id, NO_EVENTS.format(title=text.night_title(league, night)))
+        view = self._announcement_view(record, night) or discord.utils.MISSING
+        message = await self.say(league.channel_id, text.announcement(league, night), view=view)
+        await self.bot.leagues.night_published(
+            record.id, night.number, event_id, message.id if message is not None else None
+        )
+
+    async def _signups(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        await self._edit_announcement(record, self.night(record, event.night))
+
+    async def _reminder(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        await self.say(
+            record.league.channel_id, text.reminder(record.league, self.night(record, event.night))
+        )
+
+    async def _night_changed(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        league, night = record.league, self.night(record, event.night)
+        if night.status is NightStatus.POSTPONED:
+            starts = from_iso(event.data.get("starts_at")) or night.starts_at
+            description = text.event_description(league, night)
+            end = text.night_end(league, night)
+            await self._change_event(
+                record,
+                night,
+                lambda found: found.edit(start_time=starts, end_time=end, description=description),
+            )
+        else:
+            await self._change_event(record, night, lambda found: found.cancel())
+        await self._edit_announcement(record, night)
+        await self.say(league.channel_id, text.night_changed(league, night, event.data))
+
+    # ----------------------------------------------------------------- the night itself
+
+    async def open_thread(self, record: LeagueRecord, night: Night, table: Table) -> int:
+        """The `ThreadOpener` the league service calls at seating: a public thread in the league
+        channel, its members added (a member the bot cannot add still sees it, being public)."""
+        league = record.league
+        assert league.channel_id is not None
+        channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(league.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        rounds = f" · Round {table.round}" if night.rounds > 1 else ""
+        name = f"Night {night.number}{rounds} · Table {table.number}"
+        try:
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
+        except discord.HTTPException:
+            key = (record.id, night.number, table.round, table.number)
+            if key not in self.refused_threads:
+                self.refused_threads.add(key)
+                title = text.night_title(league, night)
+                await self.say(league.channel_id, NO_THREADS.format(title=title, number=table.number))
+            raise
+        for user_id in table.seats:
+            try:
+                await thread.add_user(discord.Object(user_id))
+            except discord.HTTPException as error:
+                log.warning("league %s: could not add %s to %s: %s", record.id, user_id, name, error)
+        return thread.id
+
+    async def _check_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        night = self.night(record, event.night)
+        if event.data.get("round", 1) == 1:
+            await self._change_event(record, night, lambda found: found.start())
+            await self._edit_announcement(record, night)
+        for table in event.data.get("tables", []):
+            until = from_iso(table.get("until"))
+            view = league_view(record.id, night.number, "here")
+            sent = await self.say(table["channel_id"], text.check_in(table["seats"], until), view=view)
+            if sent is not None:
+                self.check_ins[table["channel_id"]] = sent
+
+    async def _checked_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        """Says who is in on the check-in message, so the table sees whom it waits for."""
+        night = self.night(record, event.night)
+        table = night.table(event.data["round"], event.data["number"])
+        message = self.check_ins.get(table.thread_id or 0)
+        if message is None:
+            return
+        waiting = [user for user in table.seats if user not in event.data.get("checked_in", [])]
+        content = message.content.split("\n")[0] + f"\nIn: {text.mentions(event.data.get('checked_in', []))}"
+        if waiting:
+            content += f"\nWaiting for: {text.mentions(waiting)}"
+        self.check_ins[table.thread_id or 0] = await message.edit(content=content)
+
+    async def _table_started(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        message = self.check_ins.pop(event.data["channel_id"], None)
+        if message is not None:
+            await message.edit(view=None)
+        line = text.table_started(event.data.get("present", []), event.data.get("no_shows", []))
+        await self.say(event.data["channel_id"], line)
+
+    async def _table_settled(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        night = self.night(record, event.night)
+        table = night.table(event.data["round"], event.data["number"])
+        found = [Placing.from_json(raw) for raw in event.data.get("placings", [])]
+        words = text.table_settled(table.round, table.number, found, record.names)
+        if table.thread_id is not None:
+            await self.say(table.thread_id, words)
+        await self.say(record.league.channel_id, f"**{text.night_title(record.league, night)}** · {words}")
+
+    async def _night_finished(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        night = self.night(record, event.night)
+        await self._change_event(record, night, lambda found: found.end())
+        await self._edit_announcement(record, night)
+        content = f"🏁 **{text.night_title(record.league, night)}** is over. Season standings:"
+        await self.say(record.league.channel_id, content, file=await self.standings_file(record))
+
+    async def standings_file(self, record: LeagueRecord) -> discord.File:
+        """The season's standings picture: each member's points night by night, and the total."""
+        season = record.league.seasons[-1]
+        title = f"{record.league.name} · season {season.number}"
+        png = await asyncio.to_thread(render_standings, standings_scene(season, record.names, title=title))
+        return discord.File(io.BytesIO(png), filename="league-standings.png")
+
+    # ----------------------------------------------------------------- league notes
+
+    async def _created(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        league = record.league
+        await self.say(
+            league.channel_id,
+            f"🏆 **{league.name}** is a new league: {league.format.spec.title}, "
+            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.",
+        )
+
+    async def _season(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        """A new season says when its first night is; an ended one shows its final standings."""
+        season = record.league.seasons[-1]
+        head = f"**{record.league.name}**: season {season.number}"
+        if str(event.kind) == "season_started":
+            await self.say(record.league.channel_id, f"{head} is on.")
+        else:
+            file = await self.standings_file(record)
+            await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)
+
+    async def _adjusted(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        data = event.data
+        who = record.names.get(data["user_id"], text.mention(data["user_id"]))
+        await self.say(
+            record.league.channel_id,
+            f"✏️ **{record.league.name}**, night {data['night']}: {who} {data['delta']:+d} points "
+            f"(by {text.mention(data['by'])}). Reason: {data['reason']}",
+        )
+
+    _shows: ClassVar[dict[str, Callable[[LeaguePresenter, LeagueRecord, LeagueEvent], Awaitable[None]]]] = {
+        "league_created": _created,
+        "season_started": _season,
+        "season_ended": _season,
+        "night_open": _night_open,
+        "signups": _signups,
+        "reminder": _reminder,
+        "night_changed": _night_changed,
+        "check_in": _check_in,
+        "checked_in": _checked_in,
+        "table_started": _table_started,
+        "table_settled": _table_settled,
+        "night_finished": _night_finished,
+        "adjusted": _adjusted,
+    }

@@ -1,0 +1,190 @@
+"""The words of a league on Discord: announcement, scheduled event description, reminders,
+notes and the `/league history` and `/league me` answers.
+
+Pure functions of the league's state (no Discord calls), so the presenter stays about *where*
+things go and these stay about *what* they say. Every time is a Discord timestamp, which each
+reader's client shows in their own time zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.engine.formats import Format
+from bot.leagues import League, Night, NightStatus, Placing
+from bot.leagues.schedule import discord_timestamp, from_iso
+
+EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
+# How long a night is shown to last on the scheduled event (Discord requires an end for events
+# outside a voice channel): a generous guess per round, by how deep the pool is.
+ROUND_ESTIMATE = {
+    Format.POOL_61: timedelta(minutes=40),
+    Format.POOL_101: timedelta(minutes=60),
+    Format.POOL_201: timedelta(minutes=90),
+}
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def mentions(users: Iterable[int]) -> str:
+    return ", ".join(mention(user) for user in users) or "nobody yet"
+
+
+def when(instant: datetime) -> str:
+    """A start as members read it: the full date and time, and how far off it is."""
+    return f"{discord_timestamp(instant)} ({discord_timestamp(instant, 'R')})"
+
+
+def night_title(league: League, night: Night) -> str:
+    return f"{league.name} · Night {night.number}"
+
+
+def night_end(league: League, night: Night) -> datetime:
+    """The end shown on the scheduled event: the start plus an estimate for the night's rounds."""
+    return night.starts_at + ROUND_ESTIMATE.get(league.format, timedelta(hours=1)) * night.rounds
+
+
+def rules_lines(league: League) -> list[str]:
+    rounds = "one round" if league.rounds_per_night == 1 else f"{league.rounds_per_night} rounds"
+    return [
+        f"{league.format.spec.title}, {rounds}, tables of up to {league.seats_per_table} balanced by "
+        "season points.",
+        f"League points by finishing position: {league.points_table.describe()}; a no-show scores "
+        f"{league.points_table.no_show}. Ties: more wins, better average position, fewer pool points "
+        "conceded.",
+        "At the start each table gets a thread: press **I'm here** there; whoever has not checked in "
+        "when check-in closes is marked a no-show.",
+    ]
+
+
+def event_description(league: League, night: Night) -> str:
+    """What the scheduled event says: how to sign up and the rules, within Discord's limit."""
+    lines = [
+        f"Sign up with `/league join` or the Join button on the announcement in <#{league.channel_id}>; "
+        "leave before the start with `/league leave`.",
+        *rules_lines(league),
+    ]
+    text = "\n".join(lines)
+    return text if len(text) <= EVENT_DESCRIPTION_LIMIT else text[: EVENT_DESCRIPTION_LIMIT - 1] + "…"
+
+
+def announcement(league: League, night: Night) -> str:
+    """The announcement in the league channel; its Join / Leave buttons go while sign-up is open."""
+    head = f"📣 **{night_title(league, night)}** · {when(night.starts_at)}"
+    status = {
+        NightStatus.POSTPONED: f"**Postponed** to this time. {night.note}".strip(),
+        NightStatus.CANCELLED: f"**Cancelled.** {night.note}".strip(),
+        NightStatus.MISSED: f"**Missed.** {night.note}".strip(),
+        NightStatus.RUNNING: "**Sign-up is closed**: the night is being played in its table threads.",
+        NightStatus.FINISHED: "**This night is over**: see the standings below.",
+    }.get(night.status)
+    lines = [head]
+    if status:
+        lines.append(status)
+    if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
+        lines.append("Press **Join** (or `/league join`) to play; **Leave** before the start if you can't.")
+    lines.append(f"Signed up ({len(night.signups)}): {mentions(night.signups)}")
+    lines += rules_lines(league)
+    return "\n".join(lines)
+
+
+def reminder(league: League, night: Night) -> str:
+    return (
+        f"⏰ **{night_title(league, night)}** starts {discord_timestamp(night.starts_at, 'R')} "
+        f"({discord_timestamp(night.starts_at, 't')}). Signed up: {mentions(night.signups)}. "
+        "Not in yet? `/league join`."
+    )
+
+
+def night_changed(league: League, night: Night, data: Mapping[str, Any]) -> str:
+    reason = data.get("reason") or night.note
+    why = f" Reason: {reason}" if reason else ""
+    if night.status is NightStatus.POSTPONED:
+        starts = from_iso(data.get("starts_at")) or night.starts_at
+        return f"🗓️ **{night_title(league, night)}** is postponed to {when(starts)}. Sign-ups stay.{why}"
+    if night.status is NightStatus.MISSED:
+        return f"⚠️ **{night_title(league, night)}** was missed: {night.note}"
+    return f"❌ **{night_title(league, night)}** is cancelled.{why}"
+
+
+def check_in(seats: Iterable[int], until: datetime | None) -> str:
+    closes = f" Check-in closes {discord_timestamp(until, 'R')}." if until else ""
+    return (
+        f"🎴 Your table: {mentions(seats)}. Press **I'm here** to check in; the game starts as soon "
+        f"as everyone is in.{closes}"
+    )
+
+
+def table_started(present: Iterable[int], no_shows: Iterable[int]) -> str:
+    absent = list(no_shows)
+    missing = f" No-show: {mentions(absent)}." if absent else ""
+    return f"▶️ The game starts with {mentions(present)}.{missing}"
+
+
+def placings(found: Iterable[Placing], names: Mapping[int, str]) -> list[str]:
+    """One line per member, best first: position (or no-show) and league points."""
+    lines = []
+    for placing in found:
+        where = "no-show" if placing.no_show else f"#{placing.position}"
+        won = " 🏆" if placing.won else ""
+        lines.append(
+            f"{where} {names.get(placing.user_id, mention(placing.user_id))}: {placing.points} pts{won}"
+        )
+    return lines
+
+
+def table_settled(round_number: int, number: int, found: Iterable[Placing], names: Mapping[int, str]) -> str:
+    return "\n".join([f"✅ **Round {round_number}, table {number} is over.**", *placings(found, names)])
+
+
+def history(league: League, names: Mapping[int, str]) -> str:
+    """`/league history`: the season's nights, each with its tables' results and adjustments."""
+    season = league.seasons[-1] if league.seasons else None
+    if season is None:
+        return f"{league.name} has no season yet."
+    lines = [f"**{league.name}**, season {season.number}:"]
+    for night in season.nights:
+        when = discord_timestamp(night.starts_at, "d")
+        lines.append(
+            f"**Night {night.number}** ({when}): {night.status}{f' ({night.note})' if night.note else ''}"
+        )
+        for table in night.tables:
+            if table.placings:
+                results = "; ".join(placings(table.placings, names))
+                lines.append(f"  round {table.round}, table {table.number}: {results}")
+        for adjustment in season.adjustments:
+            if adjustment.night == night.number:
+                lines.append(
+                    f"  adjusted {names.get(adjustment.user_id, mention(adjustment.user_id))} "
+                    f"{adjustment.delta:+d} by {mention(adjustment.by)}: {adjustment.reason}"
+                )
+    return "\n".join(lines)
+
+
+def me(league: League, user_id: int) -> str:
+    """`/league me`: the member's rank and points, night by night, and their next night."""
+    season = league.seasons[-1] if league.seasons else None
+    if season is None:
+        return f"{league.name} has no season yet."
+    line = next((line for line in season.standings() if line.user_id == user_id), None)
+    lines = [f"**{league.name}**, season {season.number}:"]
+    if line is None:
+        lines.append("You have not played a night yet.")
+    else:
+        lines.append(
+            f"Rank {line.rank} with {line.points} points: {line.wins} wins in {line.played} nights, "
+            f"{line.no_shows} no-shows."
+        )
+    for night, found, adjustments in season.history(user_id):
+        parts = [f"#{p.position} ({p.points} pts)" if not p.no_show else "no-show" for p in found]
+        parts += [f"{a.delta:+d} ({a.reason})" for a in adjustments]
+        lines.append(f"Night {night.number}: {', '.join(parts)}")
+    upcoming = league.next_night
+    if upcoming is not None:
+        signed = "you are signed up" if user_id in upcoming.signups else "you are not signed up"
+        lines.append(f"Next: night {upcoming.number} {discord_timestamp(upcoming.starts_at, 'R')}; {signed}.")
+    return "\n".join(lines)
