@@ -26,14 +26,13 @@ async def test_migrates_a_version_1_database_keeping_its_tables(tmp_path):
     conn.close()
     store = await Store.open(path)
     try:
-        assert SCHEMA_VERSION == 2
         assert (await store.table(7)).league_id is None
         assert await store.leagues() == []
         assert store.new_table_id() == 8 and store.new_league_id() == 1
     finally:
         await store.close()
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"leagues_name_per_guild", "tables_by_league"} <= indexes
     conn.close()

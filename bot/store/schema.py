@@ -107,6 +107,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE UNIQUE INDEX leagues_name_per_guild ON leagues (guild_id, name COLLATE NOCASE)",
         "CREATE INDEX tables_by_league ON tables (league_id) WHERE league_id IS NOT NULL",
     ),
+    # 3: what the front end posted and keeps editing, and closed DMs, so a restart edits the
+    # same table message and hand DMs rather than posting new ones.
+    (
+        """CREATE TABLE posted_messages (
+            key TEXT PRIMARY KEY,                -- what it shows, named by the front end: table:12
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE dm_refusals (
+            user_id INTEGER PRIMARY KEY,
+            at REAL NOT NULL                     -- when Discord last refused a DM to this user
+        ) WITHOUT ROWID""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -22,6 +22,7 @@ import aiosqlite
 
 from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
 from bot.store.leagues import INSERT_LEAGUE, UPDATE_LEAGUE, LeagueStore
+from bot.store.messages import ALLOW_DMS, FORGET_MESSAGES, REFUSE_DMS, REMEMBER_MESSAGE, MessageStore
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
@@ -96,6 +97,10 @@ _WRITE_ORDER = (
     _UPSERT_SETTINGS,
     INSERT_LEAGUE,
     UPDATE_LEAGUE,
+    REMEMBER_MESSAGE,
+    FORGET_MESSAGES,
+    REFUSE_DMS,
+    ALLOW_DMS,
 )
 _MUST_CHANGE_EVERY_ROW = frozenset({_UPDATE_TABLE, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE})
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
@@ -113,7 +118,7 @@ class _Write:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Store(LeagueStore):
+class Store(LeagueStore, MessageStore):
     """Async access to the database. Open with `await Store.open(path)`; close when done."""
 
     def __init__(

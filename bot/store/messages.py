@@ -1,0 +1,57 @@
+"""Messages the front end posted and keeps editing (a table message, a player's hand DM, a
+check-in), and the users whose DMs are closed, mixed into `Store`.
+
+Kept so that a restart edits the same messages instead of posting new ones, and does not try
+closed DMs again. The store does not interpret keys: the front end names what a message shows
+(`table:12`, `hand:12:4051`) and forgets a table's messages by prefix when the table closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+REMEMBER_MESSAGE = (
+    "INSERT INTO posted_messages (key, channel_id, message_id, updated_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET channel_id = excluded.channel_id, "
+    "message_id = excluded.message_id, updated_at = excluded.updated_at"
+)
+FORGET_MESSAGES = "DELETE FROM posted_messages WHERE key = ? OR substr(key, 1, length(?)) = ?"
+REFUSE_DMS = (
+    "INSERT INTO dm_refusals (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET at = excluded.at"
+)
+ALLOW_DMS = "DELETE FROM dm_refusals WHERE user_id = ?"
+
+
+class MessageStore:
+    """The posted-messages half of `Store` (which provides the write queue and the reader)."""
+
+    if TYPE_CHECKING:
+
+        async def _write(self, statements: dict[str, list[Sequence[Any]]]) -> None: ...
+
+        async def _all(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+
+    async def remember_message(self, key: str, channel_id: int, message_id: int, now: float) -> None:
+        await self._write({REMEMBER_MESSAGE: [(key, channel_id, message_id, now)]})
+
+    async def forget_messages(self, key: str) -> None:
+        """Forgets `key` and every key under it (`table:12` takes `table:12:...` too)."""
+        prefix = key + ":"
+        await self._write({FORGET_MESSAGES: [(key, prefix, prefix)]})
+
+    async def posted_messages(self) -> dict[str, tuple[int, int]]:
+        rows = await self._all("SELECT key, channel_id, message_id FROM posted_messages", ())
+        return {key: (channel_id, message_id) for key, channel_id, message_id in rows}
+
+    async def refuse_dms(self, user_id: int, now: float) -> None:
+        await self._write({REFUSE_DMS: [(user_id, now)]})
+
+    async def allow_dms(self, user_id: int) -> None:
+        await self._write({ALLOW_DMS: [(user_id,)]})
+
+    async def dm_refusals(self, since: float) -> set[int]:
+        """Users whose DMs were refused at `since` or later (an older refusal is tried again:
+        people do open their DMs)."""
+        rows = await self._all("SELECT user_id FROM dm_refusals WHERE at >= ?", (since,))
+        return {row[0] for row in rows}
