@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.checkpoint import Checkpointer, CheckpointPolicy
 from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
 from bot.store.records import (
     ActiveTable,
@@ -113,8 +114,11 @@ class _Write:
 class Store:
     """Async access to the database. Open with `await Store.open(path)`; close when done."""
 
-    def __init__(self, conn: aiosqlite.Connection, next_table_id: int, next_match_id: int) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, checkpointer: Checkpointer, next_table_id: int, next_match_id: int
+    ) -> None:
         self._conn = conn
+        self._checkpointer = checkpointer
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._next_table_id = next_table_id
@@ -122,7 +126,7 @@ class Store:
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, checkpoints: CheckpointPolicy | None = None) -> Store:
         conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN and COMMIT ourselves
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -133,17 +137,20 @@ class Store:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # the Checkpointer's job
             await migrate(conn)
             table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
             match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
+            checkpointer = await Checkpointer.open(Path(path), checkpoints or CheckpointPolicy())
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, int(table_id) + 1, int(match_id) + 1)
+        return cls(conn, checkpointer, int(table_id) + 1, int(match_id) + 1)
 
     async def close(self) -> None:
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
+        await self._checkpointer.close()
         await self._conn.close()
 
     # ----------------------------------------------------------------- writing
@@ -174,6 +181,9 @@ class Store:
             else:
                 for job in batch:
                     _settle(job, None)
+            self._checkpointer.written()
+            if self._checkpointer.due(idle=not self._queue):
+                await self._checkpointer.finish(self._conn)
 
     async def _commit(self, batch: list[_Write]) -> None:
         merged: dict[str, Rows] = {}
