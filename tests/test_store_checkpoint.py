@@ -14,9 +14,12 @@ def wal_size(path) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
-def rows_in_database_file(path) -> int:
+async def rows_in_database_file(store, path) -> int:
     """Guild settings in the database file itself: an immutable connection ignores the WAL (the
-    table itself may still be there only)."""
+    table itself may still be there only). It takes no lock either, so it reads only while no
+    checkpoint is writing to the file (they all hold the checkpointer's lock)."""
+    while store._checkpointer._lock.locked():
+        await asyncio.sleep(0.001)
     conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
     try:
         return conn.execute("SELECT count(*) FROM guild_settings").fetchone()[0]
@@ -37,7 +40,7 @@ async def test_the_wal_stays_under_its_bound_under_nonstop_writes(tmp_path):
             await store.set_guild_settings(guild, BIG, now=0.0)
             largest = max(largest, wal_size(path))
         assert largest <= bound + 64 * 1024  # the bound plus the one commit that passed it
-        assert rows_in_database_file(path) > 150  # the truncations copied the writes first
+        assert await rows_in_database_file(store, path) > 150  # the truncations copied the writes first
         assert await store.guild_settings(199) == BIG
     finally:
         await store.close()
@@ -71,9 +74,9 @@ async def test_writes_reach_the_database_file_in_the_background_and_the_wal_star
         for guild in range(10):
             await store.set_guild_settings(guild, BIG, now=0.0)
         copied = False
-        for _ in range(200):  # no more writes: the background checkpoints copy all of them
+        for _ in range(1000):  # no more writes: the background checkpoints copy all of them
             await asyncio.sleep(0.01)
-            copied = rows_in_database_file(path) == 10 and not store._checkpointer._lock.locked()
+            copied = await rows_in_database_file(store, path) == 10
             if copied:
                 break
         assert copied
@@ -86,29 +89,38 @@ async def test_writes_reach_the_database_file_in_the_background_and_the_wal_star
 
 
 async def test_a_steady_load_reuses_the_wal_without_truncating_it(tmp_path):
-    """Writes with pauses between them, as tables play: the WAL never needs its bound."""
+    """Writes with pauses between them, as tables play, and a background checkpoint in each
+    pause (run here by hand, so that the test does not depend on timing)."""
     path = tmp_path / "steady.db"
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=0.005, max_wal_bytes=1 << 40))
+    store = await Store.open(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
     try:
         for round_ in range(30):
             for guild in range(5):
                 await store.set_guild_settings(round_ * 5 + guild, BIG, now=0.0)
-            await asyncio.sleep(0.02)
+            await store._checkpointer.copy()
         assert store._checkpointer.truncated == 0
-        assert wal_size(path) < 30 * 5 * 20_000 / 4  # a fraction of all that was written
+        assert wal_size(path) < 3 * 5 * 30_000  # a few rounds' writes, not thirty
+        assert await rows_in_database_file(store, path) == 150
     finally:
         await store.close()
 
 
-async def test_the_writer_finishes_what_background_checkpoints_miss_under_nonstop_writes(tmp_path):
-    """Back-to-back writes land while every background checkpoint copies, so none of them can
-    let the WAL start over; the writer's short checkpoints between commits do."""
-    path = tmp_path / "nonstop.db"
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=0.001, max_wal_bytes=1 << 40))
+async def test_the_writer_finishes_what_a_background_checkpoint_missed(tmp_path):
+    """Commits that land while a background checkpoint copies stop the WAL from starting over;
+    the writer copies them between two transactions, when no write is waiting."""
+    path = tmp_path / "finish.db"
+    store = await Store.open(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
     try:
-        for guild in range(300):  # about 7 MB of writes
+        for guild in range(10):
             await store.set_guild_settings(guild, BIG, now=0.0)
-        assert store._checkpointer.finished > 0 and store._checkpointer.truncated == 0
-        assert wal_size(path) < 300 * 20_000 / 4
+        store._checkpointer._unfinished = True  # as after a background copy that writes overtook
+        await store.set_guild_settings(10, BIG, now=0.0)
+        await store._writer  # it checkpoints after telling the caller the write is done
+        assert store._checkpointer.finished == 1 and await rows_in_database_file(store, path) == 11
+        size = wal_size(path)
+        await store.set_guild_settings(11, BIG, now=0.0)
+        await store._writer
+        assert wal_size(path) <= size  # the WAL started over
+        assert store._checkpointer.finished == 1  # once is enough
     finally:
         await store.close()

@@ -97,16 +97,20 @@ class Checkpointer:
         while True:
             await self._written.wait()
             await asyncio.sleep(self.policy.delay_seconds)
-            self._written.clear()  # writes from now on call for another checkpoint
-            async with self._lock:
-                try:
-                    await _checkpoint(self._conn, "PASSIVE")
-                except sqlite3.Error:
-                    log.exception("the write-ahead log could not be checkpointed")
-                    continue
-                # SQLite's answer counts only the pages there were when it started: whether
-                # commits landed meanwhile is known here, from `written`.
-                self._unfinished = self._written.is_set()
+            await self.copy()
+
+    async def copy(self) -> None:
+        """Step 1 of the module's docstring (the background task runs it after writes)."""
+        self._written.clear()  # writes from now on call for another checkpoint
+        async with self._lock:
+            try:
+                await _checkpoint(self._conn, "PASSIVE")
+            except sqlite3.Error:
+                log.exception("the write-ahead log could not be checkpointed")
+                return
+            # SQLite's answer counts only the pages there were when it started: whether
+            # commits landed meanwhile is known here, from `written`.
+            self._unfinished = self._written.is_set()
 
     async def close(self) -> None:
         if self._task is not None:
