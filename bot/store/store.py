@@ -33,6 +33,7 @@ from bot.store.records import (
     TableStatus,
 )
 from bot.store.schema import migrate
+from bot.store.snapshots import SnapshotEncoder, dumps
 
 _INSERT_TABLE = (
     "INSERT INTO tables (id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, "
@@ -101,10 +102,6 @@ _TAIL = 8  # commands compared between a snapshot and the log when a match is lo
 Rows = list[Sequence[Any]]
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 @dataclass
 class _Write:
     statements: dict[str, Rows]
@@ -119,6 +116,7 @@ class Store:
     ) -> None:
         self._conn = conn
         self._checkpointer = checkpointer
+        self._snapshots = SnapshotEncoder()
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._next_table_id = next_table_id
@@ -224,7 +222,7 @@ class Store:
             table.guild_id,
             table.channel_id,
             table.format,
-            _dumps(table.rules),
+            dumps(table.rules),
             table.point_value,
             table.host_id,
             table.max_seats,
@@ -244,6 +242,7 @@ class Store:
         statements = {_UPDATE_TABLE: [_table_update_row(table, now)]}
         if match_id is not None:
             statements[_ABANDON_MATCH] = [(now, match_id)]
+            self._snapshots.forget(match_id)
         await self._write(statements)
 
     async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
@@ -252,7 +251,7 @@ class Store:
             _UPDATE_TABLE: [_table_update_row(table, first.at)],
             _INSERT_MATCH: [(first.match_id, table.id, first.at, first.at)],
         }
-        _add_command(statements, first)
+        _add_command(statements, first, self._snapshots)
         await self._write(statements)
 
     def new_match_id(self) -> int:
@@ -264,14 +263,14 @@ class Store:
         statements: dict[str, Rows] = {}
         if record.table is not None:
             statements[_UPDATE_TABLE] = [_table_update_row(record.table, record.at)]
-        _add_command(statements, record)
+        _add_command(statements, record, self._snapshots)
         await self._write(statements)
 
     async def save_clock(self, match_id: int, clock: dict[str, Any]) -> None:
-        await self._write({_UPDATE_CLOCK: [(_dumps(clock), match_id)]})
+        await self._write({_UPDATE_CLOCK: [(dumps(clock), match_id)]})
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
-        await self._write({_UPSERT_SETTINGS: [(guild_id, _dumps(settings), now)]})
+        await self._write({_UPSERT_SETTINGS: [(guild_id, dumps(settings), now)]})
 
     # ----------------------------------------------------------------- reading
 
@@ -413,14 +412,14 @@ def _table_from_row(row: Sequence[Any]) -> TableRecord:
 
 
 def _seats_json(seats: list[SeatRecord]) -> str:
-    return _dumps([seat.to_json() for seat in seats])
+    return dumps([seat.to_json() for seat in seats])
 
 
 def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
     return (table.host_id, _seats_json(table.seats), table.status.value, now, table.id)
 
 
-def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
+def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: SnapshotEncoder) -> None:
     # The match's command log is the match_commands table itself: the snapshot keeps only its
     # tail, to check the two against each other on loading, so a snapshot does not grow with
     # every deal of a long pool. Finished deals are in the deals table, written once each.
@@ -432,19 +431,22 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
             record.seq,
             record.command_id,
             record.command.get("seat"),
-            _dumps(record.command),
-            _dumps(record.events),
+            dumps(record.command),
+            dumps(record.events),
             record.at,
         )
     ]
     status = "over" if record.match_over else "playing"
+    text = snapshots.encode(record.match_id, snapshot)
+    if record.match_over:
+        snapshots.forget(record.match_id)
     statements[_UPDATE_MATCH] = [
-        (record.seq, _dumps(snapshot), _dumps(record.clock), status, record.at, record.match_id, record.seq)
+        (record.seq, text, dumps(record.clock), status, record.at, record.match_id, record.seq)
     ]
     if record.finished_deal is not None:
         deal = record.finished_deal
         number = len(record.snapshot["finished_deals"])
-        row = (record.match_id, number, _dumps(deal), deal["winner"], record.at)
+        row = (record.match_id, number, dumps(deal), deal["winner"], record.at)
         statements[_INSERT_DEAL] = [row]
     if record.standings is not None:
         statements[_UPSERT_STANDING] = [
