@@ -19,7 +19,7 @@ sees at that load; and flat out, which is the most the service takes (latency is
 queueing behind the other tables: with N tables in a closed loop it is about N / throughput).
 
     python benchmarks/service.py [--tables 1,100,1000] [--seconds 10] [--rate 1000]
-                                 [--format points] [--players ai|simple]
+                                 [--format points] [--players ai|simple] [--gc tuned|default]
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
+from bot.runtime import tune_gc
 from bot.service import TableService, seeded
 from bot.service.computer import Policy, default_policy
 from bot.store import Store
@@ -164,10 +165,19 @@ def main() -> None:
         default="ai",
         help="ai: think in the bot's process; ai-process: in another process; simple: no thinking",
     )
+    parser.add_argument(
+        "--gc",
+        choices=("tuned", "default"),
+        default="tuned",
+        help="tuned: bot.runtime.tune_gc() at start-up, as `python -m bot` does; default: Python's",
+    )
     args = parser.parse_args()
+    if args.gc == "tuned":
+        tune_gc()
     policy = simple_players if args.players == "simple" else _ai_player
     thinkers = ProcessPoolExecutor(1) if args.players == "ai-process" else None
-    print(f"computer players: {args.players}; {os.cpu_count()} CPUs; {args.seconds:g} s per run; ", end="")
+    print(f"computer players: {args.players}; gc {args.gc}; {os.cpu_count()} CPUs; ", end="")
+    print(f"{args.seconds:g} s per run; ", end="")
     print(f"format {args.format}, {SEATS} seats per table; load average {os.getloadavg()[0]:.1f}")
     header = (
         f"{'tables':>6} {'load':>10} {'commands':>9} {'cmd/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "

@@ -1,5 +1,6 @@
 """Persistence in SQLite: the only package that writes SQL. See `store.Store`."""
 
+from bot.store.checkpoint import CheckpointPolicy
 from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
 from bot.store.records import (
     ActiveTable,
@@ -20,6 +21,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ActiveTable",
     "ChannelBusyError",
+    "CheckpointPolicy",
     "CommandRecord",
     "CorruptMatchError",
     "DuplicateCommandError",

@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.checkpoint import Checkpointer, CheckpointPolicy
 from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
 from bot.store.leagues import INSERT_LEAGUE, UPDATE_LEAGUE, LeagueStore
 from bot.store.messages import ALLOW_DMS, FORGET_MESSAGES, REFUSE_DMS, REMEMBER_MESSAGE, MessageStore
@@ -34,6 +35,7 @@ from bot.store.records import (
     TableStatus,
 )
 from bot.store.schema import migrate
+from bot.store.snapshots import SnapshotEncoder, dumps
 
 _INSERT_TABLE = (
     "INSERT INTO tables (id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, "
@@ -108,10 +110,6 @@ _TAIL = 8  # commands compared between a snapshot and the log when a match is lo
 Rows = list[Sequence[Any]]
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 @dataclass
 class _Write:
     statements: dict[str, Rows]
@@ -122,9 +120,16 @@ class Store(LeagueStore, MessageStore):
     """Async access to the database. Open with `await Store.open(path)`; close when done."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, next_table_id: int, next_match_id: int, next_league_id: int = 1
+        self,
+        conn: aiosqlite.Connection,
+        checkpointer: Checkpointer,
+        next_table_id: int,
+        next_match_id: int,
+        next_league_id: int,
     ) -> None:
         self._conn = conn
+        self._checkpointer = checkpointer
+        self._snapshots = SnapshotEncoder()
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._next_table_id = next_table_id
@@ -133,7 +138,7 @@ class Store(LeagueStore, MessageStore):
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, checkpoints: CheckpointPolicy | None = None) -> Store:
         conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN and COMMIT ourselves
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -144,18 +149,21 @@ class Store(LeagueStore, MessageStore):
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # the Checkpointer's job
             await migrate(conn)
             table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
             match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
             league_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM leagues")
+            checkpointer = await Checkpointer.open(Path(path), checkpoints or CheckpointPolicy())
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
+        return cls(conn, checkpointer, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
 
     async def close(self) -> None:
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
+        await self._checkpointer.close()
         await self._conn.close()
 
     # ----------------------------------------------------------------- writing
@@ -186,6 +194,9 @@ class Store(LeagueStore, MessageStore):
             else:
                 for job in batch:
                     _settle(job, None)
+            self._checkpointer.written()
+            if self._checkpointer.due(idle=not self._queue):
+                await self._checkpointer.finish(self._conn)
 
     async def _commit(self, batch: list[_Write]) -> None:
         merged: dict[str, Rows] = {}
@@ -226,7 +237,7 @@ class Store(LeagueStore, MessageStore):
             table.guild_id,
             table.channel_id,
             table.format,
-            _dumps(table.rules),
+            dumps(table.rules),
             table.point_value,
             table.host_id,
             table.max_seats,
@@ -246,6 +257,7 @@ class Store(LeagueStore, MessageStore):
         statements = {_UPDATE_TABLE: [_table_update_row(table, now)]}
         if match_id is not None:
             statements[_ABANDON_MATCH] = [(now, match_id)]
+            self._snapshots.forget(match_id)
         await self._write(statements)
 
     async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
@@ -254,7 +266,7 @@ class Store(LeagueStore, MessageStore):
             _UPDATE_TABLE: [_table_update_row(table, first.at)],
             _INSERT_MATCH: [(first.match_id, table.id, first.at, first.at)],
         }
-        _add_command(statements, first)
+        _add_command(statements, first, self._snapshots)
         await self._write(statements)
 
     def new_match_id(self) -> int:
@@ -266,14 +278,14 @@ class Store(LeagueStore, MessageStore):
         statements: dict[str, Rows] = {}
         if record.table is not None:
             statements[_UPDATE_TABLE] = [_table_update_row(record.table, record.at)]
-        _add_command(statements, record)
+        _add_command(statements, record, self._snapshots)
         await self._write(statements)
 
     async def save_clock(self, match_id: int, clock: dict[str, Any]) -> None:
-        await self._write({_UPDATE_CLOCK: [(_dumps(clock), match_id)]})
+        await self._write({_UPDATE_CLOCK: [(dumps(clock), match_id)]})
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
-        await self._write({_UPSERT_SETTINGS: [(guild_id, _dumps(settings), now)]})
+        await self._write({_UPSERT_SETTINGS: [(guild_id, dumps(settings), now)]})
 
     # ----------------------------------------------------------------- reading
 
@@ -415,14 +427,14 @@ def _table_from_row(row: Sequence[Any]) -> TableRecord:
 
 
 def _seats_json(seats: list[SeatRecord]) -> str:
-    return _dumps([seat.to_json() for seat in seats])
+    return dumps([seat.to_json() for seat in seats])
 
 
 def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
     return (table.host_id, _seats_json(table.seats), table.status.value, now, table.id)
 
 
-def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
+def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: SnapshotEncoder) -> None:
     # The match's command log is the match_commands table itself: the snapshot keeps only its
     # tail, to check the two against each other on loading, so a snapshot does not grow with
     # every deal of a long pool. Finished deals are in the deals table, written once each.
@@ -434,19 +446,22 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord) -> None:
             record.seq,
             record.command_id,
             record.command.get("seat"),
-            _dumps(record.command),
-            _dumps(record.events),
+            dumps(record.command),
+            dumps(record.events),
             record.at,
         )
     ]
     status = "over" if record.match_over else "playing"
+    text = snapshots.encode(record.match_id, snapshot)
+    if record.match_over:
+        snapshots.forget(record.match_id)
     statements[_UPDATE_MATCH] = [
-        (record.seq, _dumps(snapshot), _dumps(record.clock), status, record.at, record.match_id, record.seq)
+        (record.seq, text, dumps(record.clock), status, record.at, record.match_id, record.seq)
     ]
     if record.finished_deal is not None:
         deal = record.finished_deal
         number = len(record.snapshot["finished_deals"])
-        row = (record.match_id, number, _dumps(deal), deal["winner"], record.at)
+        row = (record.match_id, number, dumps(deal), deal["winner"], record.at)
         statements[_INSERT_DEAL] = [row]
     if record.standings is not None:
         statements[_UPSERT_STANDING] = [
