@@ -222,6 +222,7 @@ async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refu
     mover = {0: alice, 1: bob}[first]
     hand = hand_message(double, mover)
     stale = hand.snapshot()
+    tables_before = table_posts(double)
 
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
     # Two presses of the same button at once: one pick happens, the other is refused.
@@ -237,6 +238,9 @@ async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refu
     answers = [m.content for ix in (first_press, second_press) for m in double.followups(ix)]
     assert len(answers) == 1 and "already" in answers[0], answers
 
+    # The restarted bot edits the same table message and hand DM rather than posting new ones.
+    assert hand_message(double, mover).id == hand.id
+    assert table_posts(double) == tables_before and len(tables_before) == 1
     hand = hand_message(double, mover)
     await double.select(mover, hand, select_id(hand), [first_option(hand)])
     await settle(bot)
@@ -246,6 +250,11 @@ async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refu
     refusal = await answer(double, ix)
     assert "earlier turn" in refusal
     assert len(table.match.deal.seats[first].hand) == 13
+
+
+def table_posts(double) -> list[int]:
+    public = double.messages_to(double.channel_id)
+    return [m.id for m in public if any(f.filename == "table.png" for f in m.files.values())]
 
 
 def _custom(snapshot: dict, action: str) -> str:
@@ -413,5 +422,8 @@ async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
     await double.press_button(mover, question, confirm)
     await settle(bot)
     assert table.match.phase == "over" and table.match.winner == 1 - first
+    await bot.presenter.flush()  # the closed table's last edits, then its state is let go
+    assert table.id not in bot.presenter.table_messages and not bot.presenter.hand_messages
+    assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]
     again = await double.press_button(mover, question, confirm)  # a double click
     assert "This table has closed." in await answer(double, again)

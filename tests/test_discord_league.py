@@ -315,6 +315,8 @@ async def test_a_restart_in_the_middle_of_a_night_resumes_it(discord_double, bot
     await settle(bot)
     playing = bot.service.table_in(table.thread_id)
     assert playing is not None and playing.match is not None and playing.record.league_id is not None
+    # The restarted bot still knew the check-in message: it says who came and loses its button.
+    assert "In:" in double.messages[message.id].content and not double.messages[message.id].custom_ids()
     for _ in range(6):  # some turns time out
         await at(bot, clock, datetime.fromtimestamp(clock.now() + 100, UTC))
     played = len(playing.match.log)

@@ -76,6 +76,8 @@ class RummyBot(commands.Bot):
         else:
             await self.tree.sync()
         self._resumed = await self.service.resume()
+        await self.presenter.restore()
+        await self.league_presenter.restore()
         self._woken = await self.leagues.load()
         self._timers = [
             asyncio.create_task(self.service.run(self._stop)),

@@ -84,8 +84,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             content, files, view = await self.bot.presenter.table_message_parts(table)
             message = await interaction.edit_original_response(content=content, attachments=files, view=view)
             # Later edits go through the channel, not the interaction, whose token expires in 15 minutes.
-            channel = self.bot.get_partial_messageable(interaction.channel_id)
-            self.bot.presenter.table_messages[table.id] = channel.get_partial_message(message.id)
+            await self.bot.presenter.adopt_table_message(table.id, interaction.channel_id, message.id)
             await self.bot.presenter.publish(events)
 
         await self.run(interaction, work)

@@ -38,7 +38,8 @@ NO_THREADS = (
 class LeaguePresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
-        self.check_ins: dict[int, discord.Message] = {}  # table channel -> its check-in message
+        # table channel -> its check-in message (stored as checkin:<channel>, so a restart edits it)
+        self.check_ins: dict[int, discord.PartialMessage | discord.Message] = {}
         # Tables whose thread Discord refused: the service tries again on every pass (so the night
         # goes on once the permission is given); the channel is told once, not every pass.
         self.refused_threads: set[tuple[int, int, int, int]] = set()
@@ -214,6 +215,14 @@ class LeaguePresenter:
             sent = await self.say(table["channel_id"], text.check_in(table["seats"], until), view=view)
             if sent is not None:
                 self.check_ins[table["channel_id"]] = sent
+                await self.bot.presenter.remember(f"checkin:{sent.channel.id}", sent.channel.id, sent.id)
+
+    async def restore(self) -> None:
+        """After a restart, the check-in messages still open are edited again as members come."""
+        for key, (channel_id, message_id) in (await self.bot.store.posted_messages()).items():
+            if key.startswith("checkin:"):
+                channel = self.bot.get_partial_messageable(channel_id)
+                self.check_ins[channel_id] = channel.get_partial_message(message_id)
 
     async def _checked_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
         """Says who is in on the check-in message, so the table sees whom it waits for."""
@@ -223,13 +232,15 @@ class LeaguePresenter:
         if message is None:
             return
         waiting = [user for user in table.seats if user not in event.data.get("checked_in", [])]
-        content = message.content.split("\n")[0] + f"\nIn: {text.mentions(event.data.get('checked_in', []))}"
+        content = text.check_in(table.seats, table.check_in_until)
+        content += f"\nIn: {text.mentions(event.data.get('checked_in', []))}"
         if waiting:
             content += f"\nWaiting for: {text.mentions(waiting)}"
         self.check_ins[table.thread_id or 0] = await message.edit(content=content)
 
     async def _table_started(self, record: LeagueRecord, event: LeagueEvent) -> None:
         message = self.check_ins.pop(event.data["channel_id"], None)
+        await self.bot.presenter.forget(f"checkin:{event.data['channel_id']}")
         if message is not None:
             await message.edit(view=None)
         line = text.table_started(event.data.get("present", []), event.data.get("no_shows", []))

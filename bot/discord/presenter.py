@@ -39,6 +39,7 @@ DM_REFUSED = 50007
 UNKNOWN_CHANNEL = 10003
 MESSAGE_LIMIT = 2000
 LOG_LINES = 6
+DM_REFUSAL_MEMORY = 24 * 3600.0  # seconds a refused DM is not retried (people do open their DMs)
 
 
 class Presenter:
@@ -72,6 +73,59 @@ class Presenter:
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         owner, deadline = self.deadlines.get(table_id, (None, 0.0))
         return deadline if owner == seat else None
+
+    # ----------------------------------------------------------------- what survives a restart
+
+    async def restore(self) -> None:
+        """After a restart: the table messages and hand DMs of the resumed tables are edited in
+        place again (their old buttons already work), and recent DM refusals are not retried."""
+        store = self.bot.store
+        active = {table.id for table in self.bot.service.tables()}
+        for key, (channel_id, message_id) in (await store.posted_messages()).items():
+            parts = key.split(":")
+            if parts[0] != "table" or int(parts[1]) not in active:
+                continue
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            if len(parts) == 2:
+                self.table_messages[int(parts[1])] = message
+            elif parts[2] == "hand":
+                self.hand_messages[(int(parts[1]), int(parts[3]))] = message
+        since = self.bot.service.clock.now() - DM_REFUSAL_MEMORY
+        self.dm_refused |= await store.dm_refusals(since)
+
+    async def adopt_table_message(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """The message that shows this table from now on (the lobby a command posted, say)."""
+        self.table_messages[table_id] = self.bot.get_partial_messageable(channel_id).get_partial_message(
+            message_id
+        )
+        await self.remember(f"table:{table_id}", channel_id, message_id)
+
+    async def remember(self, key: str, channel_id: int, message_id: int) -> None:
+        """Best effort: a message not remembered is posted anew after a restart, nothing worse."""
+        try:
+            await self.bot.store.remember_message(key, channel_id, message_id, self.bot.service.clock.now())
+        except Exception:
+            log.exception("could not remember message %s", key)
+
+    async def _forget(self, table_id: int) -> None:
+        """A closed table's last edits are done: its per-table state goes, in memory and stored."""
+        self.table_messages.pop(table_id, None)
+        for mapping in (self.hand_messages, self.layouts):
+            for key in [key for key in mapping if key[0] == table_id]:
+                del mapping[key]
+        for per_table in (self.moves, self.deadlines, self.ping_tokens, self.known, self._pending):
+            per_table.pop(table_id, None)
+        ping = self.turn_pings.pop(table_id, None)
+        if ping is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await ping.delete()
+        await self.forget(f"table:{table_id}")
+
+    async def forget(self, key: str) -> None:
+        try:
+            await self.bot.store.forget_messages(key)
+        except Exception:
+            log.exception("could not forget message %s", key)
 
     # ----------------------------------------------------------------- events in
 
@@ -200,13 +254,15 @@ class Presenter:
                     )
                     return
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            self.hand_messages[key] = await user.send(
-                content=message.content, file=message.file(), view=message.view
-            )
+            sent = await user.send(content=message.content, file=message.file(), view=message.view)
+            self.hand_messages[key] = sent
+            await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
         except discord.Forbidden as error:
             if error.code != DM_REFUSED:
                 raise
             self.dm_refused.add(user_id)
+            with contextlib.suppress(Exception):
+                await self.bot.store.refuse_dms(user_id, self.bot.service.clock.now())
             await self.say(
                 table,
                 f"<@{user_id}>, I can't send you direct messages (your privacy settings block them). "
@@ -250,6 +306,7 @@ class Presenter:
             self._pending[table_id] = asyncio.get_running_loop().create_task(self._refresh_loop(table_id))
 
     async def _refresh_loop(self, table_id: int) -> None:
+        table = None
         while table_id in self._dirty:
             if self.edit_delay:
                 await asyncio.sleep(self.edit_delay)
@@ -260,6 +317,8 @@ class Presenter:
                     await self._guard(table, self.refresh_table(table_id))
             except Exception:
                 log.exception("table %s: could not update the table message", table_id)
+        if table is not None and not table.record.status.active:
+            await self._forget(table_id)
 
     def busy(self) -> bool:
         return any(not task.done() for task in self._pending.values())
@@ -283,7 +342,7 @@ class Presenter:
                 pass
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
-        self.table_messages[table_id] = channel.get_partial_message(sent.id)
+        await self.adopt_table_message(table_id, channel.id, sent.id)
 
     async def table_message_parts(
         self, table: Table
