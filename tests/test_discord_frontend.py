@@ -427,3 +427,17 @@ async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
     assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]
     again = await double.press_button(mover, question, confirm)  # a double click
     assert "This table has closed." in await answer(double, again)
+
+
+async def test_no_table_opens_where_the_bot_cannot_post_its_pictures(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    everything = (1 << 53) - 1
+    double.set_app_permissions(double.channel_id, everything & ~(1 << 15))  # no Attach Files
+    ix = await double.slash_command(double.user("alice"), "rummy new", options={"format": "points"})
+    refusal = await answer(double, ix)
+    assert "Attach Files" in refusal and "Send Messages" not in refusal
+    assert bot.service.table_in(double.channel_id) is None
+    double.set_app_permissions(double.channel_id, everything)
+    await open_table(double, bot, double.user("alice"))
+    assert bot.service.table_in(double.channel_id) is not None

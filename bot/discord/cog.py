@@ -27,6 +27,19 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
+# What the bot needs where a table plays: to see the channel, post in it, attach the pictures.
+POSTING = {
+    False: ("send_messages", "Send Messages"),
+    True: ("send_messages_in_threads", "Send Messages in Threads"),
+}
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in this channel for a table: checked before opening one, so
+    a table is never opened where its messages cannot be posted."""
+    posting = POSTING[isinstance(interaction.channel, discord.Thread)]
+    needed = [("view_channel", "View Channel"), posting, ("attach_files", "Attach Files")]
+    return [label for flag, label in needed if not getattr(interaction.app_permissions, flag)]
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 13-card Rummy tables"):
@@ -69,6 +82,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         async def work() -> None:
             if interaction.guild_id is None:
                 raise RummyError("Tables live in server channels, not in DMs.")
+            if missing := missing_permissions(interaction):
+                raise RummyError(
+                    f"I can't run a table in this channel: I need {', '.join(missing)} here. "
+                    "Ask an admin to allow it, or open the table in another channel."
+                )
             await interaction.response.defer(thinking=True)
             events = await self.bot.service.open_table(
                 interaction.guild_id,

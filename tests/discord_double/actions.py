@@ -293,7 +293,7 @@ class UserActions:
             "channel": copy.deepcopy(ch),
             "locale": "en-US",
             "entitlements": [],
-            "app_permissions": "0" if not in_guild else str((1 << 53) - 1),
+            "app_permissions": str(self.app_permissions.get(channel_id, (1 << 53) - 1)) if in_guild else "0",
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if in_guild:

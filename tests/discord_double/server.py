@@ -168,6 +168,7 @@ class DiscordDouble(UserActions):
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.scheduled_events: dict[int, dict[str, Any]] = {}
         self.permissions: dict[int, int] = {}  # user id -> permissions in interactions (default: all)
+        self.app_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.tokens_seen: list[str] = []
         self.identify_count = 0
@@ -270,6 +271,11 @@ class DiscordDouble(UserActions):
         """
         uid = _uid(user)
         (self._dm_closed_create if at == "create" else self._dm_closed_send).add(uid)
+
+    def set_app_permissions(self, channel_id: int, permissions: int) -> None:
+        """The bot's own permissions in a channel as interactions report them
+        (`Interaction.app_permissions`); messages are not refused for it (see README)."""
+        self.app_permissions[channel_id] = permissions
 
     def set_permissions(self, user: FakeUser | int, permissions: int) -> None:
         """The member's resolved permissions in their interactions (`Interaction.permissions`), for
