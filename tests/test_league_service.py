@@ -457,3 +457,27 @@ async def test_the_scheduler_loop_hands_due_events_on_and_stops(bots):
     bot.leagues.on_events = on_events
     await asyncio.wait_for(bot.leagues.run(stop), timeout=5)
     assert [e.data["key"] for e in handed] == ["15m"]
+
+
+async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot)
+    move_to(clock, FIRST)
+    bot.threads.refuse = {2}
+    await bot.leagues.tick()
+    move_to(clock, FIRST + timedelta(minutes=29))
+    await bot.leagues.tick()  # table 1 checks in without anyone (no-shows); table 2 still waits
+    assert not bot.leagues.find(GUILD, None).league.running_night.tables[1].settled
+    move_to(clock, FIRST + timedelta(minutes=31))
+    events = await bot.leagues.tick()
+    given_up = league_events(events, "table_settled")
+    assert [(e.data["number"], "could not open a thread" in e.data["reason"]) for e in given_up] == [
+        (2, True)
+    ]
+    assert "night_finished" in kinds(events)  # the night no longer waits for it
+    table = bot.leagues.find(GUILD, None).league.season.night(1).tables[1]
+    assert table.settled and {p.points for p in table.placings} == {0} and table.thread_id is None
+    bot.threads.refuse = set()
+    assert league_events(await bot.leagues.tick(), "check_in") == []  # no thread for it any more

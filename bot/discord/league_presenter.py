@@ -250,7 +250,8 @@ class LeaguePresenter:
         night = self.night(record, event.night)
         table = night.table(event.data["round"], event.data["number"])
         found = [Placing.from_json(raw) for raw in event.data.get("placings", [])]
-        words = text.table_settled(table.round, table.number, found, record.names)
+        reason = event.data.get("reason", "")
+        words = text.table_settled(table.round, table.number, found, record.names, reason)
         if table.thread_id is not None:
             await self.say(table.thread_id, words)
         await self.say(record.league.channel_id, f"**{text.night_title(record.league, night)}** · {words}")

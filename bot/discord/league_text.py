@@ -137,8 +137,11 @@ def placings(found: Iterable[Placing], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
-def table_settled(round_number: int, number: int, found: Iterable[Placing], names: Mapping[int, str]) -> str:
-    return "\n".join([f"✅ **Round {round_number}, table {number} is over.**", *placings(found, names)])
+def table_settled(
+    round_number: int, number: int, found: Iterable[Placing], names: Mapping[int, str], reason: str = ""
+) -> str:
+    why = [reason] if reason else []
+    return "\n".join([f"✅ **Round {round_number}, table {number} is over.**", *why, *placings(found, names)])
 
 
 def history(league: League, names: Mapping[int, str]) -> str:

@@ -46,6 +46,10 @@ POLL_SECONDS = 30.0  # the scheduler wakes at least this often, so a missed wake
 # A reminder the running scheduler finds due within this is still sent (it polls, so it is always
 # a little late); an older one was due while the bot was down and is skipped.
 REMINDER_LATENESS = timedelta(minutes=5)
+# How long a table waits for its channel (Discord refusing threads, say) before it is given up
+# with no points, so one missing permission cannot hold a whole night open for ever.
+THREAD_PATIENCE = timedelta(minutes=30)
+NO_THREAD = "I could not open a thread for this table for 30 minutes: it is not played (no points)."
 WHEN_FORMAT = "%Y-%m-%d %H:%M"
 
 
@@ -68,6 +72,8 @@ class LeagueService:
         self.check_in_time = check_in
         self._records: dict[int, LeagueRecord] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # (league, night, round, table) -> when opening its channel first failed (since start-up)
+        self._thread_trouble: dict[tuple[int, int, int, int], datetime] = {}
         self._creating = asyncio.Lock()  # names are unique per server: one creation at a time
 
     # ----------------------------------------------------------------- start-up
@@ -487,9 +493,8 @@ class LeagueService:
         opened: list[dict[str, Any]] = []
         try:
             for table in waiting:
-                async with self._changing(record):
-                    table.thread_id = await self.open_thread(record, night, table)
-                    table.check_in_until = until
+                if not await self._open_thread(record, night, table, until, events):
+                    break  # the league was restored from its save: the next pass sees it afresh
                 seats = list(table.seats)
                 opened.append(
                     {
@@ -503,6 +508,31 @@ class LeagueService:
             if opened:
                 data = {"round": night.current_round, "tables": opened}
                 events.append(self._event(record, LeagueEventKind.CHECK_IN, night.number, data))
+
+    async def _open_thread(
+        self, record: LeagueRecord, night: Night, table: Table, until: datetime, events: list[AnyEvent]
+    ) -> bool:
+        """Opens the table's channel; a failure is raised (and retried at the next pass) until
+        the table has waited `THREAD_PATIENCE`, then the table is given up and False returned."""
+        key = (record.id, night.number, table.round, table.number)
+        try:
+            async with self._changing(record):
+                table.thread_id = await self.open_thread(record, night, table)
+                table.check_in_until = until
+        except Exception:
+            since = self._thread_trouble.setdefault(key, self._now())
+            if self._now() - since < THREAD_PATIENCE:
+                raise
+            night = record.league.active_season().night(night.number)  # the failure restored the save
+            table = night.table(table.round, table.number)
+            async with self._changing(record):
+                record.league.abandon_table(table.round, table.number)
+            del self._thread_trouble[key]
+            events.append(self._settled(record, night, table, NO_THREAD))
+            events += self._night_over(record, night)
+            return False
+        self._thread_trouble.pop(key, None)
+        return True
 
     # ----------------------------------------------------------------- helpers
 
@@ -568,11 +598,12 @@ class LeagueService:
         }
         return self._event(record, LeagueEventKind.NIGHT_CHANGED, night.number, data)
 
-    def _settled(self, record: LeagueRecord, night: Night, table: Table) -> LeagueEvent:
+    def _settled(self, record: LeagueRecord, night: Night, table: Table, reason: str = "") -> LeagueEvent:
         data = {
             "round": table.round,
             "number": table.number,
             "placings": [placing.to_json() for placing in table.placings or []],
+            "reason": reason,
         }
         return self._event(record, LeagueEventKind.TABLE_SETTLED, night.number, data)
 
