@@ -5,6 +5,7 @@ end by the clock acting for the seats, and a restart in the middle of a night re
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import UTC, datetime, timedelta
 
@@ -355,3 +356,33 @@ async def test_missing_permissions_are_said_in_the_channel_and_do_not_stop_the_l
     await at(bot, clock, FIRST_NIGHT + timedelta(minutes=2))
     (table,) = tables_of(bot, double)
     assert table.thread_id in thread_ids(double) and check_in_message(double, table.thread_id)
+
+
+# --------------------------------------------------------------------- check-in is never lost
+
+
+async def test_closing_waits_for_a_league_pass_in_flight_and_shows_what_it_did(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    clock.time = FIRST_NIGHT.timestamp()
+    leagues, tick = bot.leagues, bot.leagues.tick
+
+    async def slow_tick() -> list:
+        """The scheduler's pass is still seating the night when the process is asked to stop."""
+        await bot._stop.wait()
+        await asyncio.sleep(0.05)
+        return await tick()
+
+    leagues.tick = slow_tick
+    (old, scheduler) = bot._timers[1], asyncio.create_task(leagues.run(bot._stop))
+    old.cancel()
+    bot._timers[1] = scheduler
+    await asyncio.sleep(0)
+    await bot_runner.stop(bot)
+    (table,) = tables_of(bot, double)
+    assert check_in_message(double, table.thread_id)  # posted before the HTTP session closed

@@ -132,12 +132,13 @@ class RummyBot(commands.Bot):
             await self.presenter.flush()
 
     async def close(self) -> None:
+        """The clocks stop first: a pass still running hands its events (a night's check-in, a
+        turn timing out) to publishing, which must then reach Discord before the session closes."""
         self._stop.set()
-        await self.idle()
         for timer in self._timers:
             with contextlib.suppress(Exception):
                 await timer
-        await self.presenter.flush()
+        await self.idle()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
