@@ -386,3 +386,63 @@ async def test_closing_waits_for_a_league_pass_in_flight_and_shows_what_it_did(
     await bot_runner.stop(bot)
     (table,) = tables_of(bot, double)
     assert check_in_message(double, table.thread_id)  # posted before the HTTP session closed
+
+
+async def test_a_check_in_announced_again_edits_its_message_with_the_fresh_deadline(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    clock.time = FIRST_NIGHT.timestamp()
+    (check_in,) = [e for e in await bot.leagues.tick() if e.kind == "check_in"]
+    await bot.league_presenter.publish([check_in])
+    await settle(bot)
+    (table,) = tables_of(bot, double)
+    message = check_in_message(double, table.thread_id)
+    alice = double.user("alice")
+    await double.press_button(alice, message, button_of(message, "here"))
+    await settle(bot)
+
+    # After a restart the service announces the check-in again, with a fresh window.
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    fresh = FIRST_NIGHT + timedelta(minutes=25)
+    check_in.data["tables"][0]["until"] = fresh.isoformat()
+    await bot.league_presenter.publish([check_in])
+    await settle(bot)
+    posted = [m for m in double.messages_to(table.thread_id) if m.custom_ids()]
+    assert [m.id for m in posted] == [message.id]  # the same message, not a second one
+    edited = double.message(message.id)
+    assert f"<t:{int(fresh.timestamp())}:R>" in edited.content and f"In: <@{alice.id}>" in edited.content
+    assert button_of(edited, "here")
+
+
+async def test_a_thread_that_refuses_the_check_in_is_told_in_the_league_channel_and_here_checks_in(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    forbidden = {"message": "Missing Permissions", "code": 50013}
+    double.inject("POST", rf"/channels/(?!{double.channel_id})\d+/messages", 403, forbidden)
+    await at(bot, clock, FIRST_NIGHT)
+    (table,) = tables_of(bot, double)
+    assert not [m for m in double.messages_to(table.thread_id) if m.custom_ids()]
+    said = channel_text(double)
+    assert f"<#{table.thread_id}>" in said and "`/league here`" in said
+    assert all(f"<@{user}>" in said.rsplit("⚠️", 1)[1] for user in table.seats)
+
+    alice = double.user("alice")
+    elsewhere = await double.slash_command(alice, "league here")
+    assert "your table's thread" in await answer(double, elsewhere)
+    assert double.followups(elsewhere)[-1].ephemeral
+    for name in ("alice", "bob"):
+        ix = await double.slash_command(double.user(name), "league here", channel=table.thread_id)
+        assert "checked in" in await answer(double, ix)
+        await settle(bot)
+    playing = bot.service.table_in(table.thread_id)
+    assert playing is not None and playing.match is not None

@@ -173,12 +173,33 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
                 events = await self.service.leave_by_id(league_id, night, user.id)
                 note = "You are no longer signed up."
             else:
-                events = await self.service.check_in(interaction.channel_id, user.id)
-                note = "You are checked in: the game starts when everyone is here."
+                return await self.check_in(interaction)
             await self.show(events)
             return note
 
         await self.answer(interaction, work)
+
+    @app_commands.command(
+        name="here", description="Check in at your league table (in its thread), like the I'm here button"
+    )
+    async def here(self, interaction: Interaction) -> None:
+        """For when the check-in message is missing (the bot could not post in the thread)."""
+
+        async def work() -> str:
+            if self.service.by_table_channel(interaction.channel_id or 0) is None:
+                raise LeagueError(
+                    "`/league here` checks you in at your league table: use it in your table's thread "
+                    "while the table is checking in."
+                )
+            return await self.check_in(interaction)
+
+        await self.answer(interaction, work)
+
+    async def check_in(self, interaction: Interaction) -> str:
+        """The button and `/league here` check in alike: the service knows the table by channel."""
+        events = await self.service.check_in(interaction.channel_id, interaction.user.id)
+        await self.show(events)
+        return "You are checked in: the game starts when everyone is here."
 
     # ----------------------------------------------------------------- information
 

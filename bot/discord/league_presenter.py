@@ -12,6 +12,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -209,13 +210,34 @@ class LeaguePresenter:
         if event.data.get("round", 1) == 1:
             await self._change_event(record, night, lambda found: found.start())
             await self._edit_announcement(record, night)
-        for table in event.data.get("tables", []):
-            until = from_iso(table.get("until"))
-            view = league_view(record.id, night.number, "here")
-            sent = await self.say(table["channel_id"], text.check_in(table["seats"], until), view=view)
-            if sent is not None:
-                self.check_ins[table["channel_id"]] = sent
-                await self.bot.presenter.remember(f"checkin:{sent.channel.id}", sent.channel.id, sent.id)
+        for opened in event.data.get("tables", []):
+            table = night.table(event.data.get("round", 1), opened["number"])
+            try:
+                await self._show_check_in(record, night, table, from_iso(opened.get("until")))
+            except discord.HTTPException as error:
+                log.warning("league %s: no check-in message in %s: %s", record.id, table.thread_id, error)
+                refused = text.check_in_refused(opened["channel_id"], table.seats)
+                await self.say(record.league.channel_id, refused)
+
+    async def _show_check_in(
+        self, record: LeagueRecord, night: Night, table: Table, until: datetime | None
+    ) -> None:
+        """Edits the table's check-in message when there is one (the service announces a check-in
+        again after a restart, with a fresh deadline), else posts it and remembers it."""
+        assert table.thread_id is not None
+        content = text.check_in(table.seats, until, table.checked_in)
+        view = league_view(record.id, night.number, "here")
+        known = self.check_ins.get(table.thread_id)
+        if known is not None:
+            try:
+                self.check_ins[table.thread_id] = await known.edit(content=content, view=view)
+                return
+            except discord.NotFound:  # deleted meanwhile: a new one is posted
+                pass
+        sent = await self.say(table.thread_id, content, view=view)
+        assert sent is not None
+        self.check_ins[table.thread_id] = sent
+        await self.bot.presenter.remember(f"checkin:{table.thread_id}", table.thread_id, sent.id)
 
     async def restore(self) -> None:
         """After a restart, the check-in messages still open are edited again as members come."""
@@ -231,11 +253,7 @@ class LeaguePresenter:
         message = self.check_ins.get(table.thread_id or 0)
         if message is None:
             return
-        waiting = [user for user in table.seats if user not in event.data.get("checked_in", [])]
-        content = text.check_in(table.seats, table.check_in_until)
-        content += f"\nIn: {text.mentions(event.data.get('checked_in', []))}"
-        if waiting:
-            content += f"\nWaiting for: {text.mentions(waiting)}"
+        content = text.check_in(table.seats, table.check_in_until, event.data.get("checked_in", []))
         self.check_ins[table.thread_id or 0] = await message.edit(content=content)
 
     async def _table_started(self, record: LeagueRecord, event: LeagueEvent) -> None:

@@ -111,11 +111,28 @@ def night_changed(league: League, night: Night, data: Mapping[str, Any]) -> str:
     return f"❌ **{night_title(league, night)}** is cancelled.{why}"
 
 
-def check_in(seats: Iterable[int], until: datetime | None) -> str:
+def check_in(seats: Iterable[int], until: datetime | None, checked_in: Iterable[int] = ()) -> str:
+    """The check-in message, with who is in and whom the table waits for once someone came."""
+    seats, came = list(seats), list(checked_in)
     closes = f" Check-in closes {discord_timestamp(until, 'R')}." if until else ""
+    lines = [
+        f"🎴 Your table: {mentions(seats)}. Press **I'm here** (or `/league here`) to check in; the "
+        f"game starts as soon as everyone is in.{closes}"
+    ]
+    if came:
+        lines.append(f"In: {mentions(came)}")
+        waiting = [user for user in seats if user not in came]
+        if waiting:
+            lines.append(f"Waiting for: {mentions(waiting)}")
+    return "\n".join(lines)
+
+
+def check_in_refused(thread_id: int, seats: Iterable[int]) -> str:
+    """Said in the league channel when the check-in message could not go into the table's thread,
+    so the members are not marked no-shows for a button they never saw."""
     return (
-        f"🎴 Your table: {mentions(seats)}. Press **I'm here** to check in; the game starts as soon "
-        f"as everyone is in.{closes}"
+        f"⚠️ I could not post the check-in in <#{thread_id}> (I need the Send Messages in Threads "
+        f"permission). {mentions(seats)}: check in with `/league here` in that thread."
     )
 
 
