@@ -446,3 +446,18 @@ async def test_a_thread_that_refuses_the_check_in_is_told_in_the_league_channel_
         await settle(bot)
     playing = bot.service.table_in(table.thread_id)
     assert playing is not None and playing.match is not None
+
+
+async def test_rummy_new_in_a_league_table_thread_is_refused_privately(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    await at(bot, clock, FIRST_NIGHT)
+    (table,) = tables_of(bot, double)
+    stranger = double.user("carol")
+    options = {"format": "pool-61"}
+    ix = await double.slash_command(stranger, "rummy new", options=options, channel=table.thread_id)
+    assert "league table" in await answer(double, ix) and ix.ephemeral
+    assert bot.service.table_in(table.thread_id) is None

@@ -82,6 +82,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         async def work() -> None:
             if interaction.guild_id is None:
                 raise RummyError("Tables live in server channels, not in DMs.")
+            if self.bot.leagues.by_table_channel(interaction.channel_id or 0) is not None:
+                # A casual table here would take the league table's channel and wedge its night.
+                raise RummyError(
+                    "This thread is a league table: its game starts on its own once everyone has "
+                    "checked in (`/league here`). Open a casual table in another channel."
+                )
             if missing := missing_permissions(interaction):
                 raise RummyError(
                     f"I can't run a table in this channel: I need {', '.join(missing)} here. "
