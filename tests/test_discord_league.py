@@ -104,9 +104,10 @@ async def test_a_member_cannot_create_a_league_and_an_admin_publishes_its_first_
     (event,) = double.scheduled_events.values()
     assert datetime.fromisoformat(event["scheduled_start_time"]) == FIRST_NIGHT
     assert datetime.fromisoformat(event["scheduled_end_time"]) > FIRST_NIGHT
-    assert event["entity_type"] == 3 and event["entity_metadata"]["location"] == f"<#{double.channel_id}>"
+    assert event["entity_type"] == 3 and event["entity_metadata"]["location"] == "#general"
     assert event["name"] == "Friday Pool · Night 1"
     assert "/league join" in event["description"] and "1st 10" in event["description"]
+    assert f"<#{double.channel_id}>" in event["description"]
     post = announcement(double)
     assert f"<t:{int(FIRST_NIGHT.timestamp())}:F>" in post.content
     record = only_league(bot, double)

@@ -119,6 +119,14 @@ class LeaguePresenter:
             content=text.announcement(record.league, night), view=view
         )
 
+    async def _location(self, channel_id: int | None) -> str:
+        """A scheduled event's location is plain text on Discord (a `<#id>` mention shows raw), so
+        it names the channel; its description still links it."""
+        if channel_id is None:
+            return "this server"
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        return f"#{getattr(channel, 'name', channel_id)}"
+
     @staticmethod
     def _announcement_view(record: LeagueRecord, night: Night) -> discord.ui.View | None:
         if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
@@ -139,7 +147,7 @@ class LeaguePresenter:
                 end_time=text.night_end(league, night),
                 entity_type=discord.EntityType.external,
                 privacy_level=discord.PrivacyLevel.guild_only,
-                location=f"<#{league.channel_id}>",
+                location=await self._location(league.channel_id),
                 description=text.event_description(league, night),
             )
             event_id = created.id
