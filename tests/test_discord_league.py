@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from datetime import UTC, datetime, timedelta
 
 import discord
@@ -462,3 +463,32 @@ async def test_rummy_new_in_a_league_table_thread_is_refused_privately(discord_d
     ix = await double.slash_command(stranger, "rummy new", options=options, channel=table.thread_id)
     assert "league table" in await answer(double, ix) and ix.ephemeral
     assert bot.service.table_in(table.thread_id) is None
+
+
+# --------------------------------------------------------------------- Discord's limits
+
+
+async def test_a_crowded_night_keeps_its_announcement_and_reminder_within_discords_limit(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    crowd = [double.add_user(f"member{n}") for n in range(80)]
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    for member in crowd[:-1]:
+        joined = await bot.leagues.join(double.guild_id, None, member.id, member.name)
+        await bot.league_presenter.publish(joined)
+    post = announcement(double)
+    await double.press_button(crowd[-1], post, button_of(post, "join"))  # the edit Discord must accept
+    await settle(bot)
+    post = double.message(post.id)
+    assert "Signed up (80)" in post.content and len(post.content) <= 2000
+    assert f"<@{crowd[0].id}>" in post.content and re.search(r"> and \d+ more\n", post.content)
+    edits = double.requests_matching("PATCH", r"/channels/\d+/messages/\d+")
+    assert edits and all(rec.status < 300 for rec in edits)
+
+    await at(bot, clock, FIRST_NIGHT - timedelta(hours=24))
+    (reminder,) = [m.content for m in double.messages_to(double.channel_id) if m.content.startswith("⏰")]
+    assert len(reminder) <= 2000 and reminder.endswith("Not in yet? `/league join`.")
+    assert re.search(r"> and \d+ more\. Not in", reminder)

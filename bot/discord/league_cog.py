@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
 LEAGUE_OPTION = "Which league (leave out when the server has one)"
 Interaction = discord.Interaction[Any]
+# An admin's reason is shown in league messages: bounded so they stay within Discord's 2,000 characters.
+Reason = app_commands.Range[str, 1, 300]
 
 
 class LeagueCog(commands.GroupCog, group_name="league", group_description="Scheduled pool-rummy leagues"):
@@ -243,7 +245,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         when="New local start, YYYY-MM-DD HH:MM in the league's time zone", reason="Shown to members"
     )
     async def postpone(
-        self, interaction: Interaction, when: str, reason: str, league: str | None = None
+        self, interaction: Interaction, when: str, reason: Reason, league: str | None = None
     ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
@@ -254,7 +256,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
 
     @app_commands.command(name="cancel", description="Cancel the next night (Manage Server)")
     @app_commands.describe(reason="Shown to members")
-    async def cancel(self, interaction: Interaction, reason: str, league: str | None = None) -> None:
+    async def cancel(self, interaction: Interaction, reason: Reason, league: str | None = None) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
             await self.show(await self.service.cancel_night(interaction.guild_id, league, reason))
@@ -301,7 +303,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         member: discord.Member,
         night: app_commands.Range[int, 1, 1000],
         points: app_commands.Range[int, -1000, 1000],
-        reason: str,
+        reason: Reason,
         league: str | None = None,
     ) -> None:
         async def work() -> str:

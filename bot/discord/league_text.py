@@ -17,6 +17,8 @@ from bot.leagues import League, Night, NightStatus, Placing
 from bot.leagues.schedule import discord_timestamp, from_iso
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails
+MENTIONS = "\0"  # where `within` puts the mentions in a message
 # How long a night is shown to last on the scheduled event (Discord requires an end for events
 # outside a voice channel): a generous guess per round, by how deep the pool is.
 ROUND_ESTIMATE = {
@@ -30,8 +32,27 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def mentions(users: Iterable[int]) -> str:
-    return ", ".join(mention(user) for user in users) or "nobody yet"
+def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT) -> str:
+    """The users' mentions within `room` characters: as many as fit, then how many more, so a
+    long sign-up list never cuts a mention in half nor pushes a message over Discord's limit."""
+    shown = [mention(user) for user in users]
+    if not shown:
+        return "nobody yet"
+    length, fits = -2, 0
+    for words in shown:
+        length += len(words) + 2
+        left = len(shown) - fits - 1
+        if length + (len(f" and {left} more") if left else 0) > room:
+            break
+        fits += 1
+    rest = len(shown) - fits
+    return ", ".join(shown[:fits]) + (f" and {rest} more" if rest else "")
+
+
+def within(message: str, users: Iterable[int]) -> str:
+    """`message` with the users' mentions where it says `MENTIONS`, as many as Discord's limit
+    leaves room for."""
+    return message.replace(MENTIONS, mentions(users, MESSAGE_LIMIT - len(message) + len(MENTIONS)))
 
 
 def when(instant: datetime) -> str:
@@ -87,16 +108,17 @@ def announcement(league: League, night: Night) -> str:
         lines.append(status)
     if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
         lines.append("Press **Join** (or `/league join`) to play; **Leave** before the start if you can't.")
-    lines.append(f"Signed up ({len(night.signups)}): {mentions(night.signups)}")
+    lines.append(f"Signed up ({len(night.signups)}): {MENTIONS}")
     lines += rules_lines(league)
-    return "\n".join(lines)
+    return within("\n".join(lines), night.signups)
 
 
 def reminder(league: League, night: Night) -> str:
-    return (
+    return within(
         f"⏰ **{night_title(league, night)}** starts {discord_timestamp(night.starts_at, 'R')} "
-        f"({discord_timestamp(night.starts_at, 't')}). Signed up: {mentions(night.signups)}. "
-        "Not in yet? `/league join`."
+        f"({discord_timestamp(night.starts_at, 't')}). Signed up: {MENTIONS}. "
+        "Not in yet? `/league join`.",
+        night.signups,
     )
 
 

@@ -35,6 +35,7 @@ REC = web.RequestKey("rec", Recorded)
 ALL_PERMISSIONS = str((1 << 53) - 1)
 APP_PERMISSIONS = str((1 << 53) - 1)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+CONTENT_LIMIT = 2000
 
 # Discord's JSON error codes the bot is expected to handle.
 CANNOT_DM = 50007
@@ -914,6 +915,7 @@ class DiscordDouble(UserActions):
         extra_flags: int = 0,
         webhook: bool = False,
     ) -> StoredMessage:
+        _check_content(body)
         mid = self.snowflake()
         attachments, stored = self._attachments(body.get("attachments"), files)
         payload: dict[str, Any] = {
@@ -948,6 +950,7 @@ class DiscordDouble(UserActions):
     def _edit_message(self, msg: StoredMessage, rec: Recorded, body: dict[str, Any] | None = None) -> None:
         """Apply a PATCH-style edit; `body` defaults to the request JSON (callbacks nest it in `data`)."""
         body = (rec.body or {}) if body is None else body
+        _check_content(body)
         rec.message_id, rec.channel_id, rec.to_user = msg.id, msg.channel_id, msg.to_user
         for key in ("content", "embeds", "components"):
             if key in body:
@@ -1151,6 +1154,12 @@ class DiscordDouble(UserActions):
 
 def _instant(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+def _check_content(body: dict[str, Any]) -> None:
+    """Discord refuses a message (or an edit) whose content is over 2,000 characters."""
+    if len(body.get("content") or "") > CONTENT_LIMIT:
+        raise DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body: content: 2000 or fewer in length")
 
 
 def _uid(user: FakeUser | int) -> int:
