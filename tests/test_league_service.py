@@ -159,6 +159,7 @@ async def test_missed_reminders_are_skipped_after_downtime_and_never_sent_late(b
     clock = clock_at(MONDAY)
     bot = await bots.start(clock)
     await create(bot)
+    await bot.leagues.night_published(bot.leagues.find(GUILD, None).id, 1, 777, 888)
     await bots.stop(bot)
     move_to(clock, FIRST - timedelta(minutes=10))  # down through both reminders
     bot = await bots.start(clock)
@@ -481,3 +482,44 @@ async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(b
     assert table.settled and {p.points for p in table.placings} == {0} and table.thread_id is None
     bot.threads.refuse = set()
     assert league_events(await bot.leagues.tick(), "check_in") == []  # no thread for it any more
+
+
+# --------------------------------------------------------------------- what a crash may have lost
+
+
+async def test_a_check_in_lost_in_a_crash_is_announced_again_on_load_with_a_fresh_window(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:3])  # saved: thread open, deadline set
+    await bot.leagues.check_in(5001, 11)
+    await bots.stop(bot)  # before the front end posted the check-in message
+    move_to(clock, FIRST + timedelta(minutes=12))  # back after the first deadline
+    bot = await bots.start(clock, bot.threads)
+    (again,) = bot.loaded
+    until = (FIRST + timedelta(minutes=22)).isoformat()
+    assert again.kind == K.CHECK_IN and again.data == {
+        "round": 1,
+        "tables": [{"number": 1, "seats": [11, 12, 13], "channel_id": 5001, "until": until}],
+        "resumed": True,
+    }
+    assert await bot.leagues.tick() == []  # the old deadline no longer counts
+    for user in (12, 13):
+        events = await bot.leagues.check_in(5001, user)
+    assert league_events(events, K.TABLE_STARTED)[0].data["no_shows"] == []
+    await bots.stop(bot)
+    bot = await bots.start(clock, bot.threads)
+    assert league_events(bot.loaded, K.CHECK_IN) == []  # a started table is not checking in
+
+
+async def test_a_night_open_never_published_is_announced_again_on_load(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await bots.stop(bot)  # before the front end created the event and the announcement
+    bot = await bots.start(clock)
+    (again,) = bot.loaded
+    assert again.kind == K.NIGHT_OPEN and again.night == 1
+    assert again.data["starts_at"] == FIRST.isoformat()
+    await bot.leagues.night_published(again.league_id, 1, 777, None)
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert bot.loaded == []

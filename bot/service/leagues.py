@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.engine.match import Match
 from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
+from bot.leagues.night import SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
 from bot.service.events import ServiceEventKind, TableEvent
@@ -92,11 +93,34 @@ class LeagueService:
                         for reminder in _unsent(record.league):
                             if reminder.at <= now:
                                 record.league.reminder_sent(reminder.key)
+                        resumed = self._renew_check_ins(record, now)
                 except Exception:  # one broken league must not keep the others from starting
                     log.exception("league %s could not catch up", record.id)
                     continue
-                events += await self._advance(record)
+                was_open = _unpublished(record)  # one this pass opens is announced by the pass
+                advanced = await self._advance(record)
+                unpublished = _unpublished(record)
+                if was_open is not None and unpublished is not None and unpublished.number == was_open.number:
+                    events.append(self._night_open(record, unpublished))
+                events += resumed + advanced
         return events
+
+    def _renew_check_ins(self, record: LeagueRecord, now: datetime) -> list[LeagueEvent]:
+        """The tables still checking in get a fresh window and their CHECK_IN again.
+
+        The check-in event goes out after the save, so a crash in between leaves a thread
+        nobody was told to check in to; without this its deadline would pass unseen and every
+        member be a no-show. A fresh window, as a restarted table gives a fresh turn deadline:
+        the members could not check in while the bot was down. (The caller saves the change.)
+        """
+        night = record.league.running_night
+        waiting = [t for t in night.round_tables() if t.checking_in and not t.everyone_in] if night else []
+        if night is None or not waiting:
+            return []
+        until = now + self.check_in_time
+        for table in waiting:
+            table.check_in_until = until
+        return [self._check_in(record, night, waiting, until, resumed=True)]
 
     # ----------------------------------------------------------------- looking
 
@@ -490,24 +514,15 @@ class LeagueService:
         if night is None or not waiting:
             return
         until = self._now() + self.check_in_time
-        opened: list[dict[str, Any]] = []
+        opened: list[Table] = []
         try:
             for table in waiting:
                 if not await self._open_thread(record, night, table, until, events):
                     break  # the league was restored from its save: the next pass sees it afresh
-                seats = list(table.seats)
-                opened.append(
-                    {
-                        "number": table.number,
-                        "seats": seats,
-                        "channel_id": table.thread_id,
-                        "until": to_iso(until),
-                    }
-                )
+                opened.append(table)
         finally:
             if opened:
-                data = {"round": night.current_round, "tables": opened}
-                events.append(self._event(record, LeagueEventKind.CHECK_IN, night.number, data))
+                events.append(self._check_in(record, night, opened, until))
 
     async def _open_thread(
         self, record: LeagueRecord, night: Night, table: Table, until: datetime, events: list[AnyEvent]
@@ -588,6 +603,18 @@ class LeagueService:
         data = {"starts_at": to_iso(night.starts_at)}
         return self._event(record, LeagueEventKind.NIGHT_OPEN, night.number, data)
 
+    def _check_in(
+        self, record: LeagueRecord, night: Night, tables: list[Table], until: datetime, resumed: bool = False
+    ) -> LeagueEvent:
+        listed = [
+            {"number": t.number, "seats": list(t.seats), "channel_id": t.thread_id, "until": to_iso(until)}
+            for t in tables
+        ]
+        data: dict[str, Any] = {"round": night.current_round, "tables": listed}
+        if resumed:
+            data["resumed"] = True  # the front end edits the check-in message it may already have
+        return self._event(record, LeagueEventKind.CHECK_IN, night.number, data)
+
     def _night_changed(self, record: LeagueRecord, night: Night) -> LeagueEvent:
         data = {
             "status": night.status.value,
@@ -626,6 +653,17 @@ def _waiting(league: League) -> Night:
     if running is not None:
         raise LeagueError(f"Night {running.number} has started; ask an admin if you cannot play.")
     raise LeagueError(f"{league.name} has no season running; an admin can start one.")
+
+
+def _unpublished(record: LeagueRecord) -> Night | None:
+    """The night open for sign-up that the front end never reported publishing (the bot went
+    down between saving it and creating its Discord event and announcement)."""
+    night = record.league.next_night
+    if night is None or night.status not in SIGNUP_OPEN:
+        return None
+    if night.event_id is not None or night.number in record.announcement:
+        return None
+    return night
 
 
 def _unsent(league: League) -> list[Reminder]:
