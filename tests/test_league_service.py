@@ -523,3 +523,54 @@ async def test_a_night_open_never_published_is_announced_again_on_load(bots):
     await bots.stop(bot)
     bot = await bots.start(clock)
     assert bot.loaded == []
+
+
+async def test_a_casual_table_opened_in_a_league_thread_is_cancelled_at_the_start(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:3])
+    casual = await bot.tables.open_table(GUILD, 5001, 999, "stranger", format="pool-61")
+    for user in (11, 12):
+        await bot.leagues.check_in(5001, user)
+    move_to(clock, FIRST + timedelta(minutes=10))
+    events = await bot.leagues.tick()
+    assert kinds(events)[:2] == ["table_started", "cancelled"]
+    assert events[1].table_id == casual[0].table_id
+    playing = bot.tables.table_in(5001)
+    assert playing.record.league_id is not None and playing.match is not None
+    assert events[0].data["table_id"] == playing.id and events[0].data["no_shows"] == [13]
+    assert bot.leagues.next_wake() is None  # nothing left due: no wake time in the past
+
+
+async def scheduler_pauses(bot, passes: int) -> list[float]:
+    """Runs the scheduler loop for `passes` passes, recording each pause instead of sleeping."""
+    stop, pauses = asyncio.Event(), []
+
+    async def pause(_stop: asyncio.Event, seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == passes:
+            stop.set()
+
+    await asyncio.wait_for(bot.leagues.run(stop, pause=pause), timeout=5)
+    return pauses
+
+
+async def test_the_scheduler_backs_off_after_a_failed_pass_instead_of_spinning(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot)
+    move_to(clock, FIRST)
+    bot.threads.refuse = {1, 2}  # every pass fails to open the threads
+    assert await scheduler_pauses(bot, 7) == [1, 2, 4, 8, 16, 30, 30]
+    bot.threads.refuse = set()
+    assert await scheduler_pauses(bot, 2) == [30, 30]  # a good pass waits for the next wake-up
+
+
+async def test_the_scheduler_backs_off_when_its_wake_time_has_passed(bots, monkeypatch):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    monkeypatch.setattr(bot.leagues, "next_wake", lambda: clock.now() - 5)  # something stuck
+    assert await scheduler_pauses(bot, 4) == [1, 2, 4, 8]
+    monkeypatch.setattr(bot.leagues, "next_wake", lambda: clock.now() + 12)
+    assert await scheduler_pauses(bot, 1) == [12]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -43,7 +43,10 @@ from bot.store import SeatRecord, Store, StoredLeague, TableStatus
 
 log = logging.getLogger(__name__)
 
+Pause = Callable[[asyncio.Event, float], Awaitable[None]]  # how the scheduler waits (`run`)
+
 POLL_SECONDS = 30.0  # the scheduler wakes at least this often, so a missed wake-up is not missed long
+FIRST_BACKOFF = 1.0  # the scheduler's first wait after a failed pass, doubling up to POLL_SECONDS
 # A reminder the running scheduler finds due within this is still sent (it polls, so it is always
 # a little late); an older one was due while the bot was down and is skipped.
 REMINDER_LATENESS = timedelta(minutes=5)
@@ -76,6 +79,7 @@ class LeagueService:
         # (league, night, round, table) -> when opening its channel first failed (since start-up)
         self._thread_trouble: dict[tuple[int, int, int, int], datetime] = {}
         self._creating = asyncio.Lock()  # names are unique per server: one creation at a time
+        self._failures = 0  # steps failed since start-up: how the scheduler knows to back off
 
     # ----------------------------------------------------------------- start-up
 
@@ -360,9 +364,18 @@ class LeagueService:
             events += await self._advance_locked(record)
         return events
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """The production loop: tick, hand the events on, sleep until the next wake-up."""
+    async def run(self, stop: asyncio.Event, *, pause: Pause | None = None) -> None:
+        """The production loop: tick, hand the events on, sleep until the next wake-up.
+
+        After a pass in which a step failed, or with a wake time already past (something due
+        that the pass could not do), it backs off, 1 s doubling to `POLL_SECONDS`, instead of
+        ticking again at once: a league that cannot move on must not spin the event loop and
+        flood the log. `pause` (tests) replaces the wait on `stop`.
+        """
+        pause = pause or _pause
+        backoff = FIRST_BACKOFF
         while not stop.is_set():
+            failures = self._failures
             events = await self.tick()
             if events and self.on_events is not None:
                 try:
@@ -372,9 +385,12 @@ class LeagueService:
             wait = POLL_SECONDS
             wake = self.next_wake()
             if wake is not None:
-                wait = max(0.0, min(wait, wake - self.clock.now()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=wait)
+                wait = min(wait, wake - self.clock.now())
+            if self._failures != failures or wait <= 0:
+                wait, backoff = backoff, min(backoff * 2, POLL_SECONDS)
+            else:
+                backoff = FIRST_BACKOFF
+            await pause(stop, wait)
 
     # ----------------------------------------------------------------- one pass over a league
 
@@ -398,6 +414,7 @@ class LeagueService:
                 log.exception(
                     "league %s: %s failed; it is tried again at the next pass", record.id, step.__name__
                 )
+                self._failures += 1
                 break
         return events
 
@@ -446,12 +463,18 @@ class LeagueService:
 
     async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
         """Opens and starts the service's table with the members present; a table opened (or
-        started) before a crash cut the league's save short is taken over, not opened twice."""
+        started) before a crash cut the league's save short is taken over, not opened twice,
+        and a table that is not the league's in its channel is cancelled first."""
         assert table.thread_id is not None
         channel = table.thread_id
         events: list[TableEvent] = []
         playing = self.tables.table_in(channel)
-        if playing is None or playing.record.league_id != record.id:
+        if playing is not None and playing.record.league_id != record.id:
+            # Someone opened a table of their own in the league's thread: it would hold the
+            # channel (one table per channel) and wedge the night, so it gives way.
+            events += await self.tables.cancel(channel, playing.record.host_id, can_manage=True)
+            playing = None
+        if playing is None:
             earlier = await self.store.league_table(record.id, channel)
             if earlier is not None:  # its match ended, or cannot be resumed: the settle step looks
                 table.table_id = earlier.id
@@ -638,6 +661,12 @@ class LeagueService:
         if night.status is not NightStatus.FINISHED:
             return []
         return [self._event(record, LeagueEventKind.NIGHT_FINISHED, night.number, {"points": night.points()})]
+
+
+async def _pause(stop: asyncio.Event, seconds: float) -> None:
+    """Waits `seconds`, or less if the scheduler is stopped meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
 
 
 def _folded(name: str) -> str:
