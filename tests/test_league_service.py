@@ -574,3 +574,24 @@ async def test_the_scheduler_backs_off_when_its_wake_time_has_passed(bots, monke
     assert await scheduler_pauses(bot, 4) == [1, 2, 4, 8]
     monkeypatch.setattr(bot.leagues, "next_wake", lambda: clock.now() + 12)
     assert await scheduler_pauses(bot, 1) == [12]
+
+
+async def test_cancel_and_postpone_naming_a_night_refuse_once_it_is_no_longer_waiting(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    leagues = bot.leagues
+    first, second = await asyncio.gather(  # two admins (or a double submit) at once
+        leagues.cancel_night(GUILD, None, "hall booked", night=1),
+        leagues.cancel_night(GUILD, None, "hall booked", night=1),
+        return_exceptions=True,
+    )
+    assert kinds(first) == ["night_changed", "night_open"]
+    assert isinstance(second, LeagueError)
+    assert str(second) == "Night 1 is no longer waiting: night 2 is next."
+    season = leagues.find(GUILD, None).league.season
+    assert [n.status for n in season.nights] == [NightStatus.CANCELLED, NightStatus.SIGNUP]
+    with pytest.raises(LeagueError, match="Night 1 is no longer waiting: night 2 is next"):
+        await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=1)
+    (postponed,) = await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=2)
+    assert postponed.night == 2 and postponed.data["status"] == "postponed"

@@ -224,8 +224,11 @@ class LeagueService:
         record = self.find(guild_id, name)
         return await self._signups(record, None, lambda night: night.remove(user_id))
 
-    async def postpone(self, guild_id: int, name: str | None, when: str, reason: str) -> list[LeagueEvent]:
-        """`when` is the league's local wall-clock time, "YYYY-MM-DD HH:MM"."""
+    async def postpone(
+        self, guild_id: int, name: str | None, when: str, reason: str, night: int | None = None
+    ) -> list[LeagueEvent]:
+        """`when` is the league's local wall-clock time, "YYYY-MM-DD HH:MM"; `night`, the night
+        the admin saw (see `_still_waiting`)."""
         record = self.find(guild_id, name)
         timezone = record.league.timezone
         try:
@@ -236,16 +239,21 @@ class LeagueService:
             ) from None
         start = local_instant(local.date(), local.time(), zone(timezone))
         async with self._lock(record), self._changing(record):
-            night = _waiting(record.league)
-            night.postpone(start, self._now(), " ".join(reason.split()))
-        return [self._night_changed(record, night)]
+            _still_waiting(record.league, night)
+            postponed = _waiting(record.league)
+            postponed.postpone(start, self._now(), " ".join(reason.split()))
+        return [self._night_changed(record, postponed)]
 
-    async def cancel_night(self, guild_id: int, name: str | None, reason: str) -> list[AnyEvent]:
+    async def cancel_night(
+        self, guild_id: int, name: str | None, reason: str, night: int | None = None
+    ) -> list[AnyEvent]:
+        """Cancels the waiting night; `night`, the night the admin saw (see `_still_waiting`)."""
         record = self.find(guild_id, name)
         async with self._lock(record):
             async with self._changing(record):
-                night = record.league.cancel_night(self._now(), " ".join(reason.split()))
-            return [self._night_changed(record, night), *await self._advance(record)]
+                _still_waiting(record.league, night)
+                cancelled = record.league.cancel_night(self._now(), " ".join(reason.split()))
+            return [self._night_changed(record, cancelled), *await self._advance(record)]
 
     async def adjust(
         self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
@@ -682,6 +690,18 @@ def _waiting(league: League) -> Night:
     if running is not None:
         raise LeagueError(f"Night {running.number} has started; ask an admin if you cannot play.")
     raise LeagueError(f"{league.name} has no season running; an admin can start one.")
+
+
+def _still_waiting(league: League, number: int | None) -> None:
+    """Refuses an admin's change meant for night `number` once another night is waiting: the
+    waiting night moves on as soon as one is cancelled, so a double submit, or two admins at
+    once, would otherwise cancel (or postpone) the night after it too. None: no check."""
+    if number is None:
+        return
+    waiting = league.next_night
+    if waiting is None or waiting.number != number:
+        now = f"night {waiting.number} is next" if waiting is not None else "no night is waiting"
+        raise LeagueError(f"Night {number} is no longer waiting: {now}.")
 
 
 def _unpublished(record: LeagueRecord) -> Night | None:
