@@ -595,3 +595,29 @@ async def test_cancel_and_postpone_naming_a_night_refuse_once_it_is_no_longer_wa
         await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=1)
     (postponed,) = await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=2)
     assert postponed.night == 2 and postponed.data["status"] == "postponed"
+
+
+async def test_night_published_keeps_what_it_is_not_given_and_reports_a_night_changed_meanwhile(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    leagues = bot.leagues
+    record = leagues.find(GUILD, None)
+    assert await leagues.night_published(record.id, 1, event_id=777) == []
+    assert await leagues.night_published(record.id, 1, message_id=888) == []
+    assert record.league.season.night(1).event_id == 777 and record.announcement == {1: 888}
+
+    await leagues.cancel_night(GUILD, None, "Holi")  # night 2 opens; cancelled before it is out
+    await leagues.end_season(GUILD, None)
+    (changed,) = await leagues.night_published(record.id, 2, event_id=555)
+    assert changed.kind == K.NIGHT_CHANGED and changed.night == 2
+    assert changed.data == {
+        "status": "cancelled",
+        "starts_at": "2026-03-27T20:00:00+00:00",
+        "reason": "The season ended.",
+        "event_id": 555,
+        "message_id": None,
+    }
+    (changed,) = await leagues.night_published(record.id, 2, message_id=556)
+    assert (changed.data["event_id"], changed.data["message_id"]) == (555, 556)
+    assert await leagues.night_published(record.id, 2, 555, 556) == []  # told already

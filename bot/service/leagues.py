@@ -55,6 +55,8 @@ REMINDER_LATENESS = timedelta(minutes=5)
 THREAD_PATIENCE = timedelta(minutes=30)
 NO_THREAD = "I could not open a thread for this table for 30 minutes: it is not played (no points)."
 WHEN_FORMAT = "%Y-%m-%d %H:%M"
+# What a night published late may have become meanwhile (see `night_published`).
+CHANGED = frozenset({NightStatus.POSTPONED, NightStatus.CANCELLED, NightStatus.MISSED})
 
 
 class LeagueService:
@@ -337,15 +339,29 @@ class LeagueService:
     # ----------------------------------------------------------------- the front end's reports
 
     async def night_published(
-        self, league_id: int, night: int, event_id: int | None, message_id: int | None
-    ) -> None:
-        """Remembers the Discord scheduled event and the announcement message of a night."""
+        self, league_id: int, night: int, event_id: int | None = None, message_id: int | None = None
+    ) -> list[LeagueEvent]:
+        """Remembers the Discord scheduled event and the announcement message of a night; None
+        keeps what is stored, so the front end reports each as soon as it has it.
+
+        The front end publishes what a NIGHT_OPEN said; if the night was cancelled, missed or
+        postponed before the ids arrived, the NIGHT_CHANGED of that change carried no ids and
+        could not be shown, so a NIGHT_CHANGED is returned (with the ids) for it to fix what it
+        just created. Only for an id not stored before: a repeated report changes nothing.
+        """
         record = self._record(league_id)
         async with self._lock(record), self._changing(record):
-            published = record.league.active_season().night(night)
-            published.event_id = event_id
+            published = record.league.seasons[-1].night(night)  # its season may have ended meanwhile
+            new = (event_id is not None and event_id != published.event_id) or (
+                message_id is not None and message_id != record.announcement.get(night)
+            )
+            if event_id is not None:
+                published.event_id = event_id
             if message_id is not None:
                 record.announcement[night] = message_id
+        if new and published.status in CHANGED:
+            return [self._night_changed(record, published)]
+        return []
 
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
