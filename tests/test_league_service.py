@@ -159,6 +159,7 @@ async def test_missed_reminders_are_skipped_after_downtime_and_never_sent_late(b
     clock = clock_at(MONDAY)
     bot = await bots.start(clock)
     await create(bot)
+    await bot.leagues.night_published(bot.leagues.find(GUILD, None).id, 1, 777, 888)
     await bots.stop(bot)
     move_to(clock, FIRST - timedelta(minutes=10))  # down through both reminders
     bot = await bots.start(clock)
@@ -481,3 +482,142 @@ async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(b
     assert table.settled and {p.points for p in table.placings} == {0} and table.thread_id is None
     bot.threads.refuse = set()
     assert league_events(await bot.leagues.tick(), "check_in") == []  # no thread for it any more
+
+
+# --------------------------------------------------------------------- what a crash may have lost
+
+
+async def test_a_check_in_lost_in_a_crash_is_announced_again_on_load_with_a_fresh_window(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:3])  # saved: thread open, deadline set
+    await bot.leagues.check_in(5001, 11)
+    await bots.stop(bot)  # before the front end posted the check-in message
+    move_to(clock, FIRST + timedelta(minutes=12))  # back after the first deadline
+    bot = await bots.start(clock, bot.threads)
+    (again,) = bot.loaded
+    until = (FIRST + timedelta(minutes=22)).isoformat()
+    assert again.kind == K.CHECK_IN and again.data == {
+        "round": 1,
+        "tables": [{"number": 1, "seats": [11, 12, 13], "channel_id": 5001, "until": until}],
+        "resumed": True,
+    }
+    assert await bot.leagues.tick() == []  # the old deadline no longer counts
+    for user in (12, 13):
+        events = await bot.leagues.check_in(5001, user)
+    assert league_events(events, K.TABLE_STARTED)[0].data["no_shows"] == []
+    await bots.stop(bot)
+    bot = await bots.start(clock, bot.threads)
+    assert league_events(bot.loaded, K.CHECK_IN) == []  # a started table is not checking in
+
+
+async def test_a_night_open_never_published_is_announced_again_on_load(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await bots.stop(bot)  # before the front end created the event and the announcement
+    bot = await bots.start(clock)
+    (again,) = bot.loaded
+    assert again.kind == K.NIGHT_OPEN and again.night == 1
+    assert again.data["starts_at"] == FIRST.isoformat()
+    await bot.leagues.night_published(again.league_id, 1, 777, None)
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert bot.loaded == []
+
+
+async def test_a_casual_table_opened_in_a_league_thread_is_cancelled_at_the_start(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:3])
+    casual = await bot.tables.open_table(GUILD, 5001, 999, "stranger", format="pool-61")
+    for user in (11, 12):
+        await bot.leagues.check_in(5001, user)
+    move_to(clock, FIRST + timedelta(minutes=10))
+    events = await bot.leagues.tick()
+    assert kinds(events)[:2] == ["table_started", "cancelled"]
+    assert events[1].table_id == casual[0].table_id
+    playing = bot.tables.table_in(5001)
+    assert playing.record.league_id is not None and playing.match is not None
+    assert events[0].data["table_id"] == playing.id and events[0].data["no_shows"] == [13]
+    assert bot.leagues.next_wake() is None  # nothing left due: no wake time in the past
+
+
+async def scheduler_pauses(bot, passes: int) -> list[float]:
+    """Runs the scheduler loop for `passes` passes, recording each pause instead of sleeping."""
+    stop, pauses = asyncio.Event(), []
+
+    async def pause(_stop: asyncio.Event, seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == passes:
+            stop.set()
+
+    await asyncio.wait_for(bot.leagues.run(stop, pause=pause), timeout=5)
+    return pauses
+
+
+async def test_the_scheduler_backs_off_after_a_failed_pass_instead_of_spinning(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await join_all(bot)
+    move_to(clock, FIRST)
+    bot.threads.refuse = {1, 2}  # every pass fails to open the threads
+    assert await scheduler_pauses(bot, 7) == [1, 2, 4, 8, 16, 30, 30]
+    bot.threads.refuse = set()
+    assert await scheduler_pauses(bot, 2) == [30, 30]  # a good pass waits for the next wake-up
+
+
+async def test_the_scheduler_backs_off_when_its_wake_time_has_passed(bots, monkeypatch):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    monkeypatch.setattr(bot.leagues, "next_wake", lambda: clock.now() - 5)  # something stuck
+    assert await scheduler_pauses(bot, 4) == [1, 2, 4, 8]
+    monkeypatch.setattr(bot.leagues, "next_wake", lambda: clock.now() + 12)
+    assert await scheduler_pauses(bot, 1) == [12]
+
+
+async def test_cancel_and_postpone_naming_a_night_refuse_once_it_is_no_longer_waiting(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    leagues = bot.leagues
+    first, second = await asyncio.gather(  # two admins (or a double submit) at once
+        leagues.cancel_night(GUILD, None, "hall booked", night=1),
+        leagues.cancel_night(GUILD, None, "hall booked", night=1),
+        return_exceptions=True,
+    )
+    assert kinds(first) == ["night_changed", "night_open"]
+    assert isinstance(second, LeagueError)
+    assert str(second) == "Night 1 is no longer waiting: night 2 is next."
+    season = leagues.find(GUILD, None).league.season
+    assert [n.status for n in season.nights] == [NightStatus.CANCELLED, NightStatus.SIGNUP]
+    with pytest.raises(LeagueError, match="Night 1 is no longer waiting: night 2 is next"):
+        await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=1)
+    (postponed,) = await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=2)
+    assert postponed.night == 2 and postponed.data["status"] == "postponed"
+
+
+async def test_night_published_keeps_what_it_is_not_given_and_reports_a_night_changed_meanwhile(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    leagues = bot.leagues
+    record = leagues.find(GUILD, None)
+    assert await leagues.night_published(record.id, 1, event_id=777) == []
+    assert await leagues.night_published(record.id, 1, message_id=888) == []
+    assert record.league.season.night(1).event_id == 777 and record.announcement == {1: 888}
+
+    await leagues.cancel_night(GUILD, None, "Holi")  # night 2 opens; cancelled before it is out
+    await leagues.end_season(GUILD, None)
+    (changed,) = await leagues.night_published(record.id, 2, event_id=555)
+    assert changed.kind == K.NIGHT_CHANGED and changed.night == 2
+    assert changed.data == {
+        "status": "cancelled",
+        "starts_at": "2026-03-27T20:00:00+00:00",
+        "reason": "The season ended.",
+        "event_id": 555,
+        "message_id": None,
+    }
+    (changed,) = await leagues.night_published(record.id, 2, message_id=556)
+    assert (changed.data["event_id"], changed.data["message_id"]) == (555, 556)
+    assert await leagues.night_published(record.id, 2, 555, 556) == []  # told already

@@ -135,6 +135,20 @@ def test_leaving_ranks_below_everyone_still_in_whatever_the_score():
     assert finishing_order(match) == [(winner,), (stayer,), (leaver,)]
 
 
+def test_leaving_in_a_later_deal_ranks_above_an_elimination_in_an_earlier_one():
+    match, _ = Match.start(Format.POOL_101, 3, random.Random(7))
+    while match.seat_status[2] is Standing.IN:
+        play_deal(match, 0, heavy=(2,))  # seat 2 out on 120 at the end of a deal; seat 1 still in
+    match.next_deal()
+    while match.deal.turn != 1:  # seat 1 leaves during the next deal, after seat 2 was out
+        seat = match.deal.turn
+        act(match, "pick", seat, source="closed")
+        act(match, "discard", seat, card=match.deal.seats[seat].hand[-1].code)
+    act(match, "leave", 1)
+    assert match.phase is MatchPhase.OVER and match.winner == 0
+    assert finishing_order(match) == [(0,), (1,), (2,)]
+
+
 def test_a_rejoined_player_is_ranked_by_the_pool_they_finished():
     match, _ = Match.start(Format.POOL_101, 3, random.Random(9))
     for winner in (0, 1, 0, 1, 0, 1):

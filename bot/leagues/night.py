@@ -68,12 +68,15 @@ class Table:
         """Its channel is open and it waits for its members (not started, not settled)."""
         return self.thread_id is not None and self.table_id is None and not self.settled
 
+    @property
+    def everyone_in(self) -> bool:
+        return set(self.seats) <= set(self.checked_in)
+
     def check_in_due(self, now: datetime) -> bool:
         """Whether the wait is over: everyone is here, or the deadline has come."""
         if not self.checking_in:
             return False
-        everyone = set(self.seats) <= set(self.checked_in)
-        return everyone or (self.check_in_until is not None and as_utc(now) >= self.check_in_until)
+        return self.everyone_in or (self.check_in_until is not None and as_utc(now) >= self.check_in_until)
 
     def to_json(self) -> dict[str, Any]:
         return {

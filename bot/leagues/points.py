@@ -10,7 +10,8 @@ Finishing order comes from the match itself: the winner first; everyone else by 
 out, later being better (a replay of the match's command log gives the exact order, since a
 pool's state keeps only who is out, not when). Players out in the same deal are ordered by their
 final pool score, lower being better; equal scores share the position. Leaving the table counts
-as going out before anyone eliminated in that deal. A split pool (the last two or three agree to
+as going out in the deal being played (between deals: the next one), before anyone eliminated
+at the end of that deal. A split pool (the last two or three agree to
 share it) puts the sharers in the top positions and divides those positions' points between them
 in proportion to their shares, as the prize is divided in the apps.
 
@@ -126,10 +127,14 @@ def _group(seats: Sequence[int], key: Any) -> list[tuple[int, ...]]:
 
 
 def _out_moments(match: Match) -> dict[int, tuple[int, int]]:
-    """When each seat that ended out went out: (deals finished by then, 0 for leaving / 1 eliminated).
+    """When each seat that ended out went out: (the deal it went out in, 0 for leaving / 1 eliminated).
 
-    Replays the log with the recorded shuffles, the engine's own way, so the order is the one the
-    table saw; a rejoin forgets the earlier elimination.
+    An elimination happens as its deal ends, so it is stamped with the deals finished by then; a
+    leave is stamped with the deal in progress (or the next one, between deals), since the leaver
+    sat through every deal before it: stamped with the finished count instead, a leave in deal
+    k+1 would rank below an elimination at the end of deal k. Replays the log with the recorded
+    shuffles, the engine's own way, so the order is the one the table saw; a rejoin forgets the
+    earlier elimination.
     """
     raw = match.to_json()
     replay = Match.empty(match.format, match.players, rules=match.rules, point_value=match.point_value)
@@ -137,7 +142,7 @@ def _out_moments(match: Match) -> dict[int, tuple[int, int]]:
     moments: dict[int, tuple[int, int]] = {}
     for entry in raw["log"]:
         if entry.get("command") == "leave":
-            moments[entry["seat"]] = (len(replay.finished_deals), 0)
+            moments[entry["seat"]] = (len(replay.finished_deals) + 1, 0)
         for event in replay.apply(entry):
             if event.kind is EventKind.ELIMINATED and event.seat is not None:
                 moments[event.seat] = (len(replay.finished_deals), 1)

@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.engine.match import Match
 from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
+from bot.leagues.night import SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
 from bot.service.events import ServiceEventKind, TableEvent
@@ -42,7 +43,10 @@ from bot.store import SeatRecord, Store, StoredLeague, TableStatus
 
 log = logging.getLogger(__name__)
 
+Pause = Callable[[asyncio.Event, float], Awaitable[None]]  # how the scheduler waits (`run`)
+
 POLL_SECONDS = 30.0  # the scheduler wakes at least this often, so a missed wake-up is not missed long
+FIRST_BACKOFF = 1.0  # the scheduler's first wait after a failed pass, doubling up to POLL_SECONDS
 # A reminder the running scheduler finds due within this is still sent (it polls, so it is always
 # a little late); an older one was due while the bot was down and is skipped.
 REMINDER_LATENESS = timedelta(minutes=5)
@@ -51,6 +55,8 @@ REMINDER_LATENESS = timedelta(minutes=5)
 THREAD_PATIENCE = timedelta(minutes=30)
 NO_THREAD = "I could not open a thread for this table for 30 minutes: it is not played (no points)."
 WHEN_FORMAT = "%Y-%m-%d %H:%M"
+# What a night published late may have become meanwhile (see `night_published`).
+CHANGED = frozenset({NightStatus.POSTPONED, NightStatus.CANCELLED, NightStatus.MISSED})
 
 
 class LeagueService:
@@ -75,6 +81,7 @@ class LeagueService:
         # (league, night, round, table) -> when opening its channel first failed (since start-up)
         self._thread_trouble: dict[tuple[int, int, int, int], datetime] = {}
         self._creating = asyncio.Lock()  # names are unique per server: one creation at a time
+        self._failures = 0  # steps failed since start-up: how the scheduler knows to back off
 
     # ----------------------------------------------------------------- start-up
 
@@ -92,11 +99,34 @@ class LeagueService:
                         for reminder in _unsent(record.league):
                             if reminder.at <= now:
                                 record.league.reminder_sent(reminder.key)
+                        resumed = self._renew_check_ins(record, now)
                 except Exception:  # one broken league must not keep the others from starting
                     log.exception("league %s could not catch up", record.id)
                     continue
-                events += await self._advance(record)
+                was_open = _unpublished(record)  # one this pass opens is announced by the pass
+                advanced = await self._advance(record)
+                unpublished = _unpublished(record)
+                if was_open is not None and unpublished is not None and unpublished.number == was_open.number:
+                    events.append(self._night_open(record, unpublished))
+                events += resumed + advanced
         return events
+
+    def _renew_check_ins(self, record: LeagueRecord, now: datetime) -> list[LeagueEvent]:
+        """The tables still checking in get a fresh window and their CHECK_IN again.
+
+        The check-in event goes out after the save, so a crash in between leaves a thread
+        nobody was told to check in to; without this its deadline would pass unseen and every
+        member be a no-show. A fresh window, as a restarted table gives a fresh turn deadline:
+        the members could not check in while the bot was down. (The caller saves the change.)
+        """
+        night = record.league.running_night
+        waiting = [t for t in night.round_tables() if t.checking_in and not t.everyone_in] if night else []
+        if night is None or not waiting:
+            return []
+        until = now + self.check_in_time
+        for table in waiting:
+            table.check_in_until = until
+        return [self._check_in(record, night, waiting, until, resumed=True)]
 
     # ----------------------------------------------------------------- looking
 
@@ -196,8 +226,11 @@ class LeagueService:
         record = self.find(guild_id, name)
         return await self._signups(record, None, lambda night: night.remove(user_id))
 
-    async def postpone(self, guild_id: int, name: str | None, when: str, reason: str) -> list[LeagueEvent]:
-        """`when` is the league's local wall-clock time, "YYYY-MM-DD HH:MM"."""
+    async def postpone(
+        self, guild_id: int, name: str | None, when: str, reason: str, night: int | None = None
+    ) -> list[LeagueEvent]:
+        """`when` is the league's local wall-clock time, "YYYY-MM-DD HH:MM"; `night`, the night
+        the admin saw (see `_still_waiting`)."""
         record = self.find(guild_id, name)
         timezone = record.league.timezone
         try:
@@ -208,16 +241,21 @@ class LeagueService:
             ) from None
         start = local_instant(local.date(), local.time(), zone(timezone))
         async with self._lock(record), self._changing(record):
-            night = _waiting(record.league)
-            night.postpone(start, self._now(), " ".join(reason.split()))
-        return [self._night_changed(record, night)]
+            _still_waiting(record.league, night)
+            postponed = _waiting(record.league)
+            postponed.postpone(start, self._now(), " ".join(reason.split()))
+        return [self._night_changed(record, postponed)]
 
-    async def cancel_night(self, guild_id: int, name: str | None, reason: str) -> list[AnyEvent]:
+    async def cancel_night(
+        self, guild_id: int, name: str | None, reason: str, night: int | None = None
+    ) -> list[AnyEvent]:
+        """Cancels the waiting night; `night`, the night the admin saw (see `_still_waiting`)."""
         record = self.find(guild_id, name)
         async with self._lock(record):
             async with self._changing(record):
-                night = record.league.cancel_night(self._now(), " ".join(reason.split()))
-            return [self._night_changed(record, night), *await self._advance(record)]
+                _still_waiting(record.league, night)
+                cancelled = record.league.cancel_night(self._now(), " ".join(reason.split()))
+            return [self._night_changed(record, cancelled), *await self._advance(record)]
 
     async def adjust(
         self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
@@ -301,15 +339,29 @@ class LeagueService:
     # ----------------------------------------------------------------- the front end's reports
 
     async def night_published(
-        self, league_id: int, night: int, event_id: int | None, message_id: int | None
-    ) -> None:
-        """Remembers the Discord scheduled event and the announcement message of a night."""
+        self, league_id: int, night: int, event_id: int | None = None, message_id: int | None = None
+    ) -> list[LeagueEvent]:
+        """Remembers the Discord scheduled event and the announcement message of a night; None
+        keeps what is stored, so the front end reports each as soon as it has it.
+
+        The front end publishes what a NIGHT_OPEN said; if the night was cancelled, missed or
+        postponed before the ids arrived, the NIGHT_CHANGED of that change carried no ids and
+        could not be shown, so a NIGHT_CHANGED is returned (with the ids) for it to fix what it
+        just created. Only for an id not stored before: a repeated report changes nothing.
+        """
         record = self._record(league_id)
         async with self._lock(record), self._changing(record):
-            published = record.league.active_season().night(night)
-            published.event_id = event_id
+            published = record.league.seasons[-1].night(night)  # its season may have ended meanwhile
+            new = (event_id is not None and event_id != published.event_id) or (
+                message_id is not None and message_id != record.announcement.get(night)
+            )
+            if event_id is not None:
+                published.event_id = event_id
             if message_id is not None:
                 record.announcement[night] = message_id
+        if new and published.status in CHANGED:
+            return [self._night_changed(record, published)]
+        return []
 
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
@@ -336,9 +388,18 @@ class LeagueService:
             events += await self._advance_locked(record)
         return events
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """The production loop: tick, hand the events on, sleep until the next wake-up."""
+    async def run(self, stop: asyncio.Event, *, pause: Pause | None = None) -> None:
+        """The production loop: tick, hand the events on, sleep until the next wake-up.
+
+        After a pass in which a step failed, or with a wake time already past (something due
+        that the pass could not do), it backs off, 1 s doubling to `POLL_SECONDS`, instead of
+        ticking again at once: a league that cannot move on must not spin the event loop and
+        flood the log. `pause` (tests) replaces the wait on `stop`.
+        """
+        pause = pause or _pause
+        backoff = FIRST_BACKOFF
         while not stop.is_set():
+            failures = self._failures
             events = await self.tick()
             if events and self.on_events is not None:
                 try:
@@ -348,9 +409,12 @@ class LeagueService:
             wait = POLL_SECONDS
             wake = self.next_wake()
             if wake is not None:
-                wait = max(0.0, min(wait, wake - self.clock.now()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=wait)
+                wait = min(wait, wake - self.clock.now())
+            if self._failures != failures or wait <= 0:
+                wait, backoff = backoff, min(backoff * 2, POLL_SECONDS)
+            else:
+                backoff = FIRST_BACKOFF
+            await pause(stop, wait)
 
     # ----------------------------------------------------------------- one pass over a league
 
@@ -374,6 +438,7 @@ class LeagueService:
                 log.exception(
                     "league %s: %s failed; it is tried again at the next pass", record.id, step.__name__
                 )
+                self._failures += 1
                 break
         return events
 
@@ -422,12 +487,18 @@ class LeagueService:
 
     async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
         """Opens and starts the service's table with the members present; a table opened (or
-        started) before a crash cut the league's save short is taken over, not opened twice."""
+        started) before a crash cut the league's save short is taken over, not opened twice,
+        and a table that is not the league's in its channel is cancelled first."""
         assert table.thread_id is not None
         channel = table.thread_id
         events: list[TableEvent] = []
         playing = self.tables.table_in(channel)
-        if playing is None or playing.record.league_id != record.id:
+        if playing is not None and playing.record.league_id != record.id:
+            # Someone opened a table of their own in the league's thread: it would hold the
+            # channel (one table per channel) and wedge the night, so it gives way.
+            events += await self.tables.cancel(channel, playing.record.host_id, can_manage=True)
+            playing = None
+        if playing is None:
             earlier = await self.store.league_table(record.id, channel)
             if earlier is not None:  # its match ended, or cannot be resumed: the settle step looks
                 table.table_id = earlier.id
@@ -490,24 +561,15 @@ class LeagueService:
         if night is None or not waiting:
             return
         until = self._now() + self.check_in_time
-        opened: list[dict[str, Any]] = []
+        opened: list[Table] = []
         try:
             for table in waiting:
                 if not await self._open_thread(record, night, table, until, events):
                     break  # the league was restored from its save: the next pass sees it afresh
-                seats = list(table.seats)
-                opened.append(
-                    {
-                        "number": table.number,
-                        "seats": seats,
-                        "channel_id": table.thread_id,
-                        "until": to_iso(until),
-                    }
-                )
+                opened.append(table)
         finally:
             if opened:
-                data = {"round": night.current_round, "tables": opened}
-                events.append(self._event(record, LeagueEventKind.CHECK_IN, night.number, data))
+                events.append(self._check_in(record, night, opened, until))
 
     async def _open_thread(
         self, record: LeagueRecord, night: Night, table: Table, until: datetime, events: list[AnyEvent]
@@ -588,6 +650,18 @@ class LeagueService:
         data = {"starts_at": to_iso(night.starts_at)}
         return self._event(record, LeagueEventKind.NIGHT_OPEN, night.number, data)
 
+    def _check_in(
+        self, record: LeagueRecord, night: Night, tables: list[Table], until: datetime, resumed: bool = False
+    ) -> LeagueEvent:
+        listed = [
+            {"number": t.number, "seats": list(t.seats), "channel_id": t.thread_id, "until": to_iso(until)}
+            for t in tables
+        ]
+        data: dict[str, Any] = {"round": night.current_round, "tables": listed}
+        if resumed:
+            data["resumed"] = True  # the front end edits the check-in message it may already have
+        return self._event(record, LeagueEventKind.CHECK_IN, night.number, data)
+
     def _night_changed(self, record: LeagueRecord, night: Night) -> LeagueEvent:
         data = {
             "status": night.status.value,
@@ -613,6 +687,12 @@ class LeagueService:
         return [self._event(record, LeagueEventKind.NIGHT_FINISHED, night.number, {"points": night.points()})]
 
 
+async def _pause(stop: asyncio.Event, seconds: float) -> None:
+    """Waits `seconds`, or less if the scheduler is stopped meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+
+
 def _folded(name: str) -> str:
     return " ".join(name.split()).casefold()
 
@@ -626,6 +706,29 @@ def _waiting(league: League) -> Night:
     if running is not None:
         raise LeagueError(f"Night {running.number} has started; ask an admin if you cannot play.")
     raise LeagueError(f"{league.name} has no season running; an admin can start one.")
+
+
+def _still_waiting(league: League, number: int | None) -> None:
+    """Refuses an admin's change meant for night `number` once another night is waiting: the
+    waiting night moves on as soon as one is cancelled, so a double submit, or two admins at
+    once, would otherwise cancel (or postpone) the night after it too. None: no check."""
+    if number is None:
+        return
+    waiting = league.next_night
+    if waiting is None or waiting.number != number:
+        now = f"night {waiting.number} is next" if waiting is not None else "no night is waiting"
+        raise LeagueError(f"Night {number} is no longer waiting: {now}.")
+
+
+def _unpublished(record: LeagueRecord) -> Night | None:
+    """The night open for sign-up that the front end never reported publishing (the bot went
+    down between saving it and creating its Discord event and announcement)."""
+    night = record.league.next_night
+    if night is None or night.status not in SIGNUP_OPEN:
+        return None
+    if night.event_id is not None or night.number in record.announcement:
+        return None
+    return night
 
 
 def _unsent(league: League) -> list[Reminder]:
