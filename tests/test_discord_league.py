@@ -492,3 +492,52 @@ async def test_a_crowded_night_keeps_its_announcement_and_reminder_within_discor
     (reminder,) = [m.content for m in double.messages_to(double.channel_id) if m.content.startswith("⏰")]
     assert len(reminder) <= 2000 and reminder.endswith("Not in yet? `/league join`.")
     assert re.search(r"> and \d+ more\. Not in", reminder)
+
+
+async def test_an_event_created_for_a_night_cancelled_meanwhile_is_cancelled_too(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    alice = double.user("alice")
+    # The league is created but its night not yet published when an admin cancels that night.
+    opening = await bot.leagues.create(
+        double.guild_id, alice.id, "Friday Pool", "pool-61", "every Friday 20:00", "Asia/Kolkata", 3, 1,
+        double.channel_id,
+    )
+    cancel = await double.slash_command(alice, "league cancel", options={"reason": "Hall booked", "night": 1})
+    assert "Cancelled night 1" in await answer(double, cancel)
+    await settle(bot)
+    await bot.league_presenter.publish(opening)
+    await settle(bot)
+    record = only_league(bot, double)
+    first = record.league.seasons[-1].night(1)
+    assert first.status is NightStatus.CANCELLED and first.event_id is not None
+    assert double.scheduled_events[first.event_id]["status"] == 4  # cancelled on Discord too
+    assert "Cancelled" in double.message(record.announcement[1]).content
+
+
+async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    alice = double.user("alice")
+    offered = await double.autocomplete(alice, "league cancel", focused="night", options={"night": 1})
+    assert [choice["value"] for choice in offered] == [1]
+    options = {"reason": "Hall booked", "night": 1}
+    first, second = await double.at_once(
+        double.slash_command(alice, "league cancel", options=options),
+        double.slash_command(alice, "league cancel", options=options),
+    )
+    words = sorted([await answer(double, first), await answer(double, second)])
+    await settle(bot)
+    assert words[0].startswith("Cancelled night 1.") and "Night 1 is no longer waiting" in words[1]
+    nights = only_league(bot, double).league.seasons[-1].nights
+    assert [n.status for n in nights[:2]] == [NightStatus.CANCELLED, NightStatus.SIGNUP]
+
+    postponed = await double.slash_command(
+        alice, "league postpone", options={"when": "2026-03-14 21:00", "reason": "Holi"}
+    )
+    assert (await answer(double, postponed)).startswith("Postponed night 2.")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
 LEAGUE_OPTION = "Which league (leave out when the server has one)"
 Interaction = discord.Interaction[Any]
+WAITING_NIGHT = "Which night (the next one if left out); refused once another night is next"
 # An admin's reason is shown in league messages: bounded so they stay within Discord's 2,000 characters.
 Reason = app_commands.Range[str, 1, 300]
 
@@ -242,25 +243,40 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
 
     @app_commands.command(name="postpone", description="Move the next night to another time (Manage Server)")
     @app_commands.describe(
-        when="New local start, YYYY-MM-DD HH:MM in the league's time zone", reason="Shown to members"
+        when="New local start, YYYY-MM-DD HH:MM in the league's time zone",
+        reason="Shown to members",
+        night=WAITING_NIGHT,
     )
     async def postpone(
-        self, interaction: Interaction, when: str, reason: Reason, league: str | None = None
+        self,
+        interaction: Interaction,
+        when: str,
+        reason: Reason,
+        night: app_commands.Range[int, 1, 1000] | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
-            await self.show(await self.service.postpone(interaction.guild_id, league, when, reason))
-            return f"Postponed. {self.upcoming(self.find(interaction, league))}"
+            events = await self.service.postpone(interaction.guild_id, league, when, reason, night=night)
+            await self.show(events)
+            return f"Postponed night {events[0].night}. {self.upcoming(self.find(interaction, league))}"
 
         await self.answer(interaction, work, manage="postpone a night")
 
     @app_commands.command(name="cancel", description="Cancel the next night (Manage Server)")
-    @app_commands.describe(reason="Shown to members")
-    async def cancel(self, interaction: Interaction, reason: Reason, league: str | None = None) -> None:
+    @app_commands.describe(reason="Shown to members", night=WAITING_NIGHT)
+    async def cancel(
+        self,
+        interaction: Interaction,
+        reason: Reason,
+        night: app_commands.Range[int, 1, 1000] | None = None,
+        league: str | None = None,
+    ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
-            await self.show(await self.service.cancel_night(interaction.guild_id, league, reason))
-            return f"Cancelled. {self.upcoming(self.find(interaction, league))}"
+            events = await self.service.cancel_night(interaction.guild_id, league, reason, night=night)
+            await self.show(events)
+            return f"Cancelled night {events[0].night}. {self.upcoming(self.find(interaction, league))}"
 
         await self.answer(interaction, work, manage="cancel a night")
 
@@ -317,6 +333,22 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         await self.answer(interaction, work, manage="adjust a result")
 
     # ----------------------------------------------------------------- autocomplete
+
+    @postpone.autocomplete("night")
+    @cancel.autocomplete("night")
+    async def waiting_night(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """Offers the night waiting to be played, so the admin's command names it."""
+        if interaction.guild_id is None:
+            return []
+        league = getattr(interaction.namespace, "league", None)
+        try:
+            night = self.find(interaction, league).league.next_night
+        except LeagueError:
+            return []
+        if night is None:
+            return []
+        name = f"Night {night.number} · {night.starts_at:%Y-%m-%d %H:%M} UTC"
+        return [app_commands.Choice(name=name, value=night.number)]
 
     @join.autocomplete("league")
     @leave.autocomplete("league")

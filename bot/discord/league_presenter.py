@@ -136,29 +136,45 @@ class LeaguePresenter:
     # ----------------------------------------------------------------- the night before it starts
 
     async def _night_open(self, record: LeagueRecord, event: LeagueEvent) -> None:
-        """Publishes the night (scheduled event, then announcement) and tells the service both ids."""
+        """Publishes the night: the scheduled event, then the announcement, each id reported to
+        the service as soon as it exists (each step on its own, so one failing loses nothing of
+        the other). A night changed meanwhile comes back as a NIGHT_CHANGED, shown at once to fix
+        what was just created."""
         league, night = record.league, self.night(record, event.night)
-        event_id = None
-        try:
-            guild = await self._guild(league.guild_id)
-            created = await guild.create_scheduled_event(
-                name=text.night_title(league, night),
-                start_time=night.starts_at,
-                end_time=text.night_end(league, night),
-                entity_type=discord.EntityType.external,
-                privacy_level=discord.PrivacyLevel.guild_only,
-                location=await self._location(league.channel_id),
-                description=text.event_description(league, night),
-            )
-            event_id = created.id
-        except discord.HTTPException as error:
-            log.warning("league %s: could not create the scheduled event: %s", record.id, error)
-            await self.say(league.channel_id, NO_EVENTS.format(title=text.night_title(league, night)))
-        view = self._announcement_view(record, night) or discord.utils.MISSING
-        message = await self.say(league.channel_id, text.announcement(league, night), view=view)
-        await self.bot.leagues.night_published(
-            record.id, night.number, event_id, message.id if message is not None else None
-        )
+        leagues = self.bot.leagues
+
+        async def scheduled_event() -> list[LeagueEvent]:
+            try:
+                guild = await self._guild(league.guild_id)
+                created = await guild.create_scheduled_event(
+                    name=text.night_title(league, night),
+                    start_time=night.starts_at,
+                    end_time=text.night_end(league, night),
+                    entity_type=discord.EntityType.external,
+                    privacy_level=discord.PrivacyLevel.guild_only,
+                    location=await self._location(league.channel_id),
+                    description=text.event_description(league, night),
+                )
+            except discord.HTTPException as error:
+                log.warning("league %s: could not create the scheduled event: %s", record.id, error)
+                await self.say(league.channel_id, NO_EVENTS.format(title=text.night_title(league, night)))
+                return []
+            return await leagues.night_published(record.id, night.number, event_id=created.id)
+
+        async def posted_announcement() -> list[LeagueEvent]:
+            view = self._announcement_view(record, night) or discord.utils.MISSING
+            message = await self.say(league.channel_id, text.announcement(league, night), view=view)
+            if message is None:
+                return []
+            return await leagues.night_published(record.id, night.number, message_id=message.id)
+
+        changed: dict[tuple[str, int | None], LeagueEvent] = {}
+        for step in (scheduled_event, posted_announcement):
+            try:
+                changed |= {(str(found.kind), found.night): found for found in await step()}
+            except Exception:
+                log.exception("league %s night %s: %s failed", record.id, night.number, step.__name__)
+        await self.publish(list(changed.values()))  # one change shown once, with both ids known
 
     async def _signups(self, record: LeagueRecord, event: LeagueEvent) -> None:
         await self._edit_announcement(record, self.night(record, event.night))
