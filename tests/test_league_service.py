@@ -621,3 +621,37 @@ async def test_night_published_keeps_what_it_is_not_given_and_reports_a_night_ch
     (changed,) = await leagues.night_published(record.id, 2, message_id=556)
     assert (changed.data["event_id"], changed.data["message_id"]) == (555, 556)
     assert await leagues.night_published(record.id, 2, 555, 556) == []  # told already
+
+
+async def test_an_admin_abandons_a_stuck_table_with_a_reason_and_the_night_goes_on(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:4], seats_per_table=2)
+    leagues = bot.leagues
+    for user in (11, 14):
+        await leagues.check_in(5001, user)
+    playing = bot.tables.table_in(5001)
+    assert playing.match is not None
+    with pytest.raises(LeagueError, match="Give a reason"):
+        await leagues.abandon_table(GUILD, None, 1, 1, "  ", ADMIN)
+    with pytest.raises(LeagueError, match="Night 2 is not being played"):
+        await leagues.abandon_table(GUILD, None, 2, 1, "stuck", ADMIN)
+
+    # table 2 never starts (nobody comes to check in, and the admin will not wait)
+    events = await leagues.abandon_table(GUILD, None, 1, 2, " nobody   came ", ADMIN)
+    assert kinds(events) == ["table_settled"]
+    assert events[0].data["reason"] == "nobody came" and events[0].data["by"] == ADMIN
+    assert {p["points"] for p in events[0].data["placings"]} == {0}
+
+    # table 1's match cannot go on: its service table is cancelled, and the night ends
+    events = await leagues.abandon_table(GUILD, None, 1, 1, "the match froze", ADMIN, round=1)
+    assert kinds(events) == ["cancelled", "table_settled", "night_finished", "night_open"]
+    assert events[0].table_id == playing.id and bot.tables.table_in(5001) is None
+    assert [(p["user_id"], p["position"], p["points"]) for p in events[1].data["placings"]] == [
+        (11, None, 0),
+        (14, None, 0),
+    ]
+    night = leagues.find(GUILD, None).league.season.night(1)
+    assert night.status is NightStatus.FINISHED and night.table(1, 1).note == "the match froze"
+    assert await leagues.table_events(events[:1]) == []  # the front end forwarding the cancel
+    with pytest.raises(LeagueError, match="Night 1 is not being played"):
+        await leagues.abandon_table(GUILD, None, 1, 1, "again", ADMIN)

@@ -110,7 +110,9 @@ class League:
         """Ends the season; a night not yet seated is cancelled, a night in play must finish first."""
         season = self.active_season()
         if any(night.status is NightStatus.RUNNING for night in season.nights):
-            raise LeagueError("A night is being played; end the season after it finishes.")
+            raise LeagueError(
+                "A night is being played; end the season after it finishes (a stuck table can be abandoned)."
+            )
         for night in season.nights:
             if night.status in BEFORE_SEATING:
                 night.cancel("The season ended.")
@@ -202,9 +204,9 @@ class League:
         night.close_check_in(round_number, number, self.points_table)
         return self._advance(night)
 
-    def abandon_table(self, round_number: int, number: int) -> list[Table]:
+    def abandon_table(self, round_number: int, number: int, reason: str = "") -> list[Table]:
         night = self._running()
-        night.abandon(round_number, number, self.points_table)
+        night.abandon(round_number, number, self.points_table, reason)
         return self._advance(night)
 
     def cancel_night(self, now: datetime, reason: str) -> Night:

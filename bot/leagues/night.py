@@ -54,6 +54,7 @@ class Table:
     table_id: int | None = None  # the service's table that plays it
     checked_in: list[int] = field(default_factory=list)
     check_in_until: datetime | None = None
+    note: str = ""  # why it was abandoned (shown with its result)
 
     @property
     def settled(self) -> bool:
@@ -89,6 +90,7 @@ class Table:
             "table_id": self.table_id,
             "checked_in": list(self.checked_in),
             "check_in_until": to_iso(self.check_in_until),
+            "note": self.note,
         }
 
     @classmethod
@@ -104,6 +106,7 @@ class Table:
             raw.get("table_id"),
             list(raw.get("checked_in", [])),
             from_iso(raw.get("check_in_until")),
+            raw.get("note", ""),
         )
 
 
@@ -254,10 +257,12 @@ class Night:
         _settle_if_short(table, points)
         return table
 
-    def abandon(self, round_number: int, number: int, points: PointsTable) -> Table:
-        """A table closed before its match ended (its channel deleted): the members who came
-        played without a placing, worth no points, so the night can go on; an admin can adjust."""
+    def abandon(self, round_number: int, number: int, points: PointsTable, reason: str = "") -> Table:
+        """A table closed before its match ended (its channel deleted, its match stuck): the
+        members who came played without a placing, worth no points, so the night can go on; an
+        admin can adjust. `reason` is kept with the table, for its result to say why."""
         table = self._unsettled(round_number, number)
+        table.note = reason
         table.placings = [Placing(user, None, 0) for user in table.present] + _no_shows(table, points)
         return table
 

@@ -257,6 +257,41 @@ class LeagueService:
                 cancelled = record.league.cancel_night(self._now(), " ".join(reason.split()))
             return [self._night_changed(record, cancelled), *await self._advance(record)]
 
+    async def abandon_table(
+        self,
+        guild_id: int,
+        name: str | None,
+        night: int,
+        table: int,
+        reason: str,
+        by: int,
+        round: int | None = None,
+    ) -> list[AnyEvent]:
+        """An admin's way out of a stuck table (a match that cannot be resumed, a table that
+        never starts), which would otherwise hold the night, and so the league, open for ever:
+        its service table, if one is loaded in its channel, is cancelled, and the league table
+        settled with no points and the reason kept. `round`: the round being played."""
+        reason = " ".join(reason.split())
+        if not reason:
+            raise LeagueError("Give a reason for abandoning the table; it is shown with its result.")
+        record = self.find(guild_id, name)
+        async with self._lock(record):
+            running = record.league.running_night
+            if running is None or running.number != night:
+                raise LeagueError(f"Night {night} is not being played.")
+            round = running.current_round if round is None else round
+            stuck = running.table(round, table)
+            if stuck.settled:
+                raise LeagueError(f"Table {table} of round {round} is already settled.")
+            events: list[AnyEvent] = []
+            playing = self.tables.table_in(stuck.thread_id) if stuck.thread_id is not None else None
+            if playing is not None:
+                events += await self.tables.cancel(playing.record.channel_id, by, can_manage=True)
+            async with self._changing(record):
+                record.league.abandon_table(round, table, reason)
+            events += [self._settled(record, running, stuck, by=by), *self._night_over(record, running)]
+            return events + await self._advance(record)
+
     async def adjust(
         self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
     ) -> list[LeagueEvent]:
@@ -588,9 +623,9 @@ class LeagueService:
             night = record.league.active_season().night(night.number)  # the failure restored the save
             table = night.table(table.round, table.number)
             async with self._changing(record):
-                record.league.abandon_table(table.round, table.number)
+                record.league.abandon_table(table.round, table.number, NO_THREAD)
             del self._thread_trouble[key]
-            events.append(self._settled(record, night, table, NO_THREAD))
+            events.append(self._settled(record, night, table))
             events += self._night_over(record, night)
             return False
         self._thread_trouble.pop(key, None)
@@ -672,12 +707,13 @@ class LeagueService:
         }
         return self._event(record, LeagueEventKind.NIGHT_CHANGED, night.number, data)
 
-    def _settled(self, record: LeagueRecord, night: Night, table: Table, reason: str = "") -> LeagueEvent:
+    def _settled(self, record: LeagueRecord, night: Night, table: Table, **extra: Any) -> LeagueEvent:
         data = {
             "round": table.round,
             "number": table.number,
             "placings": [placing.to_json() for placing in table.placings or []],
-            "reason": reason,
+            "reason": table.note,
+            **extra,
         }
         return self._event(record, LeagueEventKind.TABLE_SETTLED, night.number, data)
 
