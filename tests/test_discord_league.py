@@ -541,3 +541,33 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
         alice, "league postpone", options={"when": "2026-03-14 21:00", "reason": "Holi"}
     )
     assert (await answer(double, postponed)).startswith("Postponed night 2.")
+
+
+async def test_an_admin_abandons_a_stuck_table_and_the_night_ends(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    await at(bot, clock, FIRST_NIGHT)
+    (table,) = tables_of(bot, double)
+    for name in ("alice", "bob"):
+        message = check_in_message(double, table.thread_id)
+        await double.press_button(double.user(name), message, button_of(message, "here"))
+        await settle(bot)
+    assert bot.service.table_in(table.thread_id).match is not None
+    options = {"night": 1, "table": table.number, "reason": "The game is stuck"}
+    bob = double.user("bob")
+    double.set_permissions(bob, MEMBER)
+    refused = await double.slash_command(bob, "league abandon", options=options)
+    assert "Manage Server" in await answer(double, refused)
+
+    done = await double.slash_command(double.user("alice"), "league abandon", options=options)
+    assert "abandoned" in await answer(double, done)
+    await settle(bot)
+    night = only_league(bot, double).league.seasons[-1].night(1)
+    assert night.status is NightStatus.FINISHED and night.table(1, table.number).settled
+    assert bot.service.table_in(table.thread_id) is None
+    assert all("The game is stuck" in channel_text(double, where) for where in (None, table.thread_id))
+    again = await double.slash_command(double.user("alice"), "league abandon", options=options)
+    assert "not being played" in await answer(double, again)

@@ -281,6 +281,37 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         await self.answer(interaction, work, manage="cancel a night")
 
     @app_commands.command(
+        name="abandon", description="Give up a stuck table of the night: no points, a reason (Manage Server)"
+    )
+    @app_commands.describe(
+        night="The night being played",
+        table="The table's number (in its thread's name)",
+        reason="Shown with the table's result",
+        round="The round (the one being played if left out)",
+    )
+    async def abandon(
+        self,
+        interaction: Interaction,
+        night: app_commands.Range[int, 1, 1000],
+        table: app_commands.Range[int, 1, 1000],
+        reason: Reason,
+        round: app_commands.Range[int, 1, 5] | None = None,
+        league: str | None = None,
+    ) -> None:
+        """For a table that cannot go on (a match that cannot be resumed, a table that never
+        starts), which would otherwise keep the night from ending."""
+
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            events = await self.service.abandon_table(
+                interaction.guild_id, league, night, table, reason, interaction.user.id, round=round
+            )
+            await self.show(events)
+            return f"Table {table} of night {night} is abandoned: no points, reason kept."
+
+        await self.answer(interaction, work, manage="abandon a table")
+
+    @app_commands.command(
         name="add", description="Sign a member up for the next night, until seating (Manage Server)"
     )
     async def add(self, interaction: Interaction, member: discord.Member, league: str | None = None) -> None:
@@ -357,6 +388,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
     @me.autocomplete("league")
     @postpone.autocomplete("league")
     @cancel.autocomplete("league")
+    @abandon.autocomplete("league")
     @add.autocomplete("league")
     @remove.autocomplete("league")
     @adjust.autocomplete("league")
