@@ -398,22 +398,18 @@ async def test_a_check_in_announced_again_edits_its_message_with_the_fresh_deadl
     bot = await start(double, bot_runner, tmp_path, clock)
     await create_league(double, bot)
     await sign_up(double, bot, "alice", "bob")
-    clock.time = FIRST_NIGHT.timestamp()
-    (check_in,) = [e for e in await bot.leagues.tick() if e.kind == "check_in"]
-    await bot.league_presenter.publish([check_in])
-    await settle(bot)
+    await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
     message = check_in_message(double, table.thread_id)
     alice = double.user("alice")
     await double.press_button(alice, message, button_of(message, "here"))
     await settle(bot)
 
-    # After a restart the service announces the check-in again, with a fresh window.
+    # Down for five minutes: on waking the service announces the check-in again, with a fresh window.
+    clock.time = (FIRST_NIGHT + timedelta(minutes=5)).timestamp()
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
-    fresh = FIRST_NIGHT + timedelta(minutes=25)
-    check_in.data["tables"][0]["until"] = fresh.isoformat()
-    await bot.league_presenter.publish([check_in])
-    await settle(bot)
+    fresh = FIRST_NIGHT + timedelta(minutes=15)
+    await double.wait_for(lambda: f"<t:{int(fresh.timestamp())}:R>" in double.message(message.id).content)
     posted = [m for m in double.messages_to(table.thread_id) if m.custom_ids()]
     assert [m.id for m in posted] == [message.id]  # the same message, not a second one
     edited = double.message(message.id)
