@@ -567,3 +567,47 @@ async def test_an_admin_abandons_a_stuck_table_and_the_night_ends(discord_double
     assert all("The game is stuck" in channel_text(double, where) for where in (None, table.thread_id))
     again = await double.slash_command(double.user("alice"), "league abandon", options=options)
     assert "not being played" in await answer(double, again)
+
+
+async def test_create_refuses_a_thread_and_a_channel_where_the_bot_lacks_what_a_league_needs(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await start(double, bot_runner, tmp_path, ManualClock(NOW.timestamp()))
+    alice = double.user("alice")
+    thread = await bot.get_channel(double.channel_id).create_thread(
+        name="chat", type=discord.ChannelType.public_thread
+    )
+    in_thread = await double.slash_command(alice, "league create", options=LEAGUE, channel=thread.id)
+    assert "text channel" in await answer(double, in_thread)
+    assert double.followups(in_thread)[-1].ephemeral
+
+    no_threads = discord.Permissions.all()
+    no_threads.create_public_threads = no_threads.send_messages_in_threads = False
+    double.set_app_permissions(double.channel_id, no_threads.value)
+    refused = await create_league(double, bot)
+    assert "Create Public Threads, Send Messages in Threads" in refused
+    assert bot.leagues.leagues(double.guild_id) == [] and double.scheduled_events == {}
+    double.set_app_permissions(double.channel_id, discord.Permissions.all().value)
+    assert "is created" in await create_league(double, bot)
+
+
+async def test_a_league_channel_turned_into_a_forum_is_told_not_asserted(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    await sign_up(double, bot, "alice", "bob")
+    data = double.channels[double.channel_id]
+    await double.dispatch("CHANNEL_DELETE", dict(data))
+    data.update(type=15, available_tags=[], default_reaction_emoji=None)  # a forum now
+    await double.dispatch("CHANNEL_CREATE", dict(data))
+    for _ in range(200):  # the gateway event reaches the bot's cache
+        if isinstance(bot.get_channel(double.channel_id), discord.ForumChannel):
+            break
+        await asyncio.sleep(0.01)
+    await at(bot, clock, FIRST_NIGHT)
+    await at(bot, clock, FIRST_NIGHT + timedelta(minutes=1))
+    assert channel_text(double).count("no longer a text channel") == 1 and thread_ids(double) == []

@@ -28,6 +28,15 @@ MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
 LEAGUE_OPTION = "Which league (leave out when the server has one)"
 Interaction = discord.Interaction[Any]
 WAITING_NIGHT = "Which night (the next one if left out); refused once another night is next"
+# What the bot needs in a league channel: the announcement, a thread per table, the check-in in it,
+# and the night's scheduled event.
+LEAGUE_CHANNEL_NEEDS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "manage_events": "Manage Events",
+}
 # An admin's reason is shown in league messages: bounded so they stay within Discord's 2,000 characters.
 Reason = app_commands.Range[str, 1, 300]
 
@@ -102,6 +111,9 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
     ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
+            refusal = self.league_channel_refusal(interaction, channel or interaction.channel)
+            if refusal:
+                raise LeagueError(refusal)
             events = await self.service.create(
                 interaction.guild_id,
                 interaction.user.id,
@@ -118,6 +130,27 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
             return f"**{record.league.name}** is created and season 1 is on. {self.upcoming(record)}"
 
         await self.answer(interaction, work, manage="create a league")
+
+    @staticmethod
+    def league_channel_refusal(interaction: Interaction, channel: Any) -> str:
+        """Why a league cannot live in `channel` (empty when it can): its nights need a text
+        channel where the bot posts, opens public threads and talks in them, and manages events.
+        The bot's permissions come from the interaction for the channel it was used in, else from
+        the cached channel and the bot's member (the interaction only knows its own channel)."""
+        if not isinstance(channel, discord.TextChannel) or channel.is_news():
+            return (
+                "A league needs a text channel for its announcements and table threads (not a thread, "
+                "forum, voice or announcement channel): use the command there or choose one with `channel:`."
+            )
+        allowed = (
+            interaction.app_permissions
+            if channel.id == interaction.channel_id
+            else channel.permissions_for(channel.guild.me)
+        )
+        missing = [label for flag, label in LEAGUE_CHANNEL_NEEDS.items() if not getattr(allowed, flag)]
+        if missing:
+            return f"I can't run a league in {channel.mention}: I need {', '.join(missing)} there."
+        return ""
 
     @season.command(name="start", description="Start a new season (Manage Server)")
     @app_commands.describe(league=LEAGUE_OPTION)

@@ -35,6 +35,10 @@ NO_THREADS = (
     "permission). I keep trying: the table checks in as soon as its thread opens."
 )
 
+NOT_TEXT = (
+    "I cannot open table threads in <#{channel}>: it is no longer a text channel. An admin can make "
+    "it one again; the tables check in as soon as their threads open."
+)
 
 class LeaguePresenter:
     def __init__(self, bot: RummyBot) -> None:
@@ -208,7 +212,10 @@ class LeaguePresenter:
         league = record.league
         assert league.channel_id is not None
         channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(league.channel_id)
-        assert isinstance(channel, discord.TextChannel)
+        if not isinstance(channel, discord.TextChannel):  # changed since /league create checked it
+            log.error("league %s: channel %s is not a text channel: no thread opens", record.id, channel.id)
+            await self._refused_once(record, night, table, NOT_TEXT.format(channel=league.channel_id))
+            raise TypeError(f"league channel {channel.id} is not a text channel")
         rounds = f" · Round {table.round}" if night.rounds > 1 else ""
         name = f"Night {night.number}{rounds} · Table {table.number}"
         try:
@@ -216,11 +223,8 @@ class LeaguePresenter:
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
             )
         except discord.HTTPException:
-            key = (record.id, night.number, table.round, table.number)
-            if key not in self.refused_threads:
-                self.refused_threads.add(key)
-                title = text.night_title(league, night)
-                await self.say(league.channel_id, NO_THREADS.format(title=title, number=table.number))
+            words = NO_THREADS.format(title=text.night_title(league, night), number=table.number)
+            await self._refused_once(record, night, table, words)
             raise
         for user_id in table.seats:
             try:
@@ -228,6 +232,13 @@ class LeaguePresenter:
             except discord.HTTPException as error:
                 log.warning("league %s: could not add %s to %s: %s", record.id, user_id, name, error)
         return thread.id
+
+    async def _refused_once(self, record: LeagueRecord, night: Night, table: Table, words: str) -> None:
+        """Says why a table's thread cannot open, once per table: the service retries every pass."""
+        key = (record.id, night.number, table.round, table.number)
+        if key not in self.refused_threads:
+            self.refused_threads.add(key)
+            await self.say(record.league.channel_id, words)
 
     async def _check_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
         night = self.night(record, event.night)
