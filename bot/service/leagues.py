@@ -89,7 +89,10 @@ class LeagueService:
         """Loads every league and catches up on the downtime. Call after `TableService.resume()`,
         so the league's tables still playing are there to be found."""
         for stored in await self.store.leagues():
-            self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+            try:
+                self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+            except Exception:  # one damaged row must not keep every other league from running
+                log.exception("league %s (%s) could not be read; it is skipped", stored.id, stored.name)
         events: list[AnyEvent] = []
         now = self._now()
         for record in list(self._records.values()):
