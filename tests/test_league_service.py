@@ -672,3 +672,14 @@ async def test_an_unreadable_league_row_is_skipped_and_the_others_load(bots):
     bot = await bots.start(clock)
     assert sorted(r.league.name for r in bot.leagues.leagues(GUILD)) == ["Friday Pool", "Monday Pool"]
     assert kinds(bot.loaded) == ["night_open", "night_open"]  # never published, so announced again
+
+
+async def test_the_season_just_ended_can_still_be_adjusted(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    move_to(clock, FIRST + timedelta(minutes=10))
+    await bot.leagues.tick()  # nobody checked in: the night is over
+    await bot.leagues.end_season(GUILD, None)
+    (adjusted,) = await bot.leagues.adjust(GUILD, None, 11, 1, 3, "the thread failed", ADMIN)
+    assert adjusted.night == 1
+    assert bot.leagues.find(GUILD, None).league.seasons[-1].points() == {11: 3, 12: 0}

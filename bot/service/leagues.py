@@ -298,9 +298,12 @@ class LeagueService:
     async def adjust(
         self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
     ) -> list[LeagueEvent]:
+        """Corrects a finished night of the current season, or of the one just ended: a result
+        is often queried only once the season's last night is over."""
         record = self.find(guild_id, name)
         async with self._lock(record), self._changing(record):
-            adjustment = record.league.active_season().adjust(user_id, night, delta, reason, by, self._now())
+            season = record.league.seasons[-1]
+            adjustment = season.adjust(user_id, night, delta, reason, by, self._now())
         return [self._event(record, LeagueEventKind.ADJUSTED, night, adjustment.to_json())]
 
     # ----------------------------------------------------------------- members
