@@ -26,6 +26,7 @@ from bot.leagues import LeagueError, NightStatus, standings_scene
 from bot.service import LeagueEventKind as K
 from bot.service import ServiceError
 from bot.store import SeatRecord
+from bot.store.leagues import UPDATE_LEAGUE
 from render.standings import render_standings
 
 NO_SHOW = 15
@@ -655,3 +656,30 @@ async def test_an_admin_abandons_a_stuck_table_with_a_reason_and_the_night_goes_
     assert await leagues.table_events(events[:1]) == []  # the front end forwarding the cancel
     with pytest.raises(LeagueError, match="Night 1 is not being played"):
         await leagues.abandon_table(GUILD, None, 1, 1, "again", ADMIN)
+
+
+async def test_an_unreadable_league_row_is_skipped_and_the_others_load(bots):
+    clock = clock_at(MONDAY)
+    bot = await bots.start(clock)
+    await create(bot)
+    await create(bot, name="Broken JSON")
+    await create(bot, name="Broken state")
+    await create(bot, name="Monday Pool")
+    ids = {record.league.name: record.id for record in bot.leagues.leagues(GUILD)}
+    rows = [("{not json", None, 0.0, ids["Broken JSON"]), ('{"league": {}}', None, 0.0, ids["Broken state"])]
+    await bot.store._write({UPDATE_LEAGUE: rows})  # a row damaged outside the bot
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert sorted(r.league.name for r in bot.leagues.leagues(GUILD)) == ["Friday Pool", "Monday Pool"]
+    assert kinds(bot.loaded) == ["night_open", "night_open"]  # never published, so announced again
+
+
+async def test_the_season_just_ended_can_still_be_adjusted(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    move_to(clock, FIRST + timedelta(minutes=10))
+    await bot.leagues.tick()  # nobody checked in: the night is over
+    await bot.leagues.end_season(GUILD, None)
+    (adjusted,) = await bot.leagues.adjust(GUILD, None, 11, 1, 3, "the thread failed", ADMIN)
+    assert adjusted.night == 1
+    assert bot.leagues.find(GUILD, None).league.seasons[-1].points() == {11: 3, 12: 0}

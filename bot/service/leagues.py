@@ -89,7 +89,10 @@ class LeagueService:
         """Loads every league and catches up on the downtime. Call after `TableService.resume()`,
         so the league's tables still playing are there to be found."""
         for stored in await self.store.leagues():
-            self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+            try:
+                self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+            except Exception:  # one damaged row must not keep every other league from running
+                log.exception("league %s (%s) could not be read; it is skipped", stored.id, stored.name)
         events: list[AnyEvent] = []
         now = self._now()
         for record in list(self._records.values()):
@@ -295,9 +298,12 @@ class LeagueService:
     async def adjust(
         self, guild_id: int, name: str | None, user_id: int, night: int, delta: int, reason: str, by: int
     ) -> list[LeagueEvent]:
+        """Corrects a finished night of the current season, or of the one just ended: a result
+        is often queried only once the season's last night is over."""
         record = self.find(guild_id, name)
         async with self._lock(record), self._changing(record):
-            adjustment = record.league.active_season().adjust(user_id, night, delta, reason, by, self._now())
+            season = record.league.seasons[-1]
+            adjustment = season.adjust(user_id, night, delta, reason, by, self._now())
         return [self._event(record, LeagueEventKind.ADJUSTED, night, adjustment.to_json())]
 
     # ----------------------------------------------------------------- members

@@ -8,6 +8,7 @@ the row it expects to change, so saving a league that was never created fails lo
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,8 @@ INSERT_LEAGUE = (
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 UPDATE_LEAGUE = "UPDATE leagues SET state = ?, next_wake = ?, updated_at = ? WHERE id = ?"
+
+log = logging.getLogger(__name__)
 
 
 class LeagueStore:
@@ -45,8 +48,18 @@ class LeagueStore:
         await self._write({UPDATE_LEAGUE: [(_dumps(league.state), league.next_wake, now, league.id)]})
 
     async def leagues(self) -> list[StoredLeague]:
+        """Every league whose row can be read; a row that is not JSON is logged and left out,
+        so one damaged row cannot keep the other leagues from starting."""
         rows = await self._all("SELECT id, guild_id, name, state, next_wake FROM leagues ORDER BY id", ())
-        return [StoredLeague(row[0], row[1], row[2], json.loads(row[3]), row[4]) for row in rows]
+        leagues = []
+        for row in rows:
+            try:
+                state = json.loads(row[3])
+            except ValueError:
+                log.exception("league %s (%s) is not readable JSON; it is skipped", row[0], row[2])
+                continue
+            leagues.append(StoredLeague(row[0], row[1], row[2], state, row[4]))
+        return leagues
 
     async def league_table(self, league_id: int, channel_id: int) -> TableRecord | None:
         """The newest table the league opened in this channel (a league table's thread), finished
