@@ -683,3 +683,15 @@ async def test_the_season_just_ended_can_still_be_adjusted(bots):
     (adjusted,) = await bot.leagues.adjust(GUILD, None, 11, 1, 3, "the thread failed", ADMIN)
     assert adjusted.night == 1
     assert bot.leagues.find(GUILD, None).league.seasons[-1].points() == {11: 3, 12: 0}
+
+
+async def test_abandoning_a_table_whose_match_just_ended_keeps_its_real_result(bots):
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    for user in MEMBERS[:2]:
+        await bot.leagues.check_in(5001, user)
+    await bot.tables.leave(5001, 11)  # the match ends; the league has not been told yet
+    events = await bot.leagues.abandon_table(GUILD, None, 1, 1, "looked stuck", ADMIN)
+    settled = league_events(events, "table_settled")
+    assert [(p["user_id"], p["won"]) for p in settled[0].data["placings"]] == [(12, True), (11, False)]
+    assert not settled[0].data["reason"]  # settled from its match, not abandoned

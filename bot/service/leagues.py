@@ -279,14 +279,19 @@ class LeagueService:
             raise LeagueError("Give a reason for abandoning the table; it is shown with its result.")
         record = self.find(guild_id, name)
         async with self._lock(record):
+            events: list[AnyEvent] = []
+            await self._settle_finished(record, events)  # a result that came in first stands
             running = record.league.running_night
             if running is None or running.number != night:
+                if events:
+                    return events + await self._advance(record)
                 raise LeagueError(f"Night {night} is not being played.")
             round = running.current_round if round is None else round
             stuck = running.table(round, table)
             if stuck.settled:
+                if events:
+                    return events + await self._advance(record)
                 raise LeagueError(f"Table {table} of round {round} is already settled.")
-            events: list[AnyEvent] = []
             playing = self.tables.table_in(stuck.thread_id) if stuck.thread_id is not None else None
             if playing is not None:
                 events += await self.tables.cancel(playing.record.channel_id, by, can_manage=True)
