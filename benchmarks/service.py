@@ -42,19 +42,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.engine import ai
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
 from bot.runtime import tune_gc
 from bot.service import TableService, seeded
-from bot.service.computer import Policy, default_policy
+from bot.service.computer import Policy
 from bot.store import Store
 
 SEATS = 4
-
-
-def _ai_player(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
-    return default_policy()(level, view, rng)
 
 
 def simple_players(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
@@ -174,7 +171,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.gc == "tuned":
         tune_gc()
-    policy = simple_players if args.players == "simple" else _ai_player
+    policy = simple_players if args.players == "simple" else ai.decide
     thinkers = ProcessPoolExecutor(1) if args.players == "ai-process" else None
     print(f"computer players: {args.players}; gc {args.gc}; {os.cpu_count()} CPUs; ", end="")
     print(f"{args.seconds:g} s per run; ", end="")
