@@ -455,12 +455,12 @@ class TableService:
         """What a computer player of `level` plays from `view`, thought out in `thinkers` when
         the service has them. If their processes have died, it thinks here from then on (and
         says so once): a table must never stall for want of a worker."""
+        # A seed travels to a worker lighter than a generator's 2.5 kB of state, and the OS's
+        # generator cannot travel at all; drawn here wherever the thinking happens, so that a
+        # seeded table plays the same in a worker as on the loop.
+        rng = random.Random(rng.getrandbits(64))
         thinkers = self.thinkers
         if thinkers is not None:
-            # The OS's generator cannot travel to another process; a seeded one does, state and
-            # all, so that a seeded table plays the same in a worker as here.
-            if isinstance(rng, random.SystemRandom):
-                rng = random.Random(rng.getrandbits(64))
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(thinkers, self.policy, level, view, rng)
