@@ -380,9 +380,11 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
 
 
 async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bot_runner, tmp_path):
-    """The bot as `python -m bot` builds it: system clock, system random source, real AI."""
+    """The bot as `python -m bot` builds it: system clock, system random source, real AI
+    thinking in worker processes."""
     double = discord_double
     bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0))
+    assert bot.service.thinkers is not None
     alice = double.user("alice")
     lobby, table_id = await open_table(double, bot, alice)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
