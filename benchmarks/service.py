@@ -1,17 +1,23 @@
 """Commands per second and latency per command through the table service, with persistence.
 
 For each table count, a fresh SQLite file in a temporary folder; every table has four seats
-played by computer players (`bot.engine.ai`, or a pick-and-throw-back stand-in when that
-module is missing), each table driven by its own coroutine as fast as the service answers,
-all tables at once. A finished match is replaced by a new table in the same channel.
+played by computer players, each table driven by its own coroutine as fast as the service
+answers, all tables at once. A finished match is replaced by a new table in the same channel.
+
+The players (`--players`): `ai` is `bot.engine.ai` at `--level`, asked through
+`TableService.decide` as the service asks for its own computer seats, so it thinks in the worker
+processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core less one
+unless given; 0 thinks on the event loop, as the bot did before). `simple` plays on without
+thinking, to measure the service alone.
 
 Latency is the time `TableService.play` takes to return, which includes waiting for the
 table's lock, applying the command, and waiting for its group commit to reach the database
 (the service reports nothing before that). It does not include the computer player's thinking,
-which happens before the call; throughput counts everything, thinking included, over the wall
-time of the run. The `cpu` column is the process's CPU time (all its threads) over wall time:
-on a shared machine other processes take the rest, so `cmd/cpu-s` (commands per second of CPU
-the process actually got) is the figure that compares between runs.
+which happens before the call; `think p99` is that, queueing for a worker included. Throughput
+counts everything, thinking included, over the wall time of the run. `cpu` is the bot process's
+CPU time (all its threads) over wall time, and `pool` the same for the worker processes (read
+from /proc); `cmd/cpu-s` is commands per second of CPU both got together, the figure that
+compares between runs on a shared machine, where other processes take the rest.
 
 Each table count is run twice: paced, the tables together sending `--rate` commands per second
 (each table at an even share, out of step with the others), which is the latency a player
@@ -19,42 +25,39 @@ sees at that load; and flat out, which is the most the service takes (latency is
 queueing behind the other tables: with N tables in a closed loop it is about N / throughput).
 
     python benchmarks/service.py [--tables 1,100,1000] [--seconds 10] [--rate 1000]
-                                 [--format points] [--players ai|simple] [--gc tuned|default]
+                                 [--format points] [--players ai|simple] [--level easy|strong]
+                                 [--thinkers N] [--gc tuned|default]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import concurrent.futures
-import functools
 import gc
 import itertools
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.engine import ai
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.runtime import tune_gc
+from bot.runtime import start_thinkers, thinker_count, tune_gc
 from bot.service import TableService, seeded
-from bot.service.computer import Policy, default_policy
+from bot.service.computer import Policy
 from bot.store import Store
 
 SEATS = 4
-
-
-def _ai_player(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
-    return default_policy()(level, view, rng)
 
 
 def simple_players(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
@@ -68,6 +71,21 @@ def simple_players(level: str, view: SeatView, rng: random.Random) -> dict[str, 
     return {"command": "discard", "seat": view.seat, "card": rng.choice(hand)}
 
 
+def pool_cpu_seconds() -> float:
+    """CPU time used so far by this process's children (the thinkers' workers), which its own
+    process time does not count."""
+    ticks = 0
+    for child in multiprocessing.active_children():
+        with open(f"/proc/{child.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(sorted_values: list[float], share: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * share))]
+
+
 async def run(
     tables: int,
     seconds: float,
@@ -75,13 +93,15 @@ async def run(
     folder: Path,
     rate: float | None,
     policy: Policy,
-    thinkers: concurrent.futures.Executor | None = None,
+    level: str,
+    thinkers: Executor | None,
 ) -> dict[str, float]:
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
     store = await Store.open(folder / f"bench-{tables}-{rate}.db")
-    service = TableService(store, random_source=seeded(tables))
+    service = TableService(store, random_source=seeded(tables), policy=policy, thinkers=thinkers)
     latencies: list[float] = []
+    thinking: list[float] = []
     refused = 0
     matches = 0
 
@@ -115,12 +135,9 @@ async def run(
                 seat, command = match.remaining()[0], {"command": "next_deal"}
             else:
                 seat = match.deal.turn
-                view = match.deal.view(seat)
-                if thinkers is None:
-                    command = policy("easy", view, rng)
-                else:
-                    think = functools.partial(policy, "easy", view, random.Random(rng.random()))
-                    command = await asyncio.get_running_loop().run_in_executor(thinkers, think)
+                started = time.perf_counter()
+                command = await service.decide(level, match.deal.view(seat), rng)
+                thinking.append(time.perf_counter() - started)
             started = time.perf_counter()
             try:
                 await service.play(channel, channel * 10 + seat, command, turn=table.turn_token())
@@ -133,22 +150,27 @@ async def run(
         await seat_table(channel)
     gc.collect()
     commits = store.commits
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu, pool_cpu, wall = time.process_time(), pool_cpu_seconds(), time.perf_counter()
     await asyncio.gather(*(drive(channel, wall + seconds) for channel in range(1, tables + 1)))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    pool_cpu = pool_cpu_seconds() - pool_cpu
     commits = store.commits - commits
     await store.close()
     latencies.sort()
+    thinking.sort()
     count = len(latencies)
     return {
         "tables": tables,
         "commands": count,
         "per_second": count / wall,
         "p50_ms": statistics.median(latencies) * 1000,
-        "p99_ms": latencies[min(count - 1, int(count * 0.99))] * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
         "max_ms": latencies[-1] * 1000,
+        "think_p99_ms": percentile(thinking, 0.99) * 1000,
         "commits": commits,
         "cpu_share": cpu / wall,
+        "pool_share": pool_cpu / wall,
+        "cmd_per_cpu_s": count / (cpu + pool_cpu),
         "refused": refused,
     }
 
@@ -161,9 +183,16 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1000.0, help="the paced runs' commands per second")
     parser.add_argument(
         "--players",
-        choices=("ai", "ai-process", "simple"),
+        choices=("ai", "simple"),
         default="ai",
-        help="ai: think in the bot's process; ai-process: in another process; simple: no thinking",
+        help="ai: bot.engine.ai, thinking as the bot does; simple: no thinking",
+    )
+    parser.add_argument("--level", choices=("easy", "strong"), default="easy", help="the ai players' level")
+    parser.add_argument(
+        "--thinkers",
+        type=int,
+        default=thinker_count(),
+        help="worker processes the ai players think in (0: on the event loop); default as the bot",
     )
     parser.add_argument(
         "--gc",
@@ -174,26 +203,30 @@ def main() -> None:
     args = parser.parse_args()
     if args.gc == "tuned":
         tune_gc()
-    policy = simple_players if args.players == "simple" else _ai_player
-    thinkers = ProcessPoolExecutor(1) if args.players == "ai-process" else None
-    print(f"computer players: {args.players}; gc {args.gc}; {os.cpu_count()} CPUs; ", end="")
+    policy = simple_players if args.players == "simple" else ai.decide
+    thinkers = start_thinkers(args.thinkers) if args.players == "ai" and args.thinkers > 0 else None
+    players = f"ai {args.level}, {args.thinkers} thinkers" if args.players == "ai" else "simple"
+    print(f"computer players: {players}; gc {args.gc}; {os.cpu_count()} CPUs; ", end="")
     print(f"{args.seconds:g} s per run; ", end="")
     print(f"format {args.format}, {SEATS} seats per table; load average {os.getloadavg()[0]:.1f}")
-    header = (
-        f"{'tables':>6} {'load':>10} {'commands':>9} {'cmd/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-    )
-    print(header + f"{'commits':>8} {'cmd/commit':>10} {'cpu':>5} {'cmd/cpu-s':>9}")
+    header = f"{'tables':>6} {'load':>10} {'commands':>9} {'cmd/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+    header += f"{'max ms':>7} {'think p99':>9} {'cmd/commit':>10} {'cpu':>5} {'pool':>5} {'cmd/cpu-s':>9}"
+    print(header)
     with tempfile.TemporaryDirectory() as folder:
         for tables, rate in itertools.product((int(n) for n in args.tables.split(",")), (args.rate, None)):
-            r = asyncio.run(run(tables, args.seconds, args.format, Path(folder), rate, policy, thinkers))
+            r = asyncio.run(
+                run(tables, args.seconds, args.format, Path(folder), rate, policy, args.level, thinkers)
+            )
             load = f"{rate:g}/s" if rate else "flat out"
             print(
                 f"{r['tables']:>6} {load:>10} {r['commands']:>9} {r['per_second']:>8.0f} {r['p50_ms']:>7.2f} "
-                f"{r['p99_ms']:>7.2f} {r['max_ms']:>7.1f} {r['commits']:>8} "
+                f"{r['p99_ms']:>7.2f} {r['max_ms']:>7.1f} {r['think_p99_ms']:>9.2f} "
                 f"{r['commands'] / max(1, r['commits']):>10.1f} {r['cpu_share']:>5.0%} "
-                f"{r['per_second'] / r['cpu_share']:>9.0f}",
+                f"{r['pool_share']:>5.0%} {r['cmd_per_cpu_s']:>9.0f}",
                 flush=True,
             )
+    if thinkers is not None:
+        thinkers.shutdown()
 
 
 if __name__ == "__main__":

@@ -37,10 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.discord.bot import RummyBot
-    from bot.runtime import tune_gc
 
-    bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id)
-    tune_gc()
+    bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id, tune_gc=True)
     bot.run(settings.token, log_handler=None)
     return 0
 

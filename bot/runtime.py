@@ -4,6 +4,11 @@ service benchmark so that what is measured is what runs."""
 from __future__ import annotations
 
 import gc
+import importlib
+import multiprocessing
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
 
 # Python's default (700, 10, 10) runs a full collection every few hundred commands once tables
 # are playing, and a full collection walks every live object (every table's match, cards and
@@ -15,9 +20,45 @@ GC_THRESHOLDS = (20_000, 20, 50)
 
 
 def tune_gc() -> None:
-    """Call once, after start-up's imports and before serving: collects what start-up left,
-    moves every object alive now (modules, classes, caches: alive for the whole run) out of
+    """Call once start-up is done and before serving: collects what start-up left, moves every
+    object alive now (modules, classes, caches, resumed tables: alive for the whole run) out of
     the collector's sight so that no later pass walks them again, and makes passes rarer."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def thinker_count() -> int:
+    """A worker per core this process may run on, less the one the event loop needs; at least
+    one, so that even one core keeps thinking off the loop."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def start_thinkers(workers: int | None = None) -> ProcessPoolExecutor:
+    """The worker processes that computer players think in (`TableService(thinkers=...)`), all
+    started now so that no table's first turn waits for one to boot.
+
+    Spawned, not forked: by now the bot has threads (aiosqlite's, discord.py's), and a fork
+    copies their locks in whatever state they are in, along with every socket and table in
+    memory (Python 3.12 warns of it; 3.14 no longer forks by default). Forkserver is safe too,
+    but starting its server blocks the first submit (some 60 ms here) for nothing in return:
+    the workers live as long as the bot, so each boots once."""
+    workers = workers or thinker_count()
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_thinker
+    )
+    for _ in range(workers):  # while none is idle, each submit starts another worker
+        pool.submit(_ready)
+    return pool
+
+
+def _start_thinker() -> None:
+    """In each worker: the engine imported once at boot, not on the first decision; Ctrl-C left
+    to the bot, which shuts its workers down itself (instead of each printing a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    importlib.import_module("bot.engine.ai")
+
+
+def _ready() -> None:
+    """The task that makes a worker start; there is nothing to do once it has."""

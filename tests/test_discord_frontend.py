@@ -9,6 +9,7 @@ import pytest
 from discord_double import DiscordDouble
 from PIL import Image
 
+from bot import runtime
 from bot.discord.bot import RummyBot
 from bot.engine.match import Match
 from bot.hand_layout import HandLayout
@@ -19,7 +20,7 @@ from render import render_hand
 pytest_plugins = ("discord_double.fixtures",)
 
 
-def make_bot(tmp_path, clock):
+def make_bot(tmp_path, clock, **options):
     def service(store, on_events):
         return TableService(
             store,
@@ -30,7 +31,7 @@ def make_bot(tmp_path, clock):
             on_events=on_events,
         )
 
-    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0)
+    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0, **options)
 
 
 def table_id_of(message) -> int:
@@ -388,9 +389,11 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
 
 
 async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bot_runner, tmp_path):
-    """The bot as `python -m bot` builds it: system clock, system random source, real AI."""
+    """The bot as `python -m bot` builds it: system clock, system random source, real AI
+    thinking in worker processes."""
     double = discord_double
     bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0))
+    assert bot.service.thinkers is not None
     alice = double.user("alice")
     lobby, table_id = await open_table(double, bot, alice)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
@@ -400,6 +403,20 @@ async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bo
     table = bot.service.table_in(double.channel_id)
     assert table.match is not None and table.record.seats[1].computer
     assert any(f.filename == "hand.png" for f in double.files_sent_to(alice))
+
+
+async def test_the_long_running_bot_tunes_the_collector_once_its_tables_are_resumed(
+    discord_double, bot_runner, tmp_path, monkeypatch
+):
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    await start_table(double, bot, double.user("alice"), double.user("bob"))
+    tables_when_tuned = []
+    monkeypatch.setattr(runtime, "tune_gc", lambda: tables_when_tuned.append(len(restarted.service.tables())))
+    restarted = make_bot(tmp_path, clock, tune_gc=True)
+    await bot_runner.restart(bot, restarted)
+    assert tables_when_tuned == [1]  # the resumed table is frozen with the rest of start-up
 
 
 async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(

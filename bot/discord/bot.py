@@ -7,12 +7,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import runtime
 from bot.discord.actions import Actions
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS
@@ -35,8 +37,11 @@ class RummyBot(commands.Bot):
         dev_guild_id: int | None = None,
         service_factory: Any = None,
         edit_delay: float = 0.8,
+        tune_gc: bool = False,
         **options: Any,
     ) -> None:
+        """`tune_gc` is for the process that runs the bot for good (`python -m bot`): once the
+        tables are resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -44,6 +49,8 @@ class RummyBot(commands.Bot):
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.service_factory = service_factory or self._default_service
+        self.tune_gc = tune_gc
+        self._thinkers: ProcessPoolExecutor | None = None
         self.presenter = Presenter(self, edit_delay=edit_delay)
         self.league_presenter = LeaguePresenter(self)
         self.actions = Actions(self)
@@ -55,7 +62,10 @@ class RummyBot(commands.Bot):
         self._woken: list[LeagueEvent | TableEvent] = []
 
     def _default_service(self, store: Store, on_events: Any) -> TableService:
-        return TableService(store, settings=ServiceSettings(), on_events=on_events)
+        """Production's service: computer players think in worker processes that the bot
+        starts here and shuts down on close."""
+        self._thinkers = runtime.start_thinkers()
+        return TableService(store, thinkers=self._thinkers, settings=ServiceSettings(), on_events=on_events)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
@@ -83,6 +93,8 @@ class RummyBot(commands.Bot):
             asyncio.create_task(self.service.run(self._stop)),
             asyncio.create_task(self.leagues.run(self._stop)),
         ]
+        if self.tune_gc:
+            runtime.tune_gc()
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act
@@ -140,5 +152,7 @@ class RummyBot(commands.Bot):
                 await timer
         await self.idle()
         await super().close()
+        if self._thinkers is not None:  # no timer is left to ask them anything
+            await asyncio.to_thread(self._thinkers.shutdown, cancel_futures=True)
         if hasattr(self, "store"):
             await self.store.close()

@@ -100,6 +100,13 @@ class ComputerPlayer:
         return max(allowed, key=lambda card: (card_points(card, view.wild_rank), card.sort_key))
 
 
+def decide(level: Level | str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+    """One decision by a fresh player of `level` (players keep nothing between turns): the
+    service's policy. A module-level function rather than a closure, so that a process pool can
+    send it to its workers by name, and pure, so that those workers need import nothing else."""
+    return ComputerPlayer(level, rng).decide(view)
+
+
 # --------------------------------------------------------------------- shared helpers
 
 
@@ -350,4 +357,4 @@ def _should_drop(view: SeatView) -> bool:
     return _Counting(view).score(list(view.hand)) >= HOPELESS
 
 
-__all__ = ["ComputerPlayer", "Level", "taken_from_open", "unseen_cards"]
+__all__ = ["ComputerPlayer", "Level", "decide", "taken_from_open", "unseen_cards"]

@@ -78,6 +78,12 @@ class Card:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int, Suit | None]]:
+        """Pickled as its rank and suit, and so made anew on arrival: the hash kept with it is
+        of its code, a string, and another process (a computer player's worker) hashes strings
+        with another seed, so a copied hash would make equal cards miss each other in sets."""
+        return (Card, (self.rank, self.suit))
+
     @property
     def is_printed_joker(self) -> bool:
         return self.rank == JOKER_RANK

@@ -1,8 +1,9 @@
-"""Computer players: `bot.engine.ai` when it is there, else a placeholder that keeps games moving."""
+"""How the service asks a computer seat for its move: a policy turns the seat's view and a
+generator into one command. Play uses `bot.engine.ai.decide`; tests use `simple_policy`, so that
+they do not depend on how well the AI plays."""
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,16 +20,3 @@ def simple_policy(level: str, view: SeatView, rng: random.Random) -> dict[str, A
         return {"command": "pick", "seat": view.seat, "source": "closed"}
     card = view.picked or view.hand[-1]
     return {"command": "discard", "seat": view.seat, "card": card.code}
-
-
-def default_policy() -> Policy:
-    try:
-        ai = importlib.import_module("bot.engine.ai")
-    except ImportError:
-        return simple_policy
-
-    def decide(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
-        result: dict[str, Any] = ai.ComputerPlayer(level, rng).decide(view)
-        return result
-
-    return decide

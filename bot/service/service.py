@@ -12,10 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine import ai
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
 from bot.engine.events import Event, EventKind
@@ -23,7 +27,7 @@ from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
 from bot.service.clock import Clock, SystemClock, Timing, TurnClock
-from bot.service.computer import Policy, default_policy
+from bot.service.computer import Policy
 from bot.service.errors import ServiceError, StaleCommandError
 from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.randomness import RandomSource, system_random
@@ -56,6 +60,11 @@ class ServiceSettings:
 
 
 class TableService:
+    """`policy` decides for computer seats (`bot.engine.ai.decide` unless given). With
+    `thinkers` (see `bot.runtime.start_thinkers`) it runs there, so that one table's thinking
+    never holds up the event loop and every other table's commands; the policy must then be a
+    module-level function, which a process pool can send by name."""
+
     def __init__(
         self,
         store: Store,
@@ -63,13 +72,15 @@ class TableService:
         clock: Clock | None = None,
         random_source: RandomSource = system_random,
         policy: Policy | None = None,
+        thinkers: Executor | None = None,
         settings: ServiceSettings | None = None,
         on_events: EventSink | None = None,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.random_source = random_source
-        self.policy = policy or default_policy()
+        self.policy: Policy = policy or ai.decide
+        self.thinkers = thinkers
         self.settings = settings or ServiceSettings()
         self.on_events = on_events
         self._tables: dict[int, Table] = {}
@@ -432,11 +443,32 @@ class TableService:
             if sitter.computer:
                 rng = self.random_source(table.id, -len(match.log))
                 try:
-                    decision = self.policy(sitter.computer, match.deal.view(seat), rng)
+                    # The lock stays held while it thinks, so no command changes the deal
+                    # meanwhile; the decision is judged against the live deal all the same.
+                    decision = await self.decide(sitter.computer, match.deal.view(seat), rng)
                     return await self._apply(table, {**decision, "seat": seat}, None)
                 except IllegalActionError:
                     log.warning("table %s: computer player proposed an illegal move", table.id)
             return await self._apply(table, {"command": "timeout", "seat": seat}, None)
+
+    async def decide(self, level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+        """What a computer player of `level` plays from `view`, thought out in `thinkers` when
+        the service has them. If their processes have died, it thinks here from then on (and
+        says so once): a table must never stall for want of a worker."""
+        # A seed travels to a worker lighter than a generator's 2.5 kB of state, and the OS's
+        # generator cannot travel at all; drawn here wherever the thinking happens, so that a
+        # seeded table plays the same in a worker as on the loop.
+        rng = random.Random(rng.getrandbits(64))
+        thinkers = self.thinkers
+        if thinkers is not None:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(thinkers, self.policy, level, view, rng)
+            except BrokenProcessPool:
+                if self.thinkers is thinkers:
+                    log.exception("computer players' worker processes died: thinking on the event loop")
+                    self.thinkers = None
+        return self.policy(level, view, rng)
 
     async def run(self, stop: asyncio.Event) -> None:
         """The production timer loop: wakes for the next deadline (or every poll interval, so a
