@@ -265,3 +265,18 @@ async def test_a_command_without_its_arguments_is_refused(service):
     await service.play(17, user(17, table.match.deal.turn), {"command": "pick", "source": "closed"})
     with pytest.raises(ServiceError, match="needs card"):
         await service.play(17, user(17, table.match.deal.turn), {"command": "discard"})
+
+
+async def test_a_computer_agrees_to_a_split_once_every_person_left_wants_it(service):
+    await service.open_table(GUILD, 90, 1, "Host", format="pool-101")
+    await service.add_computer(90, 1, "easy")
+    await service.start(90, 1)
+    table = service.table_in(90)
+    while table.match.deal is not None and table.match.deal.turn != 0:
+        service.clock.advance(1.0)  # the computer plays its turns
+        await service.fire_due()
+    await service.play(90, 1, {"command": "drop"})  # two players: the deal ends, the pool goes on
+    assert table.match.phase is MatchPhase.BETWEEN_DEALS
+    events = await service.play(90, 1, {"command": "split"})
+    assert [e.seat for e in events if e.kind == EventKind.SPLIT_VOTE] == [0, 1]
+    assert table.match.phase is MatchPhase.OVER and set(table.match.shares) == {0, 1}

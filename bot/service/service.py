@@ -335,7 +335,24 @@ class TableService:
             entry = {"command": name, **{key: command[key] for key in COMMAND_ARGUMENTS[name]}}
             if name != "next_deal":
                 entry["seat"] = seat
-            return await self._apply(table, entry, command_id)
+            events = await self._apply(table, entry, command_id)
+            if name == "split":
+                events += await self._computers_agree_to_split(table)
+            return events
+
+    async def _computers_agree_to_split(self, table: Table) -> list[TableEvent]:
+        """Computer players never block a split that every person left in the pool wants: they
+        are there to fill seats, not to hold people to a pool they would rather share."""
+        match = table.match
+        assert match is not None
+        left = [seat for seat in match.remaining() if seat not in match.split_votes]
+        computers = table.computers()
+        if not left or not match.can_split() or any(seat not in computers for seat in left):
+            return []
+        events: list[TableEvent] = []
+        for seat in left:
+            events += await self._apply(table, {"command": "split", "seat": seat}, None)
+        return events
 
     async def _apply(self, table: Table, entry: dict[str, Any], command_id: str | None) -> list[TableEvent]:
         """Applies one command (the table's lock is held), saves it, then reports it."""
