@@ -42,7 +42,6 @@ import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +54,7 @@ from bot.engine.match import MatchPhase
 from bot.runtime import start_thinkers, thinker_count, tune_gc
 from bot.service import TableService, seeded
 from bot.service.computer import Policy
+from bot.service.thinkers import Thinkers
 from bot.store import Store
 
 SEATS = 4
@@ -94,7 +94,7 @@ async def run(
     rate: float | None,
     policy: Policy,
     level: str,
-    thinkers: Executor | None,
+    thinkers: Thinkers | None,
 ) -> dict[str, float]:
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
@@ -226,7 +226,7 @@ def main() -> None:
                 flush=True,
             )
     if thinkers is not None:
-        thinkers.shutdown()
+        thinkers.close()
 
 
 if __name__ == "__main__":

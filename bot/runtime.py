@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import gc
 import importlib
-import multiprocessing
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
+
+from bot.service.thinkers import WorkerPool
 
 # Python's default (700, 10, 10) runs a full collection every few hundred commands once tables
 # are playing, and a full collection walks every live object (every table's match, cards and
@@ -35,22 +35,16 @@ def thinker_count() -> int:
     return max(1, cores - 1)
 
 
-def start_thinkers(workers: int | None = None) -> ProcessPoolExecutor:
+def start_thinkers(workers: int | None = None) -> WorkerPool:
     """The worker processes that computer players think in (`TableService(thinkers=...)`), all
-    started now so that no table's first turn waits for one to boot.
+    started now so that no table's first turn waits for one to boot. Close them with `close()`.
 
     Spawned, not forked: by now the bot has threads (aiosqlite's, discord.py's), and a fork
     copies their locks in whatever state they are in, along with every socket and table in
     memory (Python 3.12 warns of it; 3.14 no longer forks by default). Forkserver is safe too,
-    but starting its server blocks the first submit (some 60 ms here) for nothing in return:
+    but starting its server blocks the first request (some 60 ms here) for nothing in return:
     the workers live as long as the bot, so each boots once."""
-    workers = workers or thinker_count()
-    pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_thinker
-    )
-    for _ in range(workers):  # while none is idle, each submit starts another worker
-        pool.submit(_ready)
-    return pool
+    return WorkerPool(workers or thinker_count(), initializer=_start_thinker)
 
 
 def _start_thinker() -> None:
@@ -58,7 +52,3 @@ def _start_thinker() -> None:
     to the bot, which shuts its workers down itself (instead of each printing a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     importlib.import_module("bot.engine.ai")
-
-
-def _ready() -> None:
-    """The task that makes a worker start; there is nothing to do once it has."""

@@ -6,8 +6,6 @@ import logging
 import os
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 from service_helpers import GUILD, choose, user
@@ -16,6 +14,7 @@ from bot.engine import ai
 from bot.engine.match import MatchPhase
 from bot.runtime import start_thinkers
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
+from bot.service.thinkers import ThinkersBroken
 from bot.store import Store
 
 SETTINGS = ServiceSettings(computer_delay_seconds=1.0, between_deals_seconds=1.0)
@@ -27,7 +26,14 @@ HOST = user(CHANNEL, 0)
 def pool():
     thinkers = start_thinkers(1)
     yield thinkers
-    thinkers.shutdown(cancel_futures=True)
+    thinkers.close()
+
+
+class InAThread:
+    """Thinkers that think in a thread, for a policy that must not travel to a process."""
+
+    async def run(self, fn, *args):
+        return await asyncio.to_thread(fn, *args)
 
 
 async def seat_computers(service: TableService, *levels: str) -> None:
@@ -70,8 +76,8 @@ async def test_computer_players_in_worker_processes_play_a_table_to_the_end_as_t
 
 
 async def test_when_the_worker_processes_die_the_table_thinks_here_and_says_so(tmp_path, pool, caplog):
-    with pytest.raises(BrokenProcessPool):
-        pool.submit(os._exit, 1).result()  # a worker killed under the bot's feet
+    with pytest.raises(ThinkersBroken):
+        await pool.run(os._exit, 1)  # a worker killed under the bot's feet
     store = await Store.open(tmp_path / "t.db")
     clock = ManualClock()
     service = TableService(store, clock=clock, random_source=seeded(1), thinkers=pool, settings=SETTINGS)
@@ -103,29 +109,28 @@ async def test_a_command_sent_while_a_computer_player_thinks_waits_for_its_move(
 
     store = await Store.open(tmp_path / "t.db")
     clock = ManualClock()
-    with ThreadPoolExecutor(1) as thinkers:
-        service = TableService(
-            store,
-            clock=clock,
-            random_source=seeded(1),
-            policy=slow_policy,
-            thinkers=thinkers,
-            settings=SETTINGS,
-        )
-        await seat_computers(service, "easy")
-        table = service.table_in(CHANNEL)
-        if table.match.deal.turn == 0:
-            await service.play(CHANNEL, HOST, {"command": "drop"})
-        else:
-            clock.advance(1.0)
-            firing = asyncio.create_task(service.fire_due())
-            await asyncio.to_thread(thinking.wait, 10)
-            cancelling = asyncio.create_task(service.cancel(CHANNEL, HOST))
-            await asyncio.sleep(0.05)
-            assert not cancelling.done()  # the table's lock is held while the computer thinks
-            answer.set()
-            await firing
-            await cancelling
-            assert table.match.log[-1] == {"command": "pick", "seat": 1, "source": "closed"}
-            assert service.table_in(CHANNEL) is None
+    service = TableService(
+        store,
+        clock=clock,
+        random_source=seeded(1),
+        policy=slow_policy,
+        thinkers=InAThread(),
+        settings=SETTINGS,
+    )
+    await seat_computers(service, "easy")
+    table = service.table_in(CHANNEL)
+    if table.match.deal.turn == 0:
+        await service.play(CHANNEL, HOST, {"command": "drop"})
+    else:
+        clock.advance(1.0)
+        firing = asyncio.create_task(service.fire_due())
+        await asyncio.to_thread(thinking.wait, 10)
+        cancelling = asyncio.create_task(service.cancel(CHANNEL, HOST))
+        await asyncio.sleep(0.05)
+        assert not cancelling.done()  # the table's lock is held while the computer thinks
+        answer.set()
+        await firing
+        await cancelling
+        assert table.match.log[-1] == {"command": "pick", "seat": 1, "source": "closed"}
+        assert service.table_in(CHANNEL) is None
     await store.close()

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
 from bot.service import LeagueEvent, LeagueService, ServiceSettings, TableEvent, TableService
+from bot.service.thinkers import WorkerPool
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class RummyBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.service_factory = service_factory or self._default_service
         self.tune_gc = tune_gc
-        self._thinkers: ProcessPoolExecutor | None = None
+        self._thinkers: WorkerPool | None = None
         self.presenter = Presenter(self, edit_delay=edit_delay)
         self.league_presenter = LeaguePresenter(self)
         self.actions = Actions(self)
@@ -153,6 +153,6 @@ class RummyBot(commands.Bot):
         await self.idle()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
-            await asyncio.to_thread(self._thinkers.shutdown, cancel_futures=True)
+            self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
         if hasattr(self, "store"):
             await self.store.close()

@@ -14,8 +14,6 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +31,7 @@ from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
 from bot.service.table import Table
+from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.store import ChannelBusyError, CommandRecord, SeatRecord, Store, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ class TableService:
     """`policy` decides for computer seats (`bot.engine.ai.decide` unless given). With
     `thinkers` (see `bot.runtime.start_thinkers`) it runs there, so that one table's thinking
     never holds up the event loop and every other table's commands; the policy must then be a
-    module-level function, which a process pool can send by name."""
+    module-level function, which a worker process can be sent by name."""
 
     def __init__(
         self,
@@ -72,7 +71,7 @@ class TableService:
         clock: Clock | None = None,
         random_source: RandomSource = system_random,
         policy: Policy | None = None,
-        thinkers: Executor | None = None,
+        thinkers: Thinkers | None = None,
         settings: ServiceSettings | None = None,
         on_events: EventSink | None = None,
     ) -> None:
@@ -478,10 +477,9 @@ class TableService:
         rng = random.Random(rng.getrandbits(64))
         thinkers = self.thinkers
         if thinkers is not None:
-            loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(thinkers, self.policy, level, view, rng)
-            except BrokenProcessPool:
+                return await thinkers.run(self.policy, level, view, rng)
+            except ThinkersBroken:
                 if self.thinkers is thinkers:
                     log.exception("computer players' worker processes died: thinking on the event loop")
                     self.thinkers = None

@@ -1,0 +1,186 @@
+"""Worker processes that computer players think in, spoken to straight from the event loop.
+
+A `concurrent.futures.ProcessPoolExecutor` costs the bot process some 400 µs of CPU per
+decision, and two helper threads (its queue feeder and its result reader) that take the GIL
+from the loop while they work. Here each worker has its own pipe, the loop writes a request on
+it and reads the reply when `loop.add_reader` says it has come (some 50 µs of the bot's CPU in
+all), and nothing else runs in the bot process. Each worker thinks about one request at a
+time; the others wait for the first worker free, in the order they came.
+
+A worker that dies breaks the pool, as it breaks a process pool: what was asked of it, and all
+that is asked after, fails with `ThinkersBroken`, and the caller thinks for itself instead
+(`TableService.decide`), which no stall can follow from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, Protocol
+
+# How long `close` lets a worker finish the decision in hand and leave on its own before it is
+# terminated: a strong player's longest decisions take a fraction of this.
+LEAVE_SECONDS = 2.0
+
+
+class Thinkers(Protocol):
+    """What `TableService` thinks in: anything that runs a module-level function somewhere
+    other than on the event loop and hands back what it returned (or raised)."""
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+
+
+class ThinkersBroken(RuntimeError):
+    """A worker died (or the pool was closed): this request, and every later one, cannot be
+    answered by the pool."""
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    # The reply owed, if a request is in the worker's hands; a cancelled one stays here until
+    # its reply has been read and dropped, so that the next request never reads it instead.
+    reply: asyncio.Future[tuple[bool, Any]] | None = field(default=None)
+
+
+class WorkerPool:
+    """`workers` spawned processes, each running `initializer` once at boot and then
+    whatever `run` sends it. Usable from one event loop at a time, which may change between
+    runs (the benchmark's `asyncio.run` per table count); created and closed off any loop."""
+
+    def __init__(self, workers: int, initializer: Callable[[], None]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._workers: list[_Worker] = []
+        for _ in range(workers):
+            ours, theirs = context.Pipe(duplex=True)
+            process = context.Process(target=_serve, args=(theirs, initializer), name="thinker", daemon=True)
+            process.start()
+            theirs.close()  # the worker's end now lives in the worker only: its death is our EOF
+            self._workers.append(_Worker(process, ours))
+        self._idle: deque[_Worker] = deque(self._workers)
+        # Requests no worker was free for, pickled, each with the future of its reply.
+        self._waiting: deque[tuple[bytes, asyncio.Future[tuple[bool, Any]]]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._broken: ThinkersBroken | None = None
+
+    @property
+    def processes(self) -> list[BaseProcess]:
+        """The workers' processes, for whoever watches them (the tests kill one)."""
+        return [worker.process for worker in self._workers]
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in the first free worker; raises what it raised there, or
+        `ThinkersBroken` if the worker died first. `fn`, its arguments and its result travel
+        by pickle, so `fn` must be importable by name (pickled here, so that what cannot
+        travel fails here, before any worker is involved)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._bind(loop)
+        if self._broken is not None:
+            raise self._broken
+        request = ForkingPickler.dumps((fn, args))
+        reply: asyncio.Future[tuple[bool, Any]] = loop.create_future()
+        if self._idle:
+            self._send(self._idle.popleft(), request, reply)
+        else:
+            self._waiting.append((request, reply))
+        succeeded, value = await reply
+        if not succeeded:
+            raise value
+        return value
+
+    def close(self) -> None:
+        """Fails whatever still waits, closes the pipes (a worker leaves when it reads their
+        end) and waits for the workers to go, terminating those that take too long; blocking,
+        so that no process outlives it."""
+        self._break("the thinkers are closed")
+        for worker in self._workers:
+            worker.process.join(LEAVE_SECONDS)
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join()
+
+    # ----------------------------------------------------------------- helpers
+
+    def _bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Watches every worker's pipe from `loop`, all the time rather than per request: a
+        worker that dies while idle is noticed at once, and no request pays for registering."""
+        old, self._loop = self._loop, loop
+        self._waiting.clear()  # a previous loop's were cancelled with it
+        if self._broken is not None:
+            return
+        for worker in self._workers:
+            if old is not None and not old.is_closed():
+                old.remove_reader(worker.conn.fileno())
+            loop.add_reader(worker.conn.fileno(), self._on_readable, worker)
+
+    def _send(self, worker: _Worker, request: bytes, reply: asyncio.Future[tuple[bool, Any]]) -> None:
+        worker.reply = reply
+        try:
+            worker.conn.send_bytes(request)
+        except OSError:  # its end of the pipe is gone with it
+            self._break(f"thinker {worker.process.pid} died")
+
+    def _on_readable(self, worker: _Worker) -> None:
+        """A reply (read whole: it is a few hundred bytes, written at once), or the worker's
+        end of the pipe closing because it died. The next request waiting goes to the worker
+        before the reply is handed on, so that it thinks again at once, not once the loop has
+        run every task that is ready before the one that would send it."""
+        try:
+            reply = worker.conn.recv()
+        except (EOFError, OSError):
+            self._break(f"thinker {worker.process.pid} died")
+            return
+        answered, worker.reply = worker.reply, None
+        while self._waiting:
+            request, waiting = self._waiting.popleft()
+            if not waiting.done():  # a request cancelled before it was sent is dropped
+                self._send(worker, request, waiting)
+                break
+        else:
+            self._idle.append(worker)
+        if answered is not None and not answered.done():
+            answered.set_result(reply)
+
+    def _break(self, reason: str) -> None:
+        """From now on every request fails; the workers are let go (a dead one's pipe closed,
+        a live one leaves on EOF once its decision is made)."""
+        if self._broken is not None:
+            return
+        self._broken = ThinkersBroken(reason)
+        for worker in self._workers:
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(worker.conn.fileno())
+            if worker.reply is not None and not worker.reply.done():
+                worker.reply.set_exception(ThinkersBroken(reason))
+            worker.conn.close()
+        for _, waiting in self._waiting:
+            if not waiting.done():
+                waiting.set_exception(ThinkersBroken(reason))
+        self._waiting.clear()
+        self._idle.clear()
+
+
+def _serve(conn: Connection, initializer: Callable[[], None]) -> None:
+    """A worker's life: boot, then one request at a time until the bot closes its end."""
+    initializer()
+    while True:
+        try:
+            fn, args = conn.recv()
+        except EOFError:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, fn(*args))
+        except Exception as error:
+            reply = (False, error)
+        try:
+            conn.send(reply)
+        except Exception as error:  # it would not pickle, and nothing was written: say so instead
+            conn.send((False, RuntimeError(f"the answer of {fn.__qualname__} cannot travel: {error!r}")))

@@ -1,0 +1,90 @@
+"""The worker pool computer players think in, on its own: real spawned processes, answers in
+order, errors that travel back, a worker killed mid-request, and nothing left running after."""
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+
+import pytest
+
+from bot.runtime import start_thinkers
+from bot.service.thinkers import ThinkersBroken
+
+
+@pytest.fixture
+def one():
+    pool = start_thinkers(1)
+    yield pool
+    pool.close()
+    assert not any(process.is_alive() for process in pool.processes)
+
+
+def worker_pid() -> int:
+    return os.getpid()
+
+
+async def test_a_request_runs_in_a_worker_process_and_comes_back(one):
+    assert await one.run(divmod, 17, 5) == (3, 2)
+    assert await one.run(worker_pid) == one.processes[0].pid != os.getpid()
+
+
+async def test_requests_beyond_the_workers_wait_their_turn_and_each_gets_its_own_answer(one):
+    answers = await asyncio.gather(*(one.run(pow, n, 2) for n in range(20)))
+    assert answers == [n * n for n in range(20)]
+
+
+async def test_what_the_function_raises_is_raised_here_and_the_worker_goes_on(one):
+    with pytest.raises(ValueError, match="invalid literal"):
+        await one.run(int, "seven")
+    assert await one.run(int, "7") == 7
+
+
+async def test_a_request_cancelled_while_in_a_worker_does_not_answer_the_next_one(one):
+    slow = asyncio.create_task(one.run(time.sleep, 0.2))
+    await asyncio.sleep(0.05)
+    slow.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await slow
+    assert await one.run(abs, -3) == 3  # not the sleep's None
+
+
+async def test_a_worker_killed_mid_request_fails_it_and_every_one_waiting_or_to_come():
+    pool = start_thinkers(2)
+    try:
+        both = await asyncio.gather(pool.run(worker_pid), pool.run(worker_pid))
+        assert set(both) == {process.pid for process in pool.processes}
+        in_hand = asyncio.create_task(pool.run(time.sleep, 30))
+        also = asyncio.create_task(pool.run(time.sleep, 30))
+        waiting = asyncio.create_task(pool.run(abs, -1))
+        await asyncio.sleep(0.1)
+        os.kill(pool.processes[0].pid, signal.SIGKILL)
+        for request in (in_hand, also, waiting):
+            with pytest.raises(ThinkersBroken):
+                await asyncio.wait_for(request, 5)
+        with pytest.raises(ThinkersBroken):
+            await pool.run(abs, -1)
+    finally:
+        started = time.monotonic()
+        pool.close()
+    assert time.monotonic() - started < 5  # the live worker, mid-sleep, was not waited for long
+    assert not any(process.is_alive() for process in pool.processes)
+    assert not multiprocessing.active_children()
+
+
+def test_the_pool_serves_one_event_loop_after_another():
+    """As the benchmark's `asyncio.run` per table count does, one left thinking at the end."""
+    pool = start_thinkers(1)
+
+    async def leave_one_thinking() -> None:
+        thinking = asyncio.create_task(pool.run(time.sleep, 0.2))
+        await asyncio.sleep(0.05)
+        assert not thinking.done()  # and it never will be: the loop ends, cancelling it
+
+    try:
+        assert asyncio.run(pool.run(abs, -2)) == 2
+        asyncio.run(leave_one_thinking())
+        assert asyncio.run(pool.run(abs, -5)) == 5  # not the sleep's None
+    finally:
+        pool.close()
