@@ -39,6 +39,18 @@ async def start(double: DiscordDouble, bot_runner, tmp_path, clock: ManualClock)
     return bot
 
 
+async def league_with(
+    double: DiscordDouble, bot_runner, tmp_path, *members: str
+) -> tuple[RummyBot, ManualClock]:
+    """A bot on a clock at NOW with the league created and `members` signed up for night 1."""
+    clock = ManualClock(NOW.timestamp())
+    bot = await start(double, bot_runner, tmp_path, clock)
+    await create_league(double, bot)
+    if members:
+        await sign_up(double, bot, *members)
+    return bot, clock
+
+
 async def create_league(double: DiscordDouble, bot: RummyBot, **changes: object) -> str:
     ix = await double.slash_command(double.user("alice"), "league create", options={**LEAGUE, **changes})
     words = await answer(double, ix)
@@ -126,9 +138,7 @@ async def test_members_sign_up_by_command_and_button_and_are_reminded_once(
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, clock = await league_with(double, bot_runner, tmp_path)
     alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
     await sign_up(double, bot, "alice")
     post = announcement(double)
@@ -162,9 +172,7 @@ async def test_members_sign_up_by_command_and_button_and_are_reminded_once(
 
 async def test_postponing_edits_the_event_and_cancelling_cancels_it(discord_double, bot_runner, tmp_path):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, _ = await league_with(double, bot_runner, tmp_path)
     bob = double.user("bob")
     double.set_permissions(bob, MEMBER)
     options = {"when": "2026-03-07 21:00", "reason": "Holi"}
@@ -230,9 +238,7 @@ async def test_a_night_is_seated_in_threads_checked_in_played_out_and_scored(
 ):
     double = discord_double
     double.add_user("erin")
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, clock = await league_with(double, bot_runner, tmp_path)
     names = ("alice", "bob", "carol", "dave", "erin")
     await sign_up(double, bot, *names)
     users = {double.user(name).id: double.user(name) for name in names}
@@ -301,9 +307,7 @@ async def test_a_night_is_seated_in_threads_checked_in_played_out_and_scored(
 
 async def test_a_restart_in_the_middle_of_a_night_resumes_it(discord_double, bot_runner, tmp_path):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, clock = await league_with(double, bot_runner, tmp_path)
     alice, bob = double.user("alice"), double.user("bob")
     await sign_up(double, bot, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
@@ -367,10 +371,7 @@ async def test_closing_waits_for_a_league_pass_in_flight_and_shows_what_it_did(
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     clock.time = FIRST_NIGHT.timestamp()
     leagues, tick = bot.leagues, bot.leagues.tick
 
@@ -394,10 +395,7 @@ async def test_a_check_in_announced_again_edits_its_message_with_the_fresh_deadl
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
     message = check_in_message(double, table.thread_id)
@@ -421,10 +419,7 @@ async def test_a_thread_that_refuses_the_check_in_is_told_in_the_league_channel_
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     forbidden = {"message": "Missing Permissions", "code": 50013}
     double.inject("POST", rf"/channels/(?!{double.channel_id})\d+/messages", 403, forbidden)
     await at(bot, clock, FIRST_NIGHT)
@@ -448,10 +443,7 @@ async def test_a_thread_that_refuses_the_check_in_is_told_in_the_league_channel_
 
 async def test_rummy_new_in_a_league_table_thread_is_refused_privately(discord_double, bot_runner, tmp_path):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
     stranger = double.user("carol")
@@ -469,9 +461,7 @@ async def test_a_crowded_night_keeps_its_announcement_and_reminder_within_discor
 ):
     double = discord_double
     crowd = [double.add_user(f"member{n}") for n in range(80)]
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, clock = await league_with(double, bot_runner, tmp_path)
     for member in crowd[:-1]:
         joined = await bot.leagues.join(double.guild_id, None, member.id, member.name)
         await bot.league_presenter.publish(joined)
@@ -516,9 +506,7 @@ async def test_an_event_created_for_a_night_cancelled_meanwhile_is_cancelled_too
 
 async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_double, bot_runner, tmp_path):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
+    bot, _ = await league_with(double, bot_runner, tmp_path)
     alice = double.user("alice")
     offered = await double.autocomplete(alice, "league cancel", focused="night", options={"night": 1})
     assert [choice["value"] for choice in offered] == [1]
@@ -541,10 +529,7 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
 
 async def test_an_admin_abandons_a_stuck_table_and_the_night_ends(discord_double, bot_runner, tmp_path):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
     for name in ("alice", "bob"):
@@ -596,10 +581,7 @@ async def test_a_league_channel_turned_into_a_forum_is_told_not_asserted(
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    clock = ManualClock(NOW.timestamp())
-    bot = await start(double, bot_runner, tmp_path, clock)
-    await create_league(double, bot)
-    await sign_up(double, bot, "alice", "bob")
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     data = double.channels[double.channel_id]
     await double.dispatch("CHANNEL_DELETE", dict(data))
     data.update(type=15, available_tags=[], default_reaction_emoji=None)  # a forum now
