@@ -97,10 +97,11 @@ async def open_table(double, bot, host, *others, fmt="points"):
 
 
 async def start_table(double, bot, host, *others):
-    """Opens a table, seats the others and has the host start the match."""
+    """Opens a table, seats the others and has the host start the match; returns the table."""
     lobby, table_id = await open_table(double, bot, host, *others)
     await double.press_button(host, lobby, f"rummy:lobby:{table_id}:start")
     await settle(bot)
+    return bot.service.table_in(double.channel_id)
 
 
 async def answer(double: DiscordDouble, ix) -> str:
@@ -333,8 +334,7 @@ async def test_a_wrong_show_is_confirmed_first_and_its_cards_stay_private(
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
-    await start_table(double, bot, alice, bob, carol)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_table(double, bot, alice, bob, carol)
     seat = table.match.deal.turn
     mover = {0: alice, 1: bob, 2: carol}[seat]
     hand = hand_message(double, mover)
@@ -364,8 +364,7 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
-    await start_table(double, bot, alice, bob)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_table(double, bot, alice, bob)
     seat = table.match.deal.turn
     mover, other = {0: (alice, bob), 1: (bob, alice)}[seat]
     offered = await double.autocomplete(other, "rummy discard", focused="card", options={"card": ""})
@@ -425,8 +424,7 @@ async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
-    await start_table(double, bot, alice, bob)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_table(double, bot, alice, bob)
     first = table.match.deal.turn
     mover = alice if first == 0 else bob
     mover_hand = hand_message(double, mover)
