@@ -104,12 +104,18 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
 # --------------------------------------------------------------------- restarts and downtime
 
 
-async def seated_night(bots, clock, members=MEMBERS, **overrides):
-    """A league with `members` signed up, at its start: tables seated, threads open."""
+async def night_at_start(bots, clock, members=MEMBERS, **overrides):
+    """A league with `members` signed up, its clock at the night's start (nothing done yet)."""
     bot = await bots.start(clock)
     await create(bot, **overrides)
     await join_all(bot, members)
     move_to(clock, FIRST)
+    return bot
+
+
+async def seated_night(bots, clock, members=MEMBERS, **overrides):
+    """A league with `members` signed up, at its start: tables seated, threads open."""
+    bot = await night_at_start(bots, clock, members, **overrides)
     await bot.leagues.tick()
     return bot
 
@@ -248,10 +254,7 @@ async def test_a_table_nobody_checks_in_to_gives_nobody_a_walkover(bots):
 
 async def test_threads_that_discord_refuses_are_opened_at_the_next_pass(bots):
     clock = clock_at(MONDAY)
-    bot = await bots.start(clock)
-    await create(bot)
-    await join_all(bot)
-    move_to(clock, FIRST)
+    bot = await night_at_start(bots, clock)
     bot.threads.refuse = {2}
     (first,) = await bot.leagues.tick()  # table 1's thread is announced though table 2's failed
     assert [t["number"] for t in first.data["tables"]] == [1]
@@ -463,10 +466,7 @@ async def test_the_scheduler_loop_hands_due_events_on_and_stops(bots):
 
 async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(bots):
     clock = clock_at(MONDAY)
-    bot = await bots.start(clock)
-    await create(bot)
-    await join_all(bot)
-    move_to(clock, FIRST)
+    bot = await night_at_start(bots, clock)
     bot.threads.refuse = {2}
     await bot.leagues.tick()
     move_to(clock, FIRST + timedelta(minutes=29))
@@ -557,10 +557,7 @@ async def scheduler_pauses(bot, passes: int) -> list[float]:
 
 async def test_the_scheduler_backs_off_after_a_failed_pass_instead_of_spinning(bots):
     clock = clock_at(MONDAY)
-    bot = await bots.start(clock)
-    await create(bot)
-    await join_all(bot)
-    move_to(clock, FIRST)
+    bot = await night_at_start(bots, clock)
     bot.threads.refuse = {1, 2}  # every pass fails to open the threads
     assert await scheduler_pauses(bot, 7) == [1, 2, 4, 8, 16, 30, 30]
     bot.threads.refuse = set()
