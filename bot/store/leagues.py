@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.store.records import StoredLeague, TableRecord
+from bot.store.snapshots import dumps
 
 INSERT_LEAGUE = (
     "INSERT INTO leagues (id, guild_id, name, state, next_wake, created_at, updated_at) "
@@ -41,11 +42,11 @@ class LeagueStore:
         return league_id
 
     async def create_league(self, league: StoredLeague, now: float) -> None:
-        row = (league.id, league.guild_id, league.name, _dumps(league.state), league.next_wake, now, now)
+        row = (league.id, league.guild_id, league.name, dumps(league.state), league.next_wake, now, now)
         await self._write({INSERT_LEAGUE: [row]})
 
     async def save_league(self, league: StoredLeague, now: float) -> None:
-        await self._write({UPDATE_LEAGUE: [(_dumps(league.state), league.next_wake, now, league.id)]})
+        await self._write({UPDATE_LEAGUE: [(dumps(league.state), league.next_wake, now, league.id)]})
 
     async def leagues(self) -> list[StoredLeague]:
         """Every league whose row can be read; a row that is not JSON is logged and left out,
@@ -66,7 +67,3 @@ class LeagueStore:
         or not: how start-up finds a table whose match ended, or began, after the last save."""
         tables = [t for t in await self.channel_tables(channel_id) if t.league_id == league_id]
         return tables[-1] if tables else None
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
