@@ -10,8 +10,15 @@ import pytest
 from service_helpers import GUILD, open_and_start, play_one, user
 
 from bot.engine.cards import parse_cards
-from bot.service import ManualClock, ServiceError, ServiceEventKind, ServiceSettings, TableService
-from bot.service import seeded, simple_policy
+from bot.service import (
+    ManualClock,
+    ServiceError,
+    ServiceEventKind,
+    ServiceSettings,
+    TableService,
+    seeded,
+    simple_policy,
+)
 from bot.service.errors import TableDamagedError
 from bot.store import Store, StoreError, TableStatus
 
@@ -41,7 +48,8 @@ CORRUPTIONS = {
     ),
     "clock is not JSON": lambda c, t: c.execute("UPDATE matches SET clock = 'tick' WHERE table_id = ?", (t,)),
     "clock of the wrong kind": lambda c, t: c.execute(
-        "UPDATE matches SET clock = json_set(clock, '$.banks', json('[\"x\", \"y\"]')) WHERE table_id = ?", (t,)
+        "UPDATE matches SET clock = json_set(clock, '$.banks', json('[\"x\", \"y\"]')) WHERE table_id = ?",
+        (t,),
     ),
     "a command is not JSON": lambda c, t: c.execute(
         "UPDATE match_commands SET command = '{' "
@@ -105,7 +113,8 @@ def stored_rows(path, table_id):
             conn.execute("SELECT seats, rules FROM tables WHERE id = ?", (table_id,)).fetchall(),
             conn.execute("SELECT snapshot, clock FROM matches WHERE table_id = ?", (table_id,)).fetchall(),
             conn.execute(
-                "SELECT c.seq, c.command FROM match_commands c JOIN matches m ON c.match_id = m.id WHERE m.table_id = ?",
+                "SELECT c.seq, c.command FROM match_commands c JOIN matches m ON c.match_id = m.id "
+                "WHERE m.table_id = ?",
                 (table_id,),
             ).fetchall(),
         )

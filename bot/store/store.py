@@ -183,6 +183,13 @@ class Store(LeagueStore, MessageStore):
             raise
         return cls(conn, checkpointer, health, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
 
+    @classmethod
+    async def check(cls, path: str | Path) -> None:
+        """Opens and closes the database: brings it up to date, or raises `StoreError` saying
+        why it cannot be used (newer than this code, a table missing)."""
+        store = await cls.open(path)
+        await store.close()
+
     @property
     def lost(self) -> DatabaseGoneError | None:
         """Set for good once the database file was found deleted or replaced: nothing is saved."""
