@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 from disk_faults import disk_full, empty_wal, linux_only, read_only
 from test_discord_frontend import answer, button, hand_message, make_bot, settle, start_table
+from test_discord_league import NOW, create_league
 
 from bot.discord.components import NO_LONGER_VALID
 from bot.service import ManualClock
@@ -162,3 +163,29 @@ async def test_a_forged_or_unknown_button_is_answered_privately_as_no_longer_val
     ix = await double.press_button(mover, forged, custom_id, check=False)
     assert ix.ephemeral and NO_LONGER_VALID in await answer(double, ix)
     assert table.match.to_json() == before
+
+
+async def test_a_damaged_league_is_told_once_in_its_channel_and_refuses_its_commands(
+    discord_double, bot_runner, tmp_path
+):
+    double, clock = discord_double, ManualClock(NOW.timestamp())
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    await create_league(double, bot)
+    await bot_runner.stop(bot)
+    conn = sqlite3.connect(tmp_path / "rummy.db")
+    with conn:  # its seasons unreadable; its channel still named
+        conn.execute("UPDATE leagues SET state = json_set(state, '$.league.seasons', 'lost')")
+    conn.close()
+
+    def notices():
+        public = [m for m in double.messages_to(double.channel_id) if m.to_user is None]
+        return [m for m in public if "saved state is damaged" in m.content]
+
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    await settle(bot)
+    assert len(notices()) == 1 and "Friday Pool" in notices()[0].content
+    ix = await double.slash_command(double.user("bob"), "league join")
+    assert "saved state is damaged" in await answer(double, ix)
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    await settle(bot)
+    assert len(notices()) == 1  # once

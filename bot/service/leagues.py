@@ -162,6 +162,9 @@ class LeagueService:
         """The league called `name` (any case) on this server; None when it has only one."""
         records = self.leagues(guild_id)
         if not records:
+            for stored in self._damaged.values():  # its only league: a damaged one is said so
+                if stored.guild_id == guild_id:
+                    self._refuse_damaged(guild_id, name if name and name.strip() else stored.name)
             raise LeagueError("This server has no league yet; an admin can create one with /league create.")
         names = ", ".join(record.league.name for record in records)
         if name is None or not name.strip():
