@@ -280,17 +280,22 @@ async def test_information_commands_answer(discord_double, bot_runner, tmp_path,
     assert ix.callback is not None
 
 
+async def start_against_a_computer(double, bot, user):
+    """`user` opens a table, seats a computer player and starts; returns the table."""
+    lobby, table_id = await open_table(double, bot, user)
+    await double.press_button(user, lobby, f"rummy:lobby:{table_id}:computer")
+    await settle(bot)
+    await double.press_button(user, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    return bot.service.table_in(double.channel_id)
+
+
 async def test_one_person_plays_against_a_computer_player(discord_double, bot_runner, tmp_path):
     double = discord_double
     clock = ManualClock()
     bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice = double.user("alice")
-    lobby, table_id = await open_table(double, bot, alice)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
-    await settle(bot)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_against_a_computer(double, bot, alice)
     assert table.record.seats[1].computer
     for _ in range(3):  # whoever starts, after a few moves it is alice's turn with live buttons
         if table.match.deal.turn == 1:

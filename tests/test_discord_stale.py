@@ -9,7 +9,15 @@ import logging
 
 import pytest
 from discord_double.records import walk_components
-from test_discord_frontend import button, hand_message, make_bot, open_table, settle, start_table
+from test_discord_frontend import (
+    button,
+    hand_message,
+    make_bot,
+    open_table,
+    settle,
+    start_against_a_computer,
+    start_table,
+)
 
 from bot.discord.bot import RummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
@@ -204,12 +212,7 @@ async def test_a_computer_players_turn_resumes_promptly_after_a_restart(discord_
     double, clock = discord_double, ManualClock()
     bot = await bot_runner.start(bot_thinking_for(tmp_path, clock, 1.5))
     alice = double.user("alice")
-    lobby, table_id = await open_table(double, bot, alice)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
-    await settle(bot)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_against_a_computer(double, bot, alice)
     if table.match.deal.turn == 0:  # alice moves, so that it is the computer's turn
         await double.slash_command(alice, "rummy pick", options={"source": "closed"})
         await double.slash_command(alice, "rummy discard", options={"card": "1"})

@@ -7,17 +7,13 @@ import random
 import sqlite3
 
 import pytest
-from service_helpers import GUILD, open_and_start, play_one, user
+from service_helpers import GUILD, new_service, open_and_start, play_one, user
 
 from bot.engine.cards import parse_cards
 from bot.service import (
     ManualClock,
     ServiceError,
     ServiceEventKind,
-    ServiceSettings,
-    TableService,
-    seeded,
-    simple_policy,
 )
 from bot.service.errors import TableDamagedError
 from bot.store import Store, StoreError, TableStatus
@@ -78,13 +74,7 @@ CORRUPTIONS = {
 async def open_tables(path, clock):
     """A service on `path` as start-up makes it, with the events its resume returned."""
     store = await Store.open(path)
-    service = TableService(
-        store,
-        clock=clock,
-        random_source=seeded(5),
-        policy=simple_policy,
-        settings=ServiceSettings(computer_delay_seconds=0.0),
-    )
+    service = new_service(store, seed=5, clock=clock)
     return store, service, await service.resume()
 
 
