@@ -72,7 +72,7 @@ class WorkerPool:
             self._workers.append(_Worker(process, ours))
         self._idle: deque[_Worker] = deque(self._workers)
         # Requests no worker was free for, pickled, each with the future of its reply.
-        self._waiting: deque[tuple[bytes, asyncio.Future[tuple[bool, Any]]]] = deque()
+        self._waiting: deque[tuple[memoryview, asyncio.Future[tuple[bool, Any]]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._broken: ThinkersBroken | None = None
         # Set once a loop refused `add_reader`: replies are then read by these threads.
@@ -143,7 +143,7 @@ class WorkerPool:
                 loop.remove_reader(worker.conn.fileno())
         self._readers = ThreadPoolExecutor(len(self._workers), thread_name_prefix="thinker-reader")
 
-    def _send(self, worker: _Worker, request: bytes, reply: asyncio.Future[tuple[bool, Any]]) -> None:
+    def _send(self, worker: _Worker, request: memoryview, reply: asyncio.Future[tuple[bool, Any]]) -> None:
         worker.reply = reply
         try:
             worker.conn.send_bytes(request)
