@@ -88,3 +88,35 @@ def test_the_pool_serves_one_event_loop_after_another():
         assert asyncio.run(pool.run(abs, -5)) == 5  # not the sleep's None
     finally:
         pool.close()
+
+
+class _NoPipeWatching(asyncio.SelectorEventLoop):
+    """A loop that cannot watch pipes, as Windows' default proactor loop cannot."""
+
+    def add_reader(self, fd, callback, *args):
+        raise NotImplementedError
+
+
+def test_a_loop_that_cannot_watch_pipes_is_served_by_reading_threads():
+    pool = start_thinkers(2)
+
+    async def think() -> None:
+        assert await pool.run(divmod, 17, 5) == (3, 2)
+        answers = await asyncio.gather(*(pool.run(pow, n, 2) for n in range(10)))
+        assert answers == [n * n for n in range(10)]
+        with pytest.raises(ValueError, match="invalid literal"):
+            await pool.run(int, "seven")
+        in_hand = asyncio.create_task(pool.run(time.sleep, 30))
+        await asyncio.sleep(0.1)
+        os.kill(pool.processes[0].pid, signal.SIGKILL)
+        os.kill(pool.processes[1].pid, signal.SIGKILL)
+        with pytest.raises(ThinkersBroken):
+            await asyncio.wait_for(in_hand, 5)
+
+    loop = _NoPipeWatching()
+    try:
+        loop.run_until_complete(think())
+    finally:
+        loop.close()
+        pool.close()
+    assert not any(process.is_alive() for process in pool.processes)

@@ -10,14 +10,20 @@ time; the others wait for the first worker free, in the order they came.
 A worker that dies breaks the pool, as it breaks a process pool: what was asked of it, and all
 that is asked after, fails with `ThinkersBroken`, and the caller thinks for itself instead
 (`TableService.decide`), which no stall can follow from.
+
+Event loops that cannot watch a pipe (`add_reader` raises `NotImplementedError`, as Windows'
+default proactor loop does) get the same workers read by threads instead: one blocking read per
+request in hand, its reply handed to the loop as `add_reader` would have.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -66,9 +72,11 @@ class WorkerPool:
             self._workers.append(_Worker(process, ours))
         self._idle: deque[_Worker] = deque(self._workers)
         # Requests no worker was free for, pickled, each with the future of its reply.
-        self._waiting: deque[tuple[bytes, asyncio.Future[tuple[bool, Any]]]] = deque()
+        self._waiting: deque[tuple[memoryview, asyncio.Future[tuple[bool, Any]]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._broken: ThinkersBroken | None = None
+        # Set once a loop refused `add_reader`: replies are then read by these threads.
+        self._readers: ThreadPoolExecutor | None = None
 
     @property
     def processes(self) -> list[BaseProcess]:
@@ -106,6 +114,8 @@ class WorkerPool:
             if worker.process.is_alive():
                 worker.process.terminate()
                 worker.process.join()
+        if self._readers is not None:
+            self._readers.shutdown(wait=True)  # each read ended with its worker
 
     # ----------------------------------------------------------------- helpers
 
@@ -114,30 +124,68 @@ class WorkerPool:
         worker that dies while idle is noticed at once, and no request pays for registering."""
         old, self._loop = self._loop, loop
         self._waiting.clear()  # a previous loop's were cancelled with it
-        if self._broken is not None:
+        if self._broken is not None or self._readers is not None:
             return
         for worker in self._workers:
             if old is not None and not old.is_closed():
                 old.remove_reader(worker.conn.fileno())
-            loop.add_reader(worker.conn.fileno(), self._on_readable, worker)
+            try:
+                loop.add_reader(worker.conn.fileno(), self._on_readable, worker)
+            except NotImplementedError:
+                self._read_with_threads(loop)
+                return
 
-    def _send(self, worker: _Worker, request: bytes, reply: asyncio.Future[tuple[bool, Any]]) -> None:
+    def _read_with_threads(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The portable way, for loops that cannot watch a pipe: no pipe is watched by the loop
+        (any reader already added is taken back), and each request sent starts a thread read."""
+        for worker in self._workers:
+            with contextlib.suppress(NotImplementedError, ValueError):
+                loop.remove_reader(worker.conn.fileno())
+        self._readers = ThreadPoolExecutor(len(self._workers), thread_name_prefix="thinker-reader")
+
+    def _send(self, worker: _Worker, request: memoryview, reply: asyncio.Future[tuple[bool, Any]]) -> None:
         worker.reply = reply
         try:
             worker.conn.send_bytes(request)
         except OSError:  # its end of the pipe is gone with it
             self._break(f"thinker {worker.process.pid} died")
+            return
+        if self._readers is not None:
+            self._readers.submit(worker.conn.recv).add_done_callback(
+                lambda read: self._from_thread(worker, read)
+            )
+
+    def _from_thread(self, worker: _Worker, read: Future[Any]) -> None:
+        """A thread's read is done: hand it to whichever loop the pool serves now (a reply for
+        a loop that has gone is dropped there, as a cancelled request's is)."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._broken is not None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._on_read, worker, read)
 
     def _on_readable(self, worker: _Worker) -> None:
         """A reply (read whole: it is a few hundred bytes, written at once), or the worker's
-        end of the pipe closing because it died. The next request waiting goes to the worker
-        before the reply is handed on, so that it thinks again at once, not once the loop has
-        run every task that is ready before the one that would send it."""
+        end of the pipe closing because it died."""
         try:
             reply = worker.conn.recv()
         except (EOFError, OSError):
             self._break(f"thinker {worker.process.pid} died")
             return
+        self._deliver(worker, reply)
+
+    def _on_read(self, worker: _Worker, read: Future[Any]) -> None:
+        if self._broken is not None:
+            return
+        if isinstance(read.exception(), EOFError | OSError):
+            self._break(f"thinker {worker.process.pid} died")
+            return
+        self._deliver(worker, read.result())
+
+    def _deliver(self, worker: _Worker, reply: tuple[bool, Any]) -> None:
+        """The next request waiting goes to the worker before the reply is handed on, so that
+        it thinks again at once, not once the loop has run every task that is ready before the
+        one that would send it."""
         answered, worker.reply = worker.reply, None
         while self._waiting:
             request, waiting = self._waiting.popleft()
@@ -156,7 +204,7 @@ class WorkerPool:
             return
         self._broken = ThinkersBroken(reason)
         for worker in self._workers:
-            if self._loop is not None and not self._loop.is_closed():
+            if self._readers is None and self._loop is not None and not self._loop.is_closed():
                 self._loop.remove_reader(worker.conn.fileno())
             if worker.reply is not None and not worker.reply.done():
                 worker.reply.set_exception(ThinkersBroken(reason))
