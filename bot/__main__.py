@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from pathlib import Path
@@ -37,9 +38,15 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.discord.bot import RummyBot
+    from bot.store import Store, StoreError
 
-    bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id, tune_gc=True)
-    bot.run(settings.token, log_handler=None)
+    try:  # a database it cannot use is said in one line, before the bot connects to Discord
+        asyncio.run(Store.check(settings.db_path))
+        bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id, tune_gc=True)
+        bot.run(settings.token, log_handler=None)
+    except StoreError as error:
+        print(f"rummy-bot: {settings.db_path}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

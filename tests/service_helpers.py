@@ -40,15 +40,19 @@ def choose(view: SeatView, rng: random.Random, *, drop: float = 0.03, wrong_show
     return {"command": "discard", "seat": seat, "card": rng.choice(hand)}
 
 
-async def open_service(path, *, seed: int = 1, clock=None, settings=None) -> tuple[Store, TableService]:
-    store = await Store.open(path)
-    service = TableService(
+def new_service(store: Store, *, seed: int = 1, clock=None, settings=None) -> TableService:
+    return TableService(
         store,
         clock=clock or ManualClock(),
         random_source=seeded(seed),
         policy=simple_policy,  # the tests must not depend on how well bot.engine.ai plays
         settings=settings or ServiceSettings(computer_delay_seconds=0.0),
     )
+
+
+async def open_service(path, *, seed: int = 1, clock=None, settings=None) -> tuple[Store, TableService]:
+    store = await Store.open(path)
+    service = new_service(store, seed=seed, clock=clock, settings=settings)
     await service.resume()
     return store, service
 

@@ -280,17 +280,22 @@ async def test_information_commands_answer(discord_double, bot_runner, tmp_path,
     assert ix.callback is not None
 
 
+async def start_against_a_computer(double, bot, user):
+    """`user` opens a table, seats a computer player and starts; returns the table."""
+    lobby, table_id = await open_table(double, bot, user)
+    await double.press_button(user, lobby, f"rummy:lobby:{table_id}:computer")
+    await settle(bot)
+    await double.press_button(user, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    return bot.service.table_in(double.channel_id)
+
+
 async def test_one_person_plays_against_a_computer_player(discord_double, bot_runner, tmp_path):
     double = discord_double
     clock = ManualClock()
     bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice = double.user("alice")
-    lobby, table_id = await open_table(double, bot, alice)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
-    await settle(bot)
-    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
-    await settle(bot)
-    table = bot.service.table_in(double.channel_id)
+    table = await start_against_a_computer(double, bot, alice)
     assert table.record.seats[1].computer
     for _ in range(3):  # whoever starts, after a few moves it is alice's turn with live buttons
         if table.match.deal.turn == 1:
@@ -438,7 +443,7 @@ async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
     await settle(bot)
     assert table.match.phase == "over" and table.match.winner == 1 - first
     await bot.presenter.flush()  # the closed table's last edits, then its state is let go
-    assert table.id not in bot.presenter.table_messages and not bot.presenter.hand_messages
+    assert table.id not in bot.presenter._shown
     assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]
     again = await double.press_button(mover, question, confirm)  # a double click
     assert "This table has closed." in await answer(double, again)

@@ -10,6 +10,7 @@ from league_helpers import (
     ADMIN,
     FIRST,
     GUILD,
+    LEAGUE_CHANNEL,
     MEMBERS,
     MONDAY,
     Bots,
@@ -655,20 +656,35 @@ async def test_an_admin_abandons_a_stuck_table_with_a_reason_and_the_night_goes_
         await leagues.abandon_table(GUILD, None, 1, 1, "again", ADMIN)
 
 
-async def test_an_unreadable_league_row_is_skipped_and_the_others_load(bots):
+async def test_an_unreadable_league_row_is_set_aside_reported_once_and_the_others_run(bots):
     clock = clock_at(MONDAY)
     bot = await bots.start(clock)
     await create(bot)
     await create(bot, name="Broken JSON")
-    await create(bot, name="Broken state")
+    await create(bot, name="Broken state", channel_id=LEAGUE_CHANNEL + 1)
     await create(bot, name="Monday Pool")
     ids = {record.league.name: record.id for record in bot.leagues.leagues(GUILD)}
-    rows = [("{not json", None, 0.0, ids["Broken JSON"]), ('{"league": {}}', None, 0.0, ids["Broken state"])]
+    broken = json.dumps({"league": {"channel_id": LEAGUE_CHANNEL + 1}, "names": {}})
+    rows = [("{not json", None, 0.0, ids["Broken JSON"]), (broken, None, 0.0, ids["Broken state"])]
     await bot.store._write({UPDATE_LEAGUE: rows})  # a row damaged outside the bot
     await bots.stop(bot)
     bot = await bots.start(clock)
     assert sorted(r.league.name for r in bot.leagues.leagues(GUILD)) == ["Friday Pool", "Monday Pool"]
-    assert kinds(bot.loaded) == ["night_open", "night_open"]  # never published, so announced again
+    assert kinds(bot.loaded) == ["damaged", "damaged", "night_open", "night_open"]
+    # Each is reported with the channel its row still names, if it does.
+    assert [e.data for e in bot.loaded[:2]] == [
+        {"name": "Broken JSON", "channel_id": None},
+        {"name": "Broken state", "channel_id": LEAGUE_CHANNEL + 1},
+    ]
+    with pytest.raises(LeagueError, match="Broken state's saved state is damaged"):
+        await create(bot, name="broken STATE")  # its name stays taken
+    with pytest.raises(LeagueError, match="damaged"):
+        await bot.leagues.join(GUILD, "Broken JSON", 11, "Member 11")
+    await bot.leagues.join(GUILD, "Monday Pool", 11, "Member 11")  # the other leagues run
+    await bot.leagues.tick()
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert "damaged" not in kinds(bot.loaded)  # reported once, not at every start
 
 
 async def test_the_season_just_ended_can_still_be_adjusted(bots):

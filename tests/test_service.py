@@ -214,15 +214,18 @@ async def test_cancelling_a_match_in_play_keeps_it_marked_abandoned(service):
     assert row[0] == "abandoned" and (await service.store.table(table.id)).status is TableStatus.CANCELLED
 
 
-async def test_a_damaged_match_is_left_alone_and_the_other_tables_resume(tmp_path):
+async def test_a_damaged_match_is_set_aside_and_the_other_tables_resume(tmp_path):
     store, service = await open_service(tmp_path / "d.db")
     damaged = await open_and_start(service, 13, players=2)
     await open_and_start(service, 14, players=2)
     await store._conn.execute("DELETE FROM match_commands WHERE match_id = ?", (damaged.match_id,))
     await store.close()
     store, service = await open_service(tmp_path / "d.db")
-    assert service.table_in(13) is None and service.table_in(14) is not None
-    await store.close()
+    try:
+        assert "cannot be resumed" in service.table_in(13).damage
+        assert service.table_in(14).damage is None and service.table_in(14).match is not None
+    finally:
+        await store.close()
 
 
 async def stored_state(service, table):

@@ -114,6 +114,15 @@ class Actions:
         )
         return events
 
+    def in_own_dm(self, interaction: discord.Interaction[Any], table: Table) -> int | None:
+        """The person, if they acted on their own hand DM, which the interaction then shows them
+        (so `publish` need not edit it too); None when they acted elsewhere (a private reply, a
+        slash command), so that their DM is brought up to date by `publish`."""
+        message = interaction.message
+        if message is None or self.presenter.hand_message_id(table.id, interaction.user.id) != message.id:
+            return None
+        return interaction.user.id
+
     async def own_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int
     ) -> HandMessage | None:
@@ -185,7 +194,7 @@ class Actions:
                 self.presenter.layout(table.id, interaction.user.id).custom = False
             else:
                 events = await self.play(interaction, table, {"command": "pick", "source": action}, turn)
-                await self.presenter.publish(events, actor=interaction.user.id)
+                await self.presenter.publish(events, actor=self.in_own_dm(interaction, table))
             await self.show_own_hand(interaction, table)
 
         await self.guarded(interaction, table_id, work)
@@ -197,7 +206,7 @@ class Actions:
             table = self.table_by_id(table_id)
             await interaction.response.defer()
             events = await self.play(interaction, table, {"command": "discard", "card": card}, turn)
-            await self.presenter.publish(events, actor=interaction.user.id)
+            await self.presenter.publish(events, actor=self.in_own_dm(interaction, table))
             await self.show_own_hand(interaction, table)
 
         await self.guarded(interaction, table_id, work)
@@ -224,7 +233,7 @@ class Actions:
             table = self.table_by_id(table_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.play(interaction, table, {"command": "drop"}, turn)
-            await self.presenter.publish(events, actor=interaction.user.id)
+            await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
             await interaction.followup.send("You dropped out of this deal.", ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

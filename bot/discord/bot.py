@@ -60,6 +60,7 @@ class RummyBot(commands.Bot):
         self._publishing: set[asyncio.Task[None]] = set()
         self._resumed: list[TableEvent] = []
         self._woken: list[LeagueEvent | TableEvent] = []
+        self._shown_ready = asyncio.Event()  # what start-up had to show is handed on (`on_ready`)
 
     def _default_service(self, store: Store, on_events: Any) -> TableService:
         """Production's service: computer players think in worker processes that the bot
@@ -99,12 +100,17 @@ class RummyBot(commands.Bot):
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act
         their hand with the grace deadline the service gave them; then what the leagues did on
-        waking up (a night starting, one missed, check-ins resumed) is shown."""
+        waking up (a night starting, one missed, check-ins resumed) is shown; then, in the
+        background, every other seated player's hand DM."""
         log.info("logged in as %s; %d table(s) resumed", self.user, len(self._resumed))
         resumed, self._resumed = self._resumed, []
-        await self.presenter.publish(resumed)
         woken, self._woken = self._woken, []
-        await self.league_presenter.publish(woken)
+        try:
+            await self.presenter.publish(resumed)
+            await self.league_presenter.publish(woken)
+            self._in_background(self.presenter.refresh_hands(resumed))
+        finally:
+            self._shown_ready.set()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Discord only runs a button's callback while the message still carries it; a press on
@@ -137,7 +143,10 @@ class RummyBot(commands.Bot):
         task.add_done_callback(self._publishing.discard)
 
     async def idle(self) -> None:
-        """Waits until every interaction handler and table edit in progress is done."""
+        """Waits until every interaction handler and table edit in progress is done (and, once
+        connected, what start-up had to show)."""
+        if self.is_ready():
+            await self._shown_ready.wait()
         while self.actions.in_flight or self.presenter.busy() or self._publishing:
             await self.actions.idle()
             await asyncio.gather(*self._publishing, return_exceptions=True)

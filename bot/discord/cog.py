@@ -21,6 +21,7 @@ from bot.engine.rules import Rules
 from bot.rules_text import describe_rules
 from bot.scenes import standings_scene
 from bot.service import Table
+from bot.service.errors import TableDamagedError
 from render import render_standings
 
 if TYPE_CHECKING:
@@ -51,11 +52,14 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     def actions(self) -> Any:
         return self.bot.actions
 
-    def here(self, interaction: discord.Interaction[Any]) -> Table:
+    def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> Table:
+        """The channel's table; one set aside as damaged only for a cancel."""
         table = self.bot.service.table_in(interaction.channel_id)
         if table is None:
             raise RummyError("There is no table in this channel. Open one with `/rummy new`.")
-        self.bot.presenter.known[table.id] = table
+        if table.damage is not None and not damaged_too:
+            raise TableDamagedError()
+        self.bot.presenter.keep(table)
         return table
 
     async def run(self, interaction: discord.Interaction[Any], work: Any) -> None:
@@ -136,7 +140,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.command(name="cancel", description="Cancel this channel's table (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            self.here(interaction)
+            self.here(interaction, damaged_too=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             perms = getattr(interaction.user, "guild_permissions", None)
             events = await self.bot.service.cancel(
@@ -255,7 +259,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             table = self.here(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.actions.play(interaction, table, command, None)
-            await self.bot.presenter.publish(events, actor=interaction.user.id)
+            await self.bot.presenter.publish(events)  # their hand DM too: it must not show the old turn
             seat = self.actions.seat_of(table, interaction.user.id)
             await self.actions.send_private_hand(interaction, table, seat, "Done.")
 

@@ -31,13 +31,23 @@ HAND_ACTIONS = {
 }
 
 
+NO_LONGER_VALID = "That button is no longer valid: use the latest message (or `/rummy hand`)."
+UNKNOWN = ("?", discord.ButtonStyle.secondary)  # how a button with an action we never made is rebuilt
+
+
 def _bot(interaction: discord.Interaction[Any]) -> RummyBot:
     return interaction.client  # type: ignore[return-value]
 
 
+async def refuse_unknown(interaction: discord.Interaction[Any]) -> None:
+    """A press whose custom_id names an action no button of ours has (forged, or from a version
+    that had it): told privately, nothing done."""
+    await interaction.response.send_message(NO_LONGER_VALID, ephemeral=True)
+
+
 class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<table>\d+):(?P<action>\w+)"):
     def __init__(self, table_id: int, action: str) -> None:
-        label, style = LOBBY_ACTIONS[action]
+        label, style = LOBBY_ACTIONS.get(action, UNKNOWN)
         super().__init__(ui.Button(label=label, style=style, custom_id=f"rummy:lobby:{table_id}:{action}"))
         self.table_id, self.action = table_id, action
 
@@ -48,6 +58,9 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<tab
         return cls(int(match["table"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action not in LOBBY_ACTIONS:
+            await refuse_unknown(interaction)
+            return
         await _bot(interaction).actions.lobby(interaction, self.table_id, self.action)
 
 
@@ -56,7 +69,7 @@ class HandButton(
     template=r"rummy:hand:(?P<table>\d+):(?P<turn>[\w.]+):(?P<action>\w+)",
 ):
     def __init__(self, table_id: int, turn: str, action: str, disabled: bool = False) -> None:
-        label, style = HAND_ACTIONS[action]
+        label, style = HAND_ACTIONS.get(action, UNKNOWN)
         custom_id = f"rummy:hand:{table_id}:{turn}:{action}"
         super().__init__(ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled))
         self.table_id, self.turn, self.action = table_id, turn, action
@@ -68,6 +81,9 @@ class HandButton(
         return cls(int(match["table"]), match["turn"], match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action not in HAND_ACTIONS:
+            await refuse_unknown(interaction)
+            return
         await _bot(interaction).actions.hand_button(interaction, self.table_id, self.turn, self.action)
 
 

@@ -40,6 +40,7 @@ NOT_TEXT = (
     "it one again; the tables check in as soon as their threads open."
 )
 
+
 class LeaguePresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
@@ -61,9 +62,12 @@ class LeaguePresenter:
             if isinstance(event, TableEvent):
                 continue
             show = self._shows.get(str(event.kind))
-            if show is None:
+            if show is None and str(event.kind) != "damaged":
                 continue
             try:
+                if show is None:  # a league set aside has no record left to show it by
+                    await self.say(event.data.get("channel_id"), text.damaged(event.data["name"]))
+                    continue
                 record = self.record(event.guild_id, event.league_id)
                 await show(self, record, event)
             except discord.HTTPException as error:

@@ -158,6 +158,14 @@ def check_in_refused(thread_id: int, seats: Iterable[int]) -> str:
     )
 
 
+def damaged(name: str) -> str:
+    """Said once in a league's channel when its saved state cannot be read."""
+    return (
+        f"⚠️ **{name}**: the league's saved state is damaged, so it is set aside: no night, sign-up "
+        "or reminder runs until an admin restores or deletes it. The other leagues are not affected."
+    )
+
+
 def table_started(present: Iterable[int], no_shows: Iterable[int]) -> str:
     absent = list(no_shows)
     missing = f" No-show: {mentions(absent)}." if absent else ""

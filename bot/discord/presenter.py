@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +19,12 @@ import discord
 
 from bot.discord.components import lobby_view
 from bot.discord.hands import build_hand_message
+from bot.discord.shown import Shown
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
 from bot.engine.events import EventKind
+from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
 from bot.rules_text import wild_words
@@ -38,7 +40,6 @@ log = logging.getLogger(__name__)
 DM_REFUSED = 50007
 UNKNOWN_CHANNEL = 10003
 MESSAGE_LIMIT = 2000
-LOG_LINES = 6
 DM_REFUSAL_MEMORY = 24 * 3600.0  # seconds a refused DM is not retried (people do open their DMs)
 
 
@@ -46,39 +47,44 @@ class Presenter:
     def __init__(self, bot: RummyBot, edit_delay: float = 0.8) -> None:
         self.bot = bot
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
-        self.known: dict[int, Table] = {}
-        self.table_messages: dict[int, discord.PartialMessage | discord.Message] = {}
-        self.hand_messages: dict[tuple[int, int], discord.PartialMessage | discord.Message] = {}
-        self.layouts: dict[tuple[int, int], HandLayout] = defaultdict(HandLayout)
         self.dm_refused: set[int] = set()
-        self.moves: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=LOG_LINES))
-        self.deadlines: dict[int, tuple[int | None, float]] = {}
-        self.turn_pings: dict[int, discord.Message] = {}
-        self.ping_tokens: dict[int, str | None] = {}
-        self._pending: dict[int, asyncio.Task[None]] = {}
-        self._dirty: set[int] = set()
+        self._shown: dict[int, Shown] = {}
 
     # ----------------------------------------------------------------- lookups
+
+    def shown(self, table_id: int) -> Shown:
+        """What is kept for this table, made on first use."""
+        return self._shown.setdefault(table_id, Shown())
+
+    def keep(self, table: Table) -> None:
+        """Remembers the table object, for showing its last events once the service lets it go."""
+        self.shown(table.id).table = table
 
     def table(self, table_id: int) -> Table | None:
         for table in self.bot.service.tables():
             if table.id == table_id:
-                self.known[table_id] = table
+                self.keep(table)
                 return table
-        return self.known.get(table_id)
+        shown = self._shown.get(table_id)
+        return shown.table if shown is not None else None
 
     def layout(self, table_id: int, user_id: int) -> HandLayout:
-        return self.layouts[(table_id, user_id)]
+        return self.shown(table_id).layout(user_id)
 
     def deadline_for(self, table_id: int, seat: int) -> float | None:
-        owner, deadline = self.deadlines.get(table_id, (None, 0.0))
-        return deadline if owner == seat else None
+        return self.shown(table_id).deadline_for(seat)
+
+    def hand_message_id(self, table_id: int, user_id: int) -> int | None:
+        shown = self._shown.get(table_id)
+        message = shown.hands.get(user_id) if shown is not None else None
+        return message.id if message is not None else None
 
     # ----------------------------------------------------------------- what survives a restart
 
     async def restore(self) -> None:
-        """After a restart: the table messages and hand DMs of the resumed tables are edited in
-        place again (their old buttons already work), and recent DM refusals are not retried."""
+        """After a restart: the table messages, hand DMs and turn mentions of the resumed tables
+        are found again (their old buttons already work; an old mention is deleted when the
+        next one is posted), and recent DM refusals are not retried."""
         store = self.bot.store
         active = {table.id for table in self.bot.service.tables()}
         for key, (channel_id, message_id) in (await store.posted_messages()).items():
@@ -86,18 +92,20 @@ class Presenter:
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            shown = self.shown(int(parts[1]))
             if len(parts) == 2:
-                self.table_messages[int(parts[1])] = message
+                shown.message = message
             elif parts[2] == "hand":
-                self.hand_messages[(int(parts[1]), int(parts[3]))] = message
+                shown.hands[int(parts[3])] = message
+            elif parts[2] == "ping":
+                shown.ping = message
         since = self.bot.service.clock.now() - DM_REFUSAL_MEMORY
         self.dm_refused |= await store.dm_refusals(since)
 
     async def adopt_table_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         """The message that shows this table from now on (the lobby a command posted, say)."""
-        self.table_messages[table_id] = self.bot.get_partial_messageable(channel_id).get_partial_message(
-            message_id
-        )
+        channel = self.bot.get_partial_messageable(channel_id)
+        self.shown(table_id).message = channel.get_partial_message(message_id)
         await self.remember(f"table:{table_id}", channel_id, message_id)
 
     async def remember(self, key: str, channel_id: int, message_id: int) -> None:
@@ -108,17 +116,12 @@ class Presenter:
             log.exception("could not remember message %s", key)
 
     async def _forget(self, table_id: int) -> None:
-        """A closed table's last edits are done: its per-table state goes, in memory and stored."""
-        self.table_messages.pop(table_id, None)
-        for mapping in (self.hand_messages, self.layouts):
-            for key in [key for key in mapping if key[0] == table_id]:
-                del mapping[key]
-        for per_table in (self.moves, self.deadlines, self.ping_tokens, self.known, self._pending):
-            per_table.pop(table_id, None)
-        ping = self.turn_pings.pop(table_id, None)
-        if ping is not None:
+        """A closed table's last edits are done: what was kept for it goes, in memory and stored,
+        and its turn mention is deleted (the match is over: nobody's turn)."""
+        shown = self._shown.pop(table_id, None)
+        if shown is not None and shown.ping is not None:
             with contextlib.suppress(discord.HTTPException):
-                await ping.delete()
+                await shown.ping.delete()
         await self.forget(f"table:{table_id}")
 
     async def forget(self, key: str) -> None:
@@ -161,34 +164,49 @@ class Presenter:
         table = self.table(table_id)
         if table is None:
             return
+        shown = self.shown(table_id)
         try:
-            hands = await self._note_events(table, events)
-            for seat in sorted(hands):
-                user_id = table.record.seats[seat].user_id
-                if user_id is not None and user_id != actor:
-                    await self._guard(table, self.send_hand(table, seat))
-            await self._guard(table, self._ping_turn(table))
+            async with shown.showing:
+                hands = await self._note_events(table, shown, events)
+                for seat in sorted(hands):
+                    user_id = table.record.seats[seat].user_id
+                    if user_id is not None and user_id != actor:
+                        await self._guard(table, self.send_hand(table, seat))
+                await self._guard(table, self._ping_turn(table, shown))
         finally:
             self.schedule_table_refresh(table_id)
 
-    async def _note_events(self, table: Table, events: list[TableEvent]) -> set[int]:
+    async def refresh_hands(self, events: list[TableEvent]) -> None:
+        """After a restart, once every resumed table and the players to act are shown: every
+        other seated person's hand DM, so none still shows a move from before. One at a time,
+        which keeps well inside Discord's rate limits (which discord.py waits out if met)."""
+        await self.flush()  # the table messages first
+        for event in events:
+            table = self.table(event.table_id)
+            if event.kind != ServiceEventKind.RESUMED or table is None or table.match is None:
+                continue
+            deal = table.match.deal
+            shown = self.shown(table.id)
+            async with shown.showing:
+                for seat, sitter in enumerate(table.record.seats):
+                    if sitter.user_id is not None and (deal is None or seat != deal.turn):
+                        await self._guard(table, self.send_hand(table, seat))
+
+    async def _note_events(self, table: Table, shown: Shown, events: list[TableEvent]) -> set[int]:
         """Records what the table message shows (moves, deadlines) and returns the seats whose
         private hand message must change."""
         names = [seat.name for seat in table.record.seats]
-        moves = self.moves[table.id]
         hands: set[int] = set()
         for event in visible_events(events, None):
             kind = event.kind
             if kind == EventKind.DEAL_STARTED:
-                moves.clear()
-                for sitter in table.record.seats:  # last deal's groups mean nothing now
-                    if sitter.user_id is not None:
-                        self.layouts.pop((table.id, sitter.user_id), None)
+                shown.moves.clear()
+                shown.layouts.clear()  # last deal's groups mean nothing now
             if event.event is not None:
-                moves.extend(line for line in event_lines(event.event, -1, names) if line.strip("─ "))
+                shown.moves.extend(line for line in event_lines(event.event, -1, names) if line.strip("─ "))
             clock = event.data.get("clock") if kind == ServiceEventKind.RESUMED else event.data
             if kind in (ServiceEventKind.CLOCK, ServiceEventKind.RESUMED) and clock and clock.get("deadline"):
-                self.deadlines[table.id] = (clock.get("seat"), float(clock["deadline"]))
+                shown.deadline = (clock.get("seat"), float(clock["deadline"]))
                 if clock.get("seat") is not None:
                     hands.add(clock["seat"])
             if kind == EventKind.DEALT:
@@ -196,10 +214,12 @@ class Presenter:
             elif kind in _SEAT_CHANGES and event.seat is not None:
                 hands.add(event.seat)
             elif kind == EventKind.RESHUFFLED:
-                moves.append(f"New closed deck committed: `{event.data['commitment']}`")
+                shown.moves.append(f"New closed deck committed: `{event.data['commitment']}`")
             elif kind == EventKind.DEAL_OVER:
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
+            elif kind == ServiceEventKind.DAMAGED:  # said once: the service sends it once
+                await self._guard(table, self.say(table, f"⚠️ **This table is set aside.** {DAMAGED}"))
         return hands
 
     def _seats_in_deal(self, table: Table) -> list[int]:
@@ -237,8 +257,8 @@ class Presenter:
         message = await build_hand_message(
             table, seat, self.layout(table.id, user_id), self.deadline_for(table.id, seat)
         )
-        key = (table.id, user_id)
-        existing = self.hand_messages.get(key)
+        hands = self.shown(table.id).hands
+        existing = hands.get(user_id)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 with contextlib.suppress(discord.NotFound):
@@ -255,7 +275,7 @@ class Presenter:
                     return
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             sent = await user.send(content=message.content, file=message.file(), view=message.view)
-            self.hand_messages[key] = sent
+            hands[user_id] = sent
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
         except discord.Forbidden as error:
             if error.code != DM_REFUSED:
@@ -269,48 +289,49 @@ class Presenter:
                 "Use `/rummy hand` here to see your cards privately.",
             )
 
-    async def _ping_turn(self, table: Table) -> None:
-        """A mention when a person's turn starts; the previous one is removed to keep the channel tidy."""
+    async def _ping_turn(self, table: Table, shown: Shown) -> None:
+        """A mention when a person's turn starts; the previous one is deleted, so the channel
+        has one live mention at most (stored, so a restart deletes it too), and none while it
+        is nobody's turn (between deals, once the match is over). Called under the table's
+        `showing` lock: two publishes never replace one mention twice."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
-        if not live or match is None or match.deal is None:
+        deal = match.deal if live and match is not None else None
+        token = table.turn_token() if deal is not None else None
+        if shown.ping is not None and shown.ping_token == token and token is not None:
             return
-        seat = match.deal.turn
-        user_id = table.record.seats[seat].user_id
-        token = table.turn_token()
-        previous = self.turn_pings.get(table.id)
-        if previous is not None and self.ping_tokens.get(table.id) == token:
-            return
-        if previous is not None:
+        if shown.ping is not None:
+            previous, shown.ping = shown.ping, None
             with contextlib.suppress(discord.HTTPException):
                 await previous.delete()
-            del self.turn_pings[table.id]
-        if user_id is None:
+            await self.forget(f"table:{table.id}:ping")
+        user_id = table.record.seats[deal.turn].user_id if deal is not None else None
+        if deal is None or user_id is None:
             return
-        deadline = self.deadline_for(table.id, seat)
+        deadline = shown.deadline_for(deal.turn)
         when = f" (ends <t:{int(deadline)}:R>)" if deadline else ""
         hint = " Use `/rummy hand`." if user_id in self.dm_refused else " Your hand is in your DMs."
         sent = await self.say(table, f"<@{user_id}>, your turn{when}.{hint}")
         if sent is not None:
-            self.turn_pings[table.id] = sent
-            self.ping_tokens[table.id] = token
+            shown.ping, shown.ping_token = sent, token
+            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
 
     # ----------------------------------------------------------------- the table message
 
     def schedule_table_refresh(self, table_id: int) -> None:
         """Marks the table message out of date; one task per table edits it until it is current,
         so a burst of moves becomes one edit and a move during an edit is never lost."""
-        self._dirty.add(table_id)
-        task = self._pending.get(table_id)
-        if task is None or task.done():
-            self._pending[table_id] = asyncio.get_running_loop().create_task(self._refresh_loop(table_id))
+        shown = self.shown(table_id)
+        shown.dirty = True
+        if shown.refresh is None or shown.refresh.done():
+            shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown))
 
-    async def _refresh_loop(self, table_id: int) -> None:
+    async def _refresh_loop(self, table_id: int, shown: Shown) -> None:
         table = None
-        while table_id in self._dirty:
+        while shown.dirty:
             if self.edit_delay:
                 await asyncio.sleep(self.edit_delay)
-            self._dirty.discard(table_id)
+            shown.dirty = False
             table = self.table(table_id)
             try:
                 if table is not None:
@@ -321,11 +342,13 @@ class Presenter:
             await self._forget(table_id)
 
     def busy(self) -> bool:
-        return any(not task.done() for task in self._pending.values())
+        return any(s.refresh is not None and not s.refresh.done() for s in self._shown.values())
 
     async def flush(self) -> None:
         """Waits for pending table edits (tests, and before shutting down)."""
-        while pending := [task for task in self._pending.values() if not task.done()]:
+        while pending := [
+            s.refresh for s in self._shown.values() if s.refresh is not None and not s.refresh.done()
+        ]:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def refresh_table(self, table_id: int, repost: bool = False) -> None:
@@ -333,7 +356,7 @@ class Presenter:
         if table is None:
             return
         content, files, view = await self.table_message_parts(table)
-        message = self.table_messages.get(table_id)
+        message = self.shown(table_id).message
         if message is not None and not repost:
             try:
                 await message.edit(content=content, attachments=files, view=view)
@@ -349,10 +372,15 @@ class Presenter:
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         record = table.record
         match = table.match
+        shown = self.shown(table.id)
+        if table.damage is not None:
+            state = DAMAGED if record.status.active else "*This table is closed.*"
+            return f"**This table is set aside.** {state}", [], None
         if match is None:
             seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
+            title = Format(record.format).spec.title
             content = (
-                f"**{record.format} table** · {len(record.seats)}/{record.max_seats} seated · "
+                f"**{title}** · lobby · {len(record.seats)}/{record.max_seats} seated · "
                 f"host <@{record.host_id}>\n{seats}\nJoin, add computer players, then the host starts."
             )
             if not record.status.active:
@@ -368,18 +396,18 @@ class Presenter:
         elif match.deal is not None:
             deal = match.deal
             seat = deal.turn
-            deadline = self.deadline_for(table.id, seat)
+            deadline = shown.deadline_for(seat)
             user_id = record.seats[seat].user_id
             who = f"<@{user_id}>" if user_id else names[seat]
             when = f", ends <t:{int(deadline)}:R>" if deadline else ""
             lines.append(f"Turn: {who}{when} · {wild_words(deal.wild_rank)}")
             lines.append(f"Shuffle commitment: `{deal.commitment}`")
         else:
-            _, deadline = self.deadlines.get(table.id, (None, 0.0))
+            deadline = shown.deadline_for(None)
             when = f" <t:{int(deadline)}:R>" if deadline else " soon"
             lines.append(f"The next deal starts{when}.")
-        if self.moves[table.id]:
-            lines.append("\n".join(f"› {line}" for line in self.moves[table.id]))
+        if shown.moves:
+            lines.append("\n".join(f"› {line}" for line in shown.moves))
         return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], None
 
     # ----------------------------------------------------------------- results
@@ -424,8 +452,22 @@ class Presenter:
             return None
 
 
+# Events after which their seat's hand message changes: every move, whatever path it came by
+# (a button in the DM is shown by its own interaction, and its player is left out as `actor`).
 _SEAT_CHANGES = frozenset(
-    {EventKind.MISSED_TURN, EventKind.DROPPED, EventKind.LEFT, EventKind.WRONG_SHOW, EventKind.TURN}
+    {
+        EventKind.PICKED,
+        EventKind.DISCARDED,
+        EventKind.MISSED_TURN,
+        EventKind.DROPPED,
+        EventKind.LEFT,
+        EventKind.WRONG_SHOW,
+        EventKind.TURN,
+    }
+)
+DAMAGED = (
+    "Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at. "
+    "The host or a member with Manage Server can close it with `/rummy cancel`."
 )
 
 

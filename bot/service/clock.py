@@ -87,11 +87,14 @@ class TurnClock:
 
     def give_grace(self, now: float, timing: Timing, computers: set[int]) -> bool:
         """After a restart: a deadline that passed, or is about to, while the bot was down
-        becomes a fresh short one (plus the player's bank), rather than an instant penalty."""
-        if self.deadline is None or self.deadline >= now + timing.grace:
+        becomes a fresh short one (plus the player's bank), rather than an instant penalty. A
+        computer player's turn only waits its usual moment: it was not away."""
+        computer = self.seat is not None and self.seat in computers
+        grace = timing.computer_delay if computer else timing.grace  # nobody to wait for
+        if self.deadline is None or self.deadline >= now + grace:
             return False
-        self.base = now + timing.grace
-        bank = self.banks[self.seat] if self.seat is not None and self.seat not in computers else 0.0
+        self.base = now + grace
+        bank = self.banks[self.seat] if self.seat is not None and not computer else 0.0
         self.deadline = self.base + bank
         return True
 
@@ -112,7 +115,13 @@ class TurnClock:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> TurnClock:
-        return cls(list(raw["banks"]), list(raw["key"]), raw["seat"], raw["base"], raw["deadline"])
+        """Raises KeyError or TypeError for anything that is not a clock this class wrote."""
+        clock = cls(list(raw["banks"]), list(raw["key"]), raw["seat"], raw["base"], raw["deadline"])
+        times = [*clock.banks, *(t for t in (clock.base, clock.deadline) if t is not None)]
+        numbers = [*clock.key, *([] if clock.seat is None else [clock.seat])]
+        if not all(isinstance(t, int | float) for t in times) or not all(isinstance(n, int) for n in numbers):
+            raise TypeError(f"not a turn clock: {raw!r}")
+        return clock
 
 
 def _turn_key(match: Match) -> list[int]:

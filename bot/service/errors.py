@@ -1,6 +1,12 @@
 """Refusals the service explains to players; like the engine's, their messages are shown as is."""
 
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
 from bot.engine.errors import RummyError
+from bot.store import DatabaseGoneError, WritesRefusedError
 
 
 class ServiceError(RummyError):
@@ -9,3 +15,47 @@ class ServiceError(RummyError):
 
 class StaleCommandError(ServiceError):
     """A command made for an earlier state: a button from a past turn, or a double click."""
+
+
+class TableDamagedError(ServiceError):
+    """The table's saved rows cannot be read back, so it is set aside until someone cancels it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This table's saved game is damaged, so it cannot go on. It is kept as it was for an "
+            "admin to look at; the host or a member with Manage Server can cancel it."
+        )
+
+
+class CannotSaveError(ServiceError):
+    """The database refuses writes for now (a full or read-only disk): nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "I can't save moves right now (the server's disk is not taking writes), so that did not "
+            "happen. The table is safe as it was: try again in a moment. Play goes on by itself as "
+            "soon as saving works again."
+        )
+
+
+class SavingStoppedError(ServiceError):
+    """The database file was deleted or replaced under the bot: it takes no move until restarted."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "I've stopped taking moves: my database file was removed or replaced while I was running, "
+            "so I could not keep them. Every table is safe as it was last saved; my admin has been "
+            "alerted and needs to restart me."
+        )
+
+
+@contextlib.contextmanager
+def saving() -> Iterator[None]:
+    """Around a store write: the store's failures that players must hear about, in their words
+    (the store's own errors stay below, with the reason, for the log)."""
+    try:
+        yield
+    except WritesRefusedError as error:
+        raise CannotSaveError() from error
+    except DatabaseGoneError as error:
+        raise SavingStoppedError() from error

@@ -24,6 +24,7 @@ class ServiceEventKind(StrEnum):
     FINISHED = "finished"  # the match is over and the channel is free
     CLOCK = "clock"  # a new deadline: `data` has the seat (None between deals) and times
     RESUMED = "resumed"  # the bot restarted and the table plays on
+    DAMAGED = "damaged"  # found at start-up with rows that cannot be resumed: set aside (`data`: channel_id)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ class LeagueEventKind(StrEnum):
     TABLE_SETTLED = "table_settled"
     NIGHT_FINISHED = "night_finished"
     ADJUSTED = "adjusted"
+    DAMAGED = "damaged"  # found at start-up unreadable and set aside (`data`: name, channel_id or None)
 
 
 @dataclass(frozen=True)

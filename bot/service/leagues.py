@@ -29,6 +29,7 @@ from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table
 from bot.leagues.night import SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
+from bot.service.errors import saving
 from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.league_events import (
     AnyEvent,
@@ -39,7 +40,7 @@ from bot.service.league_events import (
     ThreadOpener,
 )
 from bot.service.service import TableService
-from bot.store import SeatRecord, Store, StoredLeague, TableStatus
+from bot.store import DamagedRowError, SeatRecord, Store, StoredLeague, StoreError, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class LeagueService:
         self.on_events = on_events
         self.check_in_time = check_in
         self._records: dict[int, LeagueRecord] = {}
+        self._damaged: dict[int, StoredLeague] = {}  # rows that cannot be read, set aside (`_set_aside`)
         self._locks: dict[int, asyncio.Lock] = {}
         # (league, night, round, table) -> when opening its channel first failed (since start-up)
         self._thread_trouble: dict[tuple[int, int, int, int], datetime] = {}
@@ -88,12 +90,16 @@ class LeagueService:
     async def load(self) -> list[AnyEvent]:
         """Loads every league and catches up on the downtime. Call after `TableService.resume()`,
         so the league's tables still playing are there to be found."""
-        for stored in await self.store.leagues():
-            try:
-                self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
-            except Exception:  # one damaged row must not keep every other league from running
-                log.exception("league %s (%s) could not be read; it is skipped", stored.id, stored.name)
         events: list[AnyEvent] = []
+        for stored in await self.store.leagues():
+            damage = stored.damage
+            if damage is None:
+                try:
+                    self._records[stored.id] = LeagueRecord.from_json(stored.id, stored.state)
+                    continue
+                except Exception as error:  # whatever the league's own reading makes of the damage
+                    damage = str(DamagedRowError.of("league", stored.id, error))
+            events += await self._set_aside(stored, damage)
         now = self._now()
         for record in list(self._records.values()):
             async with self._lock(record):
@@ -113,6 +119,22 @@ class LeagueService:
                     events.append(self._night_open(record, unpublished))
                 events += resumed + advanced
         return events
+
+    async def _set_aside(self, stored: StoredLeague, damage: str) -> list[AnyEvent]:
+        """One damaged league row must not keep the other leagues from running: it is kept as it
+        is, its name stays taken, and it is reported once (logged and marked in the store; its
+        channel told, where the damaged row still says which)."""
+        self._damaged[stored.id] = stored
+        if stored.reported:
+            log.warning("league %s (%s) is still set aside: %s", stored.id, stored.name, damage)
+            return []
+        log.error("league %s (%s) is set aside, kept as it is: %s", stored.id, stored.name, damage)
+        try:
+            await self.store.mark_league_damaged(stored.id, damage, self.clock.now())
+        except StoreError:
+            log.exception("league %s: could not be marked damaged (reported again next start)", stored.id)
+        data = {"name": stored.name, "channel_id": _channel_of(stored.state)}
+        return [LeagueEvent(stored.id, stored.guild_id, LeagueEventKind.DAMAGED, data=data)]
 
     def _renew_check_ins(self, record: LeagueRecord, now: datetime) -> list[LeagueEvent]:
         """The tables still checking in get a fresh window and their CHECK_IN again.
@@ -140,6 +162,9 @@ class LeagueService:
         """The league called `name` (any case) on this server; None when it has only one."""
         records = self.leagues(guild_id)
         if not records:
+            for stored in self._damaged.values():  # its only league: a damaged one is said so
+                if stored.guild_id == guild_id:
+                    self._refuse_damaged(guild_id, name if name and name.strip() else stored.name)
             raise LeagueError("This server has no league yet; an admin can create one with /league create.")
         names = ", ".join(record.league.name for record in records)
         if name is None or not name.strip():
@@ -150,7 +175,16 @@ class LeagueService:
         for record in records:
             if _folded(record.league.name) == wanted:
                 return record
+        self._refuse_damaged(guild_id, name)
         raise LeagueError(f"This server has no league called '{name.strip()}'. Its leagues: {names}.")
+
+    def _refuse_damaged(self, guild_id: int, name: str) -> None:
+        for stored in self._damaged.values():
+            if stored.guild_id == guild_id and _folded(stored.name) == _folded(name):
+                raise LeagueError(
+                    f"{stored.name}'s saved state is damaged, so it is set aside: nothing in it can "
+                    "change until an admin restores or deletes it."
+                )
 
     def by_table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table] | None:
         """The league table playing (or checking in) in this channel, in the round being played."""
@@ -183,10 +217,12 @@ class LeagueService:
             for other in self.leagues(guild_id):
                 if _folded(other.league.name) == _folded(league.name):
                     raise LeagueError(f"This server already has a league called {other.league.name}.")
+            self._refuse_damaged(guild_id, league.name)
             season = league.start_season(self._now())
             record = LeagueRecord(self.store.new_league_id(), league)
             stored = StoredLeague(record.id, guild_id, league.name, record.to_json(), None)
-            await self.store.create_league(stored, self.clock.now())
+            with saving():
+                await self.store.create_league(stored, self.clock.now())
             self._records[record.id] = record
         described = {
             "name": league.name,
@@ -655,7 +691,8 @@ class LeagueService:
             if after != before:
                 league = record.league
                 stored = StoredLeague(record.id, league.guild_id, league.name, after, _next(league))
-                await self.store.save_league(stored, self.clock.now())
+                with saving():
+                    await self.store.save_league(stored, self.clock.now())
         except BaseException:
             restored = LeagueRecord.from_json(record.id, before)
             record.league, record.names, record.announcement = (
@@ -738,6 +775,13 @@ async def _pause(stop: asyncio.Event, seconds: float) -> None:
     """Waits `seconds`, or less if the scheduler is stopped meanwhile."""
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), timeout=seconds)
+
+
+def _channel_of(state: dict[str, Any]) -> int | None:
+    """The league channel a damaged league's document still names, if it does."""
+    league = state.get("league")
+    channel = league.get("channel_id") if isinstance(league, dict) else None
+    return channel if isinstance(channel, int) else None
 
 
 def _folded(name: str) -> str:

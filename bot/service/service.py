@@ -26,13 +26,30 @@ from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
 from bot.service.clock import Clock, SystemClock, Timing, TurnClock
 from bot.service.computer import Policy
-from bot.service.errors import ServiceError, StaleCommandError
+from bot.service.errors import (
+    CannotSaveError,
+    SavingStoppedError,
+    ServiceError,
+    StaleCommandError,
+    TableDamagedError,
+    saving,
+)
 from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
 from bot.service.table import Table
 from bot.service.thinkers import Thinkers, ThinkersBroken
-from bot.store import ChannelBusyError, CommandRecord, SeatRecord, Store, TableRecord, TableStatus
+from bot.store import (
+    ActiveTable,
+    ChannelBusyError,
+    CommandRecord,
+    DamagedRowError,
+    SeatRecord,
+    Store,
+    StoreError,
+    TableRecord,
+    TableStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,34 +106,43 @@ class TableService:
 
     async def resume(self) -> list[TableEvent]:
         """Loads every open or playing table. Deadlines that passed while the bot was down
-        become fresh short ones (see `TurnClock.give_grace`)."""
+        become fresh short ones (see `TurnClock.give_grace`). A table whose rows cannot be
+        resumed is set aside (see `_set_aside`); every other one plays on."""
         now = self.clock.now()
         events = []
         for active in await self.store.active_tables():
-            if active.error is not None:  # left as it is in the database, for someone to look at
-                log.error(
-                    "table %s in channel %s not resumed: %s",
-                    active.table.id,
-                    active.table.channel_id,
-                    active.error,
-                )
-                continue
-            table = Table(active.table)
-            if active.match is not None:
-                table.match = Match.from_json(active.match.snapshot)
+            damage = active.damage
+            if damage is None:
                 try:
-                    table.match.check_invariants()
-                except AssertionError:
-                    log.exception("table %s not resumed: its match breaks the rules' invariants", table.id)
+                    table = Table.restore(active)
+                except DamagedRowError as error:
+                    damage = str(error)
+                else:
+                    if table.clock is not None:
+                        table.clock.give_grace(now, self._timing(table), table.computers())
+                    self._register(table)
+                    data = {"clock": table.clock.announce() if table.clock else None}
+                    events.append(TableEvent(table.id, ServiceEventKind.RESUMED, data=data))
                     continue
-                table.match_id = active.match.match_id
-                table.command_ids = active.match.command_ids
-                table.clock = TurnClock.from_json(active.match.clock)
-                table.clock.give_grace(now, self._timing(table), table.computers())
-            self._register(table)
-            data = {"clock": table.clock.announce() if table.clock else None}
-            events.append(TableEvent(table.id, ServiceEventKind.RESUMED, data=data))
+            events += await self._set_aside(active, damage)
         return events
+
+    async def _set_aside(self, active: ActiveTable, damage: str) -> list[TableEvent]:
+        """A damaged table is kept as it is in the database and holds its channel, refusing every
+        command but a cancel (host or Manage Server). It is logged at every start, and marked in
+        the store the first time, when its channel is told (the DAMAGED event): only once."""
+        record = active.table
+        table = Table(record, match_id=active.match_id, damage=damage)
+        self._register(table)
+        if active.reported:
+            log.warning("table %s in channel %s is still set aside: %s", table.id, record.channel_id, damage)
+            return []
+        log.error("table %s in channel %s is set aside as it is: %s", table.id, record.channel_id, damage)
+        try:
+            await self.store.mark_damaged(table.id, damage, self.clock.now())
+        except StoreError:
+            log.exception("table %s: could not be marked damaged (reported again next start)", table.id)
+        return [TableEvent(table.id, ServiceEventKind.DAMAGED, data={"channel_id": record.channel_id})]
 
     # ----------------------------------------------------------------- looking
 
@@ -165,6 +191,8 @@ class TableService:
         if len(seats) > limit:
             raise ServiceError(f"This table seats at most {limit} players.")
         if channel_id in self._by_channel:
+            if self._by_channel[channel_id].damage is not None:
+                raise TableDamagedError()
             raise ServiceError("This channel already has a table: join it, or ask its host to cancel it.")
         record = TableRecord(
             id=self.store.new_table_id(),
@@ -183,7 +211,8 @@ class TableService:
         self._register(table)  # before awaiting, so a second open in this channel is refused at once
         try:
             async with table.lock:
-                await self.store.create_table(record, record.created_at)
+                with saving():
+                    await self.store.create_table(record, record.created_at)
         except ChannelBusyError as error:
             self._unregister(table)
             raise ServiceError(str(error)) from error
@@ -276,7 +305,8 @@ class TableService:
             record.status = TableStatus.PLAYING
             first = self._command_record(table, match, match_id, engine_events, clock, now, None)
             try:
-                await self.store.start_match(record, first)
+                with saving():
+                    await self.store.start_match(record, first)
             except BaseException:
                 record.status = TableStatus.OPEN
                 raise
@@ -286,7 +316,8 @@ class TableService:
         return events + self._wrap(table, engine_events, announce=True)
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
-        table = self._table(channel_id)
+        """Closes the table, playing or not: a damaged one too (its rows are kept as they are)."""
+        table = self._table(channel_id, damaged_too=True)
         async with table.lock:
             self._verify_host(table, user_id, can_manage, "cancel")
             if not can_manage:
@@ -294,7 +325,9 @@ class TableService:
             before = table.record.status
             table.record.status = TableStatus.CANCELLED
             try:
-                await self.store.cancel_table(table.record, table.match_id, self.clock.now())
+                with saving():
+                    now, damaged = self.clock.now(), table.damage is not None
+                    await self.store.cancel_table(table.record, table.match_id, now, damaged=damaged)
             except BaseException:
                 table.record.status = before
                 raise
@@ -387,11 +420,12 @@ class TableService:
         """Saves a command; if the caller stops waiting (a front end's task cancelled), waits
         for the save to end before passing the cancel on, so that the reload that follows reads
         the database as it will stay, never a moment before the write lands."""
-        saving = asyncio.ensure_future(self.store.save_command(record))
+        save = asyncio.ensure_future(self.store.save_command(record))
         try:
-            await asyncio.shield(saving)
+            with saving():
+                await asyncio.shield(save)
         except asyncio.CancelledError:
-            await asyncio.wait([saving])
+            await asyncio.wait([save])
             raise
 
     def _command_record(
@@ -433,12 +467,16 @@ class TableService:
     async def fire_due(self) -> list[TableEvent]:
         """Acts wherever a deadline has passed: the next deal starts, a computer player moves,
         or the clock plays for an absent player (the engine's timeout)."""
+        if self.store.lost is not None:  # nothing can be saved: the clocks wait for a restart
+            return []
         now = self.clock.now()
         due = [t for t in self._tables.values() if t.clock and t.clock.due(now)]
         # All due tables at once, so that their saves share commits; each under its own lock.
         results = await asyncio.gather(*(self._fire(table, now) for table in due), return_exceptions=True)
         events: list[TableEvent] = []
         for table, result in zip(due, results, strict=True):
+            if isinstance(result, CannotSaveError | SavingStoppedError):
+                continue  # the store logged it; the clock tries again at its next pass
             if isinstance(result, BaseException):  # one table's failure must not stop the others' clocks
                 log.error("table %s: the clock could not act", table.id, exc_info=result)
             else:
@@ -518,10 +556,12 @@ class TableService:
             )
         return events
 
-    def _table(self, channel_id: int) -> Table:
+    def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:
         table = self._by_channel.get(channel_id)
         if table is None:
             raise ServiceError("There is no table in this channel.")
+        if table.damage is not None and not damaged_too:
+            raise TableDamagedError()
         return table
 
     def _seat(self, table: Table, user_id: int) -> int:
@@ -540,7 +580,8 @@ class TableService:
 
     async def _save_table(self, table: Table, undo: Callable[[], None]) -> None:
         try:
-            await self.store.update_table(table.record, self.clock.now())
+            with saving():
+                await self.store.update_table(table.record, self.clock.now())
         except BaseException:
             undo()
             raise

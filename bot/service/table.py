@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.engine.formats import Format
 from bot.engine.match import Match
+from bot.engine.rules import Rules
 from bot.service.clock import TurnClock, turn_token
-from bot.store import TableRecord
+from bot.store import ActiveTable, DamagedRowError, TableRecord
 
 
 @dataclass
@@ -17,8 +19,34 @@ class Table:
     match_id: int | None = None
     clock: TurnClock | None = None
     command_ids: set[str] = field(default_factory=set)
+    # Why its saved rows cannot be played on: set aside, refusing everything but a cancel. Its
+    # record then holds only what could be read (ids, channel, host), not its seats or rules.
+    damage: str | None = None
     # Commands for one table run one at a time; other tables never wait for this lock.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @classmethod
+    def restore(cls, active: ActiveTable) -> Table:
+        """The table as start-up loaded it, its format, rules, match and clock rebuilt and checked
+        (cards conserved, the turn's hand sizes, one seat per player): `DamagedRowError` if what
+        was saved does not make a table that can play on."""
+        record = active.table
+        table = cls(record)
+        try:
+            Format(record.format)
+            Rules.from_json(record.rules)
+            stored = active.match
+            if stored is not None:
+                match = Match.from_json(stored.snapshot)
+                match.check_invariants()
+                clock = TurnClock.from_json(stored.clock)
+                if not match.players == len(record.seats) == len(clock.banks):
+                    raise ValueError(f"{len(record.seats)} seats for a match of {match.players} players")
+                table.match, table.match_id, table.clock = match, stored.match_id, clock
+                table.command_ids = stored.command_ids
+        except Exception as error:  # whatever the engine makes of rows it never wrote
+            raise DamagedRowError.of("table", record.id, error) from error
+        return table
 
     @property
     def id(self) -> int:

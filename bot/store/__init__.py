@@ -1,7 +1,15 @@
 """Persistence in SQLite: the only package that writes SQL. See `store.Store`."""
 
 from bot.store.checkpoint import CheckpointPolicy
-from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
+from bot.store.errors import (
+    ChannelBusyError,
+    CorruptMatchError,
+    DamagedRowError,
+    DatabaseGoneError,
+    DuplicateCommandError,
+    StoreError,
+    WritesRefusedError,
+)
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
@@ -24,6 +32,8 @@ __all__ = [
     "CheckpointPolicy",
     "CommandRecord",
     "CorruptMatchError",
+    "DamagedRowError",
+    "DatabaseGoneError",
     "DuplicateCommandError",
     "SeatRecord",
     "StandingRow",
@@ -34,5 +44,6 @@ __all__ = [
     "StoredMatch",
     "TableRecord",
     "TableStatus",
+    "WritesRefusedError",
     "database_path",
 ]

@@ -1,11 +1,31 @@
-"""Store failures a caller can act on; anything else from SQLite is a bug or a broken disk."""
+"""Store failures a caller can act on; anything else from SQLite is a bug."""
+
+from __future__ import annotations
 
 
 class StoreError(Exception):
     """The database cannot be used as it is (for example, it is newer than this code)."""
 
 
-class CorruptMatchError(StoreError):
+class DamagedRowError(StoreError):
+    """A stored row that cannot be read back as what it should be (not JSON, a key missing, a
+    value of the wrong kind, a card no deck has, a history that does not replay). Raised by the
+    one function that loads each kind of row, so the caller can set that one table or league
+    aside and go on with the others."""
+
+    def __init__(self, kind: str, row_id: int, reason: str) -> None:
+        super().__init__(f"{kind} {row_id} is damaged: {reason}")
+        self.kind, self.row_id, self.reason = kind, row_id, reason
+
+    @classmethod
+    def of(cls, kind: str, row_id: int, error: BaseException) -> DamagedRowError:
+        """The row's damage as the error met while reading it says it."""
+        if isinstance(error, KeyError):
+            return cls(kind, row_id, f"{error} is missing")
+        return cls(kind, row_id, f"{type(error).__name__}: {error}")
+
+
+class CorruptMatchError(DamagedRowError):
     """A match's snapshot disagrees with its command log, so resuming it could change history."""
 
 
@@ -15,3 +35,15 @@ class ChannelBusyError(StoreError):
 
 class DuplicateCommandError(StoreError):
     """A command id that the match's log already holds: saving it again would apply it twice."""
+
+
+class WritesRefusedError(StoreError):
+    """The database can be read but not written, for now: the disk is full, the file or its
+    file system became read-only, or the disk failed a write. Nothing was saved; the same write
+    may work later, with nothing to do but try again."""
+
+
+class DatabaseGoneError(StoreError):
+    """The database file was deleted or replaced while the bot had it open, or another program
+    wrote to it. Whatever the bot saved from then on would be lost at the next start, or would
+    overwrite what the other program wrote, so it saves nothing more until it is restarted."""

@@ -8,10 +8,10 @@ the row it expects to change, so saving a league that was never created fails lo
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.store.errors import DamagedRowError
 from bot.store.records import StoredLeague, TableRecord
 from bot.store.snapshots import dumps
 
@@ -20,8 +20,7 @@ INSERT_LEAGUE = (
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 UPDATE_LEAGUE = "UPDATE leagues SET state = ?, next_wake = ?, updated_at = ? WHERE id = ?"
-
-log = logging.getLogger(__name__)
+MARK_LEAGUE_DAMAGED = "UPDATE leagues SET damage = ?, updated_at = ? WHERE id = ?"
 
 
 class LeagueStore:
@@ -48,18 +47,25 @@ class LeagueStore:
     async def save_league(self, league: StoredLeague, now: float) -> None:
         await self._write({UPDATE_LEAGUE: [(dumps(league.state), league.next_wake, now, league.id)]})
 
+    async def mark_league_damaged(self, league_id: int, reason: str, now: float) -> None:
+        """Sets a league aside: start-ups from now on report it as damaged without reading it."""
+        await self._write({MARK_LEAGUE_DAMAGED: [(reason, now, league_id)]})
+
     async def leagues(self) -> list[StoredLeague]:
-        """Every league whose row can be read; a row that is not JSON is logged and left out,
-        so one damaged row cannot keep the other leagues from starting."""
-        rows = await self._all("SELECT id, guild_id, name, state, next_wake FROM leagues ORDER BY id", ())
+        """Every league; one whose row cannot be read (or was set aside before) comes with its
+        damage and no state, so one damaged row cannot keep the other leagues from starting."""
+        rows = await self._all(
+            "SELECT id, guild_id, name, state, next_wake, damage FROM leagues ORDER BY id", ()
+        )
         leagues = []
         for row in rows:
-            try:
-                state = json.loads(row[3])
-            except ValueError:
-                log.exception("league %s (%s) is not readable JSON; it is skipped", row[0], row[2])
+            if row[5] is not None:
+                leagues.append(StoredLeague(row[0], row[1], row[2], {}, None, str(row[5]), reported=True))
                 continue
-            leagues.append(StoredLeague(row[0], row[1], row[2], state, row[4]))
+            try:
+                leagues.append(league_from_row(row))
+            except DamagedRowError as error:
+                leagues.append(StoredLeague(row[0], row[1], row[2], {}, None, str(error)))
         return leagues
 
     async def league_table(self, league_id: int, channel_id: int) -> TableRecord | None:
@@ -67,3 +73,15 @@ class LeagueStore:
         or not: how start-up finds a table whose match ended, or began, after the last save."""
         tables = [t for t in await self.channel_tables(channel_id) if t.league_id == league_id]
         return tables[-1] if tables else None
+
+
+def league_from_row(row: Sequence[Any]) -> StoredLeague:
+    """A `leagues` row (id, guild_id, name, state, next_wake) as stored; `DamagedRowError` if its
+    state is not a JSON object."""
+    try:
+        state = json.loads(row[3])
+        if not isinstance(state, dict):
+            raise TypeError(f"the state is a JSON {type(state).__name__}, not an object")
+    except (TypeError, ValueError) as error:
+        raise DamagedRowError.of("league", row[0], error) from error
+    return StoredLeague(row[0], row[1], row[2], state, row[4])

@@ -31,7 +31,13 @@ class SeatRecord:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> SeatRecord:
-        return cls(raw["user_id"], raw["name"], raw.get("computer"))
+        """Raises KeyError, TypeError or ValueError for anything that is not a seat."""
+        user_id, name, computer = raw["user_id"], raw["name"], raw.get("computer")
+        if not isinstance(name, str) or not isinstance(user_id, int | None):
+            raise TypeError(f"not a seat: {raw!r}")
+        if (user_id is None) != (computer is not None) or computer not in (None, "easy", "strong"):
+            raise ValueError(f"neither a person nor a computer player: {raw!r}")
+        return cls(user_id, name, computer)
 
 
 @dataclass
@@ -108,17 +114,26 @@ class StoredMatch:
 
 @dataclass
 class ActiveTable:
+    """An open or playing table as start-up finds it: with its match, or with why its rows
+    cannot be resumed (`damage`). A damaged table's record holds what could be read (its ids,
+    channel, host, status), with no seats or rules."""
+
     table: TableRecord
     match: StoredMatch | None
-    error: str | None = None  # why its match cannot be resumed (the others still are)
+    damage: str | None = None
+    reported: bool = False  # the damage was found and stored at an earlier start
+    match_id: int | None = None  # a damaged table's match, if it has one
 
 
 @dataclass
 class StoredLeague:
-    """A league row: its state document as the league service wrote it."""
+    """A league row: its state document as the league service wrote it, or (with no state) why
+    it cannot be read."""
 
     id: int
     guild_id: int
     name: str
     state: dict[str, Any]
     next_wake: float | None
+    damage: str | None = None
+    reported: bool = False  # the damage was found and stored at an earlier start

@@ -8,6 +8,8 @@ rather than guess, because an older bot writing to a newer schema can lose stand
 
 from __future__ import annotations
 
+import re
+
 import aiosqlite
 
 from bot.store.errors import StoreError
@@ -121,9 +123,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at REAL NOT NULL                     -- when Discord last refused a DM to this user
         ) WITHOUT ROWID""",
     ),
+    # 4: a table or league whose stored rows cannot be read back is kept as it is, set aside
+    # with the reason (null while it is sound); its channel is told once, when this is first set.
+    (
+        "ALTER TABLE tables ADD COLUMN damage TEXT",
+        "ALTER TABLE leagues ADD COLUMN damage TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def tables_made_by(migrations: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The names of the tables these migrations create, in order."""
+    return [
+        name
+        for statements in migrations
+        for statement in statements
+        for name in re.findall(r"^CREATE TABLE (\w+)", statement)
+    ]
 
 
 async def migrate(conn: aiosqlite.Connection) -> int:
@@ -139,6 +157,7 @@ async def migrate(conn: aiosqlite.Connection) -> int:
                 f"The database is at schema version {found}, newer than this bot's {SCHEMA_VERSION}: "
                 "update the bot or restore an older backup."
             )
+        await _check_tables(conn, tables_made_by(MIGRATIONS[:found]))
         for statements in MIGRATIONS[found:]:
             for statement in statements:
                 await conn.execute(statement)
@@ -149,3 +168,18 @@ async def migrate(conn: aiosqlite.Connection) -> int:
         raise
     await conn.execute("COMMIT")
     return found
+
+
+async def _check_tables(conn: aiosqlite.Connection, expected: list[str]) -> None:
+    """A table that an applied migration made and that is gone was dropped outside the bot. It is
+    not made again empty: that would silently lose every row it held (a match without its
+    deals cannot be resumed either), so the bot stops with the names, for someone to restore."""
+    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+        present = {str(row[0]) for row in await cursor.fetchall()}
+    missing = [name for name in expected if name not in present]
+    if missing:
+        raise StoreError(
+            f"The database is missing its table{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+            "it was changed outside the bot. Restore a backup of the database file; the bot does not "
+            "make missing tables again, which would lose what they held."
+        )

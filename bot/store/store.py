@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,8 +22,17 @@ from typing import Any
 import aiosqlite
 
 from bot.store.checkpoint import Checkpointer, CheckpointPolicy
-from bot.store.errors import ChannelBusyError, CorruptMatchError, DuplicateCommandError, StoreError
-from bot.store.leagues import INSERT_LEAGUE, UPDATE_LEAGUE, LeagueStore
+from bot.store.errors import (
+    ChannelBusyError,
+    CorruptMatchError,
+    DamagedRowError,
+    DatabaseGoneError,
+    DuplicateCommandError,
+    StoreError,
+    WritesRefusedError,
+)
+from bot.store.health import WriteHealth
+from bot.store.leagues import INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
 from bot.store.messages import ALLOW_DMS, FORGET_MESSAGES, REFUSE_DMS, REMEMBER_MESSAGE, MessageStore
 from bot.store.records import (
     ActiveTable,
@@ -42,6 +52,9 @@ _INSERT_TABLE = (
     "seats, status, league_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _UPDATE_TABLE = "UPDATE tables SET host_id = ?, seats = ?, status = ?, updated_at = ? WHERE id = ?"
+# A damaged table is only ever marked or closed: its unreadable columns are kept as they are.
+_MARK_DAMAGED = "UPDATE tables SET damage = ?, updated_at = ? WHERE id = ?"
+_CLOSE_DAMAGED = "UPDATE tables SET status = 'cancelled', updated_at = ? WHERE id = ?"
 _INSERT_MATCH = (
     "INSERT INTO matches (id, table_id, status, seq, snapshot, clock, started_at, updated_at) "
     "VALUES (?, ?, 'playing', 0, '{}', '{}', ?, ?)"
@@ -88,6 +101,8 @@ _UPSERT_SETTINGS = (
 _WRITE_ORDER = (
     _INSERT_TABLE,
     _UPDATE_TABLE,
+    _MARK_DAMAGED,
+    _CLOSE_DAMAGED,
     _INSERT_MATCH,
     _INSERT_COMMAND,
     _UPDATE_MATCH,
@@ -99,15 +114,19 @@ _WRITE_ORDER = (
     _UPSERT_SETTINGS,
     INSERT_LEAGUE,
     UPDATE_LEAGUE,
+    MARK_LEAGUE_DAMAGED,
     REMEMBER_MESSAGE,
     FORGET_MESSAGES,
     REFUSE_DMS,
     ALLOW_DMS,
 )
-_MUST_CHANGE_EVERY_ROW = frozenset({_UPDATE_TABLE, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE})
+_MUST_CHANGE_EVERY_ROW = frozenset(
+    {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE}
+)
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 
 Rows = list[Sequence[Any]]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -123,12 +142,14 @@ class Store(LeagueStore, MessageStore):
         self,
         conn: aiosqlite.Connection,
         checkpointer: Checkpointer,
+        health: WriteHealth,
         next_table_id: int,
         next_match_id: int,
         next_league_id: int,
     ) -> None:
         self._conn = conn
         self._checkpointer = checkpointer
+        self.health = health
         self._snapshots = SnapshotEncoder()
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
@@ -154,11 +175,25 @@ class Store(LeagueStore, MessageStore):
             table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
             match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
             league_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM leagues")
+            version = await cls._scalar(conn, "PRAGMA data_version")
+            health = WriteHealth(Path(path), WriteHealth.identity_of(Path(path)), int(version))
             checkpointer = await Checkpointer.open(Path(path), checkpoints or CheckpointPolicy())
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, checkpointer, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
+        return cls(conn, checkpointer, health, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
+
+    @classmethod
+    async def check(cls, path: str | Path) -> None:
+        """Opens and closes the database: brings it up to date, or raises `StoreError` saying
+        why it cannot be used (newer than this code, a table missing)."""
+        store = await cls.open(path)
+        await store.close()
+
+    @property
+    def lost(self) -> DatabaseGoneError | None:
+        """Set for good once the database file was found deleted or replaced: nothing is saved."""
+        return self.health.gone
 
     async def close(self) -> None:
         while self._writer is not None and not self._writer.done():
@@ -180,25 +215,29 @@ class Store(LeagueStore, MessageStore):
             batch, self._queue = self._queue, []
             try:
                 await self._commit(batch)
-            except Exception as error:
-                if len(batch) == 1:
-                    _settle(batch[0], error)
+            except Exception as caught:
+                error = self.health.failed(caught)
+                if len(batch) == 1 or isinstance(error, DatabaseGoneError | WritesRefusedError):
+                    for job in batch:  # the file or the disk: every write of the batch fails alike
+                        _settle(job, error)
                     continue
                 for job in batch:  # find the write that failed; commit the others
                     try:
                         await self._commit([job])
                     except Exception as single:
-                        _settle(job, single)
+                        _settle(job, self.health.failed(single))
                     else:
                         _settle(job, None)
             else:
                 for job in batch:
                     _settle(job, None)
+            self.health.committed()
             self._checkpointer.written()
             if self._checkpointer.due(idle=not self._queue):
                 await self._checkpointer.finish(self._conn)
 
     async def _commit(self, batch: list[_Write]) -> None:
+        self.health.check_file()
         merged: dict[str, Rows] = {}
         for job in batch:
             for sql, rows in job.statements.items():
@@ -209,12 +248,15 @@ class Store(LeagueStore, MessageStore):
         # transaction is one hop: on a busy machine each hop can cost a scheduling delay.
         in_thread = getattr(self._conn, "_execute", None)
         if in_thread is not None:
-            await in_thread(_run_transaction, lambda: self._conn._conn, statements)
+            await in_thread(_run_transaction, lambda: self._conn._conn, statements, self.health)
         else:
             await self._commit_statement_by_statement(statements)
         self.commits += 1
 
     async def _commit_statement_by_statement(self, statements: list[tuple[str, Rows]]) -> None:
+        changed = self.health.version_changed(int(await self._scalar(self._conn, "PRAGMA data_version")))
+        if changed is not None:
+            raise changed
         await self._conn.execute("BEGIN")
         try:
             for sql, rows in statements:
@@ -222,7 +264,8 @@ class Store(LeagueStore, MessageStore):
                 _check_changed(sql, cursor.rowcount, rows)
             await self._conn.execute("COMMIT")
         except BaseException:
-            await self._conn.execute("ROLLBACK")
+            if self._conn.in_transaction:  # SQLite rolls back itself after some failures
+                await self._conn.execute("ROLLBACK")
             raise
 
     # ----------------------------------------------------------------- tables
@@ -252,13 +295,24 @@ class Store(LeagueStore, MessageStore):
     async def update_table(self, table: TableRecord, now: float) -> None:
         await self._write({_UPDATE_TABLE: [_table_update_row(table, now)]})
 
-    async def cancel_table(self, table: TableRecord, match_id: int | None, now: float) -> None:
-        """Closes a table; a match it was playing is kept, marked abandoned."""
-        statements = {_UPDATE_TABLE: [_table_update_row(table, now)]}
+    async def cancel_table(
+        self, table: TableRecord, match_id: int | None, now: float, *, damaged: bool = False
+    ) -> None:
+        """Closes a table; a match it was playing is kept, marked abandoned. A `damaged` table's
+        row is only marked cancelled: what it held is kept as it was, for someone to look at."""
+        statements: dict[str, Rows] = {}
+        if damaged:
+            statements[_CLOSE_DAMAGED] = [(now, table.id)]
+        else:
+            statements[_UPDATE_TABLE] = [_table_update_row(table, now)]
         if match_id is not None:
             statements[_ABANDON_MATCH] = [(now, match_id)]
             self._snapshots.forget(match_id)
         await self._write(statements)
+
+    async def mark_damaged(self, table_id: int, reason: str, now: float) -> None:
+        """Sets a table aside: start-ups from now on report it as damaged without reading it."""
+        await self._write({_MARK_DAMAGED: [(reason, now, table_id)]})
 
     async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
         """Marks the table playing and stores the match with its first command, atomically."""
@@ -295,60 +349,64 @@ class Store(LeagueStore, MessageStore):
 
     async def table(self, table_id: int) -> TableRecord | None:
         row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-        return _table_from_row(row) if row else None
+        return table_from_row(row) if row else None
 
     async def channel_tables(self, channel_id: int) -> list[TableRecord]:
         """Every table a channel has had, oldest first."""
         rows = await self._all(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? ORDER BY id", (channel_id,)
         )
-        return [_table_from_row(row) for row in rows]
+        return [table_from_row(row) for row in rows]
 
     async def active_tables(self) -> list[ActiveTable]:
-        """Every open or playing table with its match, checked, as the service resumes them."""
+        """Every open or playing table with its match, checked, as the service resumes them; a
+        table whose rows cannot be read comes with its damage instead (the others still load).
+        One whose very ids cannot be read cannot be shown anywhere: it is logged and left out."""
         rows = await self._all(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing') ORDER BY id", ()
         )
         tables = []
         for row in rows:
-            table = _table_from_row(row)
             try:
+                head = _table_head(row)
+            except (TypeError, ValueError):
+                log.error("table row %r is damaged beyond use (its ids or status): left out", row[0])
+                continue
+            if row[_DAMAGE] is not None:  # set aside at an earlier start
+                match_id = await self._match_id(head.id)
+                tables.append(ActiveTable(head, None, str(row[_DAMAGE]), True, match_id))
+                continue
+            table = head
+            try:
+                table = table_from_row(row)
                 match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
-            except CorruptMatchError as error:
-                tables.append(ActiveTable(table, None, str(error)))
+            except DamagedRowError as error:
+                tables.append(ActiveTable(table, None, str(error), False, await self._match_id(head.id)))
             else:
-                tables.append(ActiveTable(table, match))
+                tables.append(ActiveTable(table, match, match_id=match.match_id if match else None))
         return tables
+
+    async def _match_id(self, table_id: int) -> int | None:
+        found = await self._scalar(self._conn, "SELECT id FROM matches WHERE table_id = ?", (table_id,))
+        return int(found) if found is not None else None
 
     async def load_match(self, table_id: int) -> StoredMatch | None:
         """The table's match rebuilt from its snapshot, finished deals and command log, after
         checking that the snapshot ends where the command log ends: both are written in one
         transaction, so a disagreement means the file was changed behind our back, and we stop
-        rather than guess."""
+        rather than guess. Any part that cannot be read raises `DamagedRowError`."""
         row = await self._one("SELECT id, seq, snapshot, clock FROM matches WHERE table_id = ?", (table_id,))
         if row is None:
             return None
-        match_id, seq = int(row[0]), int(row[1])
-        snapshot, clock = json.loads(row[2]), json.loads(row[3])
+        match_id = row[0]
         deals = await self._all("SELECT snapshot FROM deals WHERE match_id = ? ORDER BY number", (match_id,))
-        snapshot["finished_deals"] = [json.loads(deal[0]) for deal in deals]
         rows = await self._all(
             "SELECT seq, command, command_id FROM match_commands WHERE match_id = ? ORDER BY seq", (match_id,)
         )
-        log = [json.loads(row[1]) for row in rows]
-        tail = snapshot.pop("log_tail")
-        problems = []
-        if [row[0] for row in rows] != list(range(1, seq + 1)):
-            problems.append(f"the snapshot is at command {seq}, the log has {len(rows)} with no gap")
-        if log[len(log) - len(tail) :] != tail:
-            problems.append("the last commands differ")
-        if len(snapshot["finished_deals"]) != len(snapshot["history"]):
-            problems.append("finished deals are missing")
-        if problems:
-            raise CorruptMatchError(f"Match {match_id} cannot be resumed: {'; '.join(problems)}.")
-        snapshot["log"] = log
-        ids = {str(row[2]) for row in rows if row[2] is not None}
-        return StoredMatch(match_id, table_id, seq, snapshot, clock, ids)
+        try:
+            return _match_from_rows(table_id, row, deals, rows)
+        except (TypeError, ValueError, LookupError, AttributeError) as error:
+            raise DamagedRowError.of("match", match_id, error) from error
 
     async def command_log(self, match_id: int) -> list[dict[str, Any]]:
         rows = await self._all(
@@ -405,25 +463,70 @@ class Store(LeagueStore, MessageStore):
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, seats, status, league_id, "
-    "created_at"
+    "created_at, damage"
 )
+_DAMAGE = 12  # the damage column's place in `_TABLE_COLUMNS`
 
 
-def _table_from_row(row: Sequence[Any]) -> TableRecord:
+def table_from_row(row: Sequence[Any]) -> TableRecord:
+    """A `tables` row (`_TABLE_COLUMNS`) as its record; `DamagedRowError` if any of it cannot be read."""
+    try:
+        table = _table_head(row)
+        rules = json.loads(row[4])
+        seats = json.loads(row[8])
+        if not isinstance(rules, dict) or not isinstance(seats, list):
+            raise TypeError("rules must be a JSON object and seats a JSON list")
+        table.rules = rules
+        table.seats = [SeatRecord.from_json(seat) for seat in seats]
+        if not isinstance(table.format, str) or len(table.seats) > table.max_seats:
+            raise ValueError(f"{len(table.seats)} seats at a table of {table.max_seats}")
+    except (TypeError, ValueError, LookupError) as error:
+        raise DamagedRowError.of("table", row[0], error) from error
+    return table
+
+
+def _table_head(row: Sequence[Any]) -> TableRecord:
+    """What a table row holds in plain columns (ids, status): enough to find its channel and host
+    when its JSON columns cannot be read. TypeError or ValueError when even that is not there."""
+    ids = [row[0], row[1], row[2], row[5], row[6], row[7]]
+    if not all(isinstance(value, int) for value in ids) or not isinstance(row[10], int | None):
+        raise TypeError(f"table {row[0]!r}: a column that holds a number holds {row!r}")
     return TableRecord(
         id=row[0],
         guild_id=row[1],
         channel_id=row[2],
         format=row[3],
-        rules=json.loads(row[4]),
+        rules={},
         point_value=row[5],
         host_id=row[6],
         max_seats=row[7],
-        seats=[SeatRecord.from_json(seat) for seat in json.loads(row[8])],
         status=TableStatus(row[9]),
         league_id=row[10],
-        created_at=row[11],
+        created_at=float(row[11]),
     )
+
+
+def _match_from_rows(table_id: int, row: Sequence[Any], deals: list[Any], commands: list[Any]) -> StoredMatch:
+    """The `matches` row with its deals and commands, as `Store.load_match` checks it."""
+    match_id, seq = int(row[0]), int(row[1])
+    snapshot, clock = json.loads(row[2]), json.loads(row[3])
+    if not isinstance(snapshot, dict) or not isinstance(clock, dict):
+        raise TypeError("the snapshot and the clock must be JSON objects")
+    snapshot["finished_deals"] = [json.loads(deal[0]) for deal in deals]
+    log = [json.loads(command[1]) for command in commands]
+    tail = snapshot.pop("log_tail")
+    problems = []
+    if [command[0] for command in commands] != list(range(1, seq + 1)):
+        problems.append(f"the snapshot is at command {seq}, the log has {len(commands)} with no gap")
+    if log[len(log) - len(tail) :] != tail:
+        problems.append("the last commands differ")
+    if len(snapshot["finished_deals"]) != len(snapshot["history"]):
+        problems.append("finished deals are missing")
+    if problems:
+        raise CorruptMatchError("match", match_id, f"it cannot be resumed: {'; '.join(problems)}")
+    snapshot["log"] = log
+    ids = {str(command[2]) for command in commands if command[2] is not None}
+    return StoredMatch(match_id, table_id, seq, snapshot, clock, ids)
 
 
 def _seats_json(seats: list[SeatRecord]) -> str:
@@ -487,10 +590,13 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: 
 
 
 def _run_transaction(
-    connection: Callable[[], sqlite3.Connection], statements: list[tuple[str, Rows]]
+    connection: Callable[[], sqlite3.Connection], statements: list[tuple[str, Rows]], health: WriteHealth
 ) -> None:
-    """One write transaction, run in the connection's thread."""
+    """One write transaction, run in the connection's thread, if no other program wrote first."""
     conn = connection()
+    changed = health.version_changed(conn.execute("PRAGMA data_version").fetchone()[0])
+    if changed is not None:
+        raise changed
     conn.execute("BEGIN")
     try:
         for sql, rows in statements:
@@ -498,7 +604,8 @@ def _run_transaction(
             _check_changed(sql, cursor.rowcount, rows)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite rolls back itself after some failures (a full disk)
+            conn.execute("ROLLBACK")
         raise
 
 

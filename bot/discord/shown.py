@@ -1,0 +1,44 @@
+"""What the Discord front end keeps for one table, in one object: made on first use and dropped
+whole when the table closes (see `Presenter`), so no part of a closed table lingers in one of
+several parallel maps, and two publishes for one table take turns on its lock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.hand_layout import HandLayout
+from bot.service import Table
+
+LOG_LINES = 6  # the latest moves the table message lists
+
+Posted = discord.PartialMessage | discord.Message
+
+
+@dataclass
+class Shown:
+    table: Table | None = None  # the latest seen: the service lets go of a table once it closes
+    message: Posted | None = None  # the table message, edited in place
+    hands: dict[int, Posted] = field(default_factory=dict)  # user id -> their hand DM
+    layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
+    moves: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
+    ping: Posted | None = None  # the "your turn" mention in the channel
+    ping_token: str | None = None  # the turn it was for (None: found after a restart)
+    # Held while events are shown (hands, mention), so that two publishes for this table (a
+    # move and a clock, say) never both send one DM or both replace one mention.
+    showing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    refresh: asyncio.Task[None] | None = None  # the task editing the table message
+    dirty: bool = False  # the table message is out of date
+
+    def layout(self, user_id: int) -> HandLayout:
+        return self.layouts.setdefault(user_id, HandLayout())
+
+    def deadline_for(self, seat: int | None) -> float | None:
+        """The deadline of `seat`'s turn (None: between deals), if it is that turn now."""
+        if self.deadline is None or self.deadline[0] != seat:
+            return None
+        return self.deadline[1]
