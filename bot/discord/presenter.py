@@ -23,8 +23,10 @@ from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
 from bot.engine.events import EventKind
+from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
+from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import ServiceEventKind, Table, TableEvent, visible_events
@@ -234,8 +236,13 @@ class Presenter:
         user_id = table.record.seats[seat].user_id
         if user_id is None or user_id in self.dm_refused:
             return
+        settings = await self.bot.preferences.user(user_id)
         message = await build_hand_message(
-            table, seat, self.layout(table.id, user_id), self.deadline_for(table.id, seat)
+            table,
+            seat,
+            self.layout(table.id, user_id),
+            self.deadline_for(table.id, seat),
+            settings.four_colour,
         )
         key = (table.id, user_id)
         existing = self.hand_messages.get(key)
@@ -349,18 +356,24 @@ class Presenter:
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         record = table.record
         match = table.match
+        spec = Format(record.format).spec
+        rules = f"Rules: {rules_line(spec, table.rules)}"
         if match is None:
             seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
             content = (
-                f"**{record.format} table** · {len(record.seats)}/{record.max_seats} seated · "
-                f"host <@{record.host_id}>\n{seats}\nJoin, add computer players, then the host starts."
+                f"**{spec.title} table** · {len(record.seats)}/{record.max_seats} seated · "
+                f"host <@{record.host_id}>\n{rules}\n{seats}\n"
+                "Join, add computer players, then the host starts (and may change the rules first)."
             )
             if not record.status.active:
                 return content + "\n*This table is closed.*", [], None
             return content, [], lobby_view(table.id)
         names = [seat.name for seat in record.seats]
         png = await asyncio.to_thread(render_table, table_scene(match, names))
-        lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}"]
+        lines = [
+            f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}",
+            rules,
+        ]
         if match.phase is MatchPhase.OVER:
             lines.append("**The match is over.**")
         elif not record.status.active:

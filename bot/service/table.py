@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from bot.engine.match import Match
+from bot.engine.rules import Rules
 from bot.service.clock import TurnClock, turn_token
 from bot.store import TableRecord
 
@@ -23,6 +24,11 @@ class Table:
     @property
     def id(self) -> int:
         return self.record.id
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the table plays (or, in the lobby, will play) with."""
+        return Rules.from_json(self.record.rules)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, sitter in enumerate(self.record.seats):
