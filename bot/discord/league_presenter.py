@@ -40,6 +40,7 @@ NOT_TEXT = (
     "it one again; the tables check in as soon as their threads open."
 )
 
+
 class LeaguePresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
@@ -330,7 +331,8 @@ class LeaguePresenter:
         await self.say(
             league.channel_id,
             f"🏆 **{league.name}** is a new league: {league.format.spec.title}, "
-            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.",
+            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.\n"
+            + text.table_rules(league),
         )
 
     async def _season(self, record: LeagueRecord, event: LeagueEvent) -> None:
@@ -338,7 +340,7 @@ class LeaguePresenter:
         season = record.league.seasons[-1]
         head = f"**{record.league.name}**: season {season.number}"
         if str(event.kind) == "season_started":
-            await self.say(record.league.channel_id, f"{head} is on.")
+            await self.say(record.league.channel_id, f"{head} is on.\n{text.table_rules(record.league)}")
         else:
             file = await self.standings_file(record)
             await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)
