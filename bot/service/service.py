@@ -160,7 +160,8 @@ class TableService:
             raise ServiceError(f"There is no format '{format}'.") from None
         limit = rules.max_players if max_seats is None else max_seats
         if not MIN_PLAYERS <= limit <= rules.max_players:
-            raise ServiceError(f"A table seats {MIN_PLAYERS} to {rules.max_players} players.")
+            most = rules.max_players
+            raise ServiceError(f"A table on the {rules.preset} rules seats {MIN_PLAYERS} to {most} players.")
         if point_value < 1:
             raise ServiceError("The point value must be at least 1 chip.")
         seats = seats or [SeatRecord(host_id, host_name)]
