@@ -9,7 +9,7 @@ any change after the start, and saves the rules before the lobby shows them.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import ui
@@ -30,12 +30,14 @@ STARTED = "The match has started: its rules no longer change."
 
 
 def _bot(interaction: Interaction) -> RummyBot:
-    return interaction.client  # type: ignore[return-value]
+    return cast("RummyBot", interaction.client)
 
 
 def _values(interaction: Interaction) -> list[str]:
-    data = interaction.data or {}
-    return list(data.get("values", []))  # type: ignore[union-attr]
+    """What the person chose in a select menu."""
+    data: Any = interaction.data or {}  # a TypedDict union in discord.py; a select's carries "values"
+    values = data.get("values", [])
+    return [str(value) for value in values] if isinstance(values, list) else []
 
 
 class OptionSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:rules:(?P<table>\d+)"):
