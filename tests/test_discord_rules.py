@@ -249,6 +249,11 @@ async def test_the_server_default_preset_is_what_rummy_new_plays(discord_double,
     table = bot.service.table_in(double.channel_id)
     assert table.rules == Rules.PRESETS["octro"] and table.record.max_seats == 5
     assert "Rules: octro ·" in double.message(lobby.id).content
+    asked = await double.slash_command(bob, "rummy rules")
+    await settle(bot)
+    words = asked.response_data["content"] + "".join(m.content for m in double.followups(asked))
+    assert words.startswith("**Rules**: octro") and "one joker per impure sequence" in words
+    assert "Fair shuffle" in words  # the whole text, over as many messages as it takes
 
     # An explicit choice wins over the default; turn_seconds sets both of the app's clocks (003).
     other = double.add_channel("second")

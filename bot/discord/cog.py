@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.presenter import message_chunks
 from bot.engine.cards import parse_cards
 from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
@@ -294,7 +295,10 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
                 spec = Format(table.record.format).spec
                 text = describe_rules(spec, table.rules, table.record.point_value)
                 text = f"**Rules**: {rules_line(spec, table.rules)}\n{text}"
-            await interaction.response.send_message(text[:2000], ephemeral=True)
+            first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
+            await interaction.response.send_message(first, ephemeral=True)
+            for chunk in more:
+                await interaction.followup.send(chunk, ephemeral=True)
 
         await self.run(interaction, work)
 

@@ -424,7 +424,7 @@ class Presenter:
             standings = await asyncio.to_thread(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
-        chunks = _chunks(reveal)
+        chunks = message_chunks(reveal)
         await channel.send(content=chunks[0], files=files)
         for chunk in chunks[1:]:
             await channel.send(content=chunk)
@@ -442,7 +442,7 @@ _SEAT_CHANGES = frozenset(
 )
 
 
-def _chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+def message_chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Lines packed into messages under Discord's length limit, never splitting a line."""
     chunks: list[str] = [""]
     for line in lines:
