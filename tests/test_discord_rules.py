@@ -275,8 +275,7 @@ async def test_a_league_created_with_octro_rules_seats_its_night_on_them(
         LEAGUE,
         NOW,
         at,
-        button_of,
-        check_in_message,
+        check_in,
         create_league,
         only_league,
         sign_up,
@@ -306,10 +305,7 @@ async def test_a_league_created_with_octro_rules_seats_its_night_on_them(
     await sign_up(double, bot, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
-    for user in ("alice", "bob"):
-        message = check_in_message(double, table.thread_id)
-        await double.press_button(double.user(user), message, button_of(message, "here"))
-        await settle(bot)
+    await check_in(double, bot, table.thread_id, "alice", "bob")
     playing = bot.service.table_in(table.thread_id)
     assert playing.match.rules == Rules.PRESETS["octro"] and playing.record.format == LEAGUE["format"]
     assert len(playing.match.deal.shoe) == 2 * 52 + 2 * 2  # 001: two decks and 4 jokers for 2 or 3
