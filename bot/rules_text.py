@@ -106,7 +106,6 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
     return "\n".join(lines)
 
 
-
 def wild_words(wild_rank: int | None) -> str:
     """`7s are wild` for the headers of hand and table messages."""
     return f"{rank_name(wild_rank)}s are wild" if wild_rank else "no wild rank"

@@ -497,7 +497,14 @@ async def test_an_event_created_for_a_night_cancelled_meanwhile_is_cancelled_too
     alice = double.user("alice")
     # The league is created but its night not yet published when an admin cancels that night.
     opening = await bot.leagues.create(
-        double.guild_id, alice.id, "Friday Pool", "pool-61", "every Friday 20:00", "Asia/Kolkata", 3, 1,
+        double.guild_id,
+        alice.id,
+        "Friday Pool",
+        "pool-61",
+        "every Friday 20:00",
+        "Asia/Kolkata",
+        3,
+        1,
         double.channel_id,
     )
     cancel = await double.slash_command(alice, "league cancel", options={"reason": "Hall booked", "night": 1})
