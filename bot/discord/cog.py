@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
 # Each preset with its one line (Discord shows a choice's name, at most 100 characters).
 PRESET_CHOICES = [
-    app_commands.Choice(name=f"{name}: {Rules.PRESET_SUMMARIES[name]}"[:100], value=name)
+    app_commands.Choice(name=f"{name} · {Rules.PRESET_SUMMARIES[name]}"[:100], value=name)
     for name in Rules.PRESET_NAMES
 ]
 DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
