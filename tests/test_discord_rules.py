@@ -200,14 +200,6 @@ async def test_settings_user_four_colour_deck_draws_their_hand_in_four_colours(
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
-    mixed = await double.slash_command(alice, "rummy settings", options={"scope": "user", "rules": "octro"})
-    assert "server setting" in await answer(double, mixed)
-    chosen = await double.slash_command(
-        alice, "rummy settings", options={"scope": "user", "deck": "four-colour"}
-    )
-    assert "four-colour" in await answer(double, chosen)
-    assert (await bot.store.user_settings(alice.id)) == {"deck": "four-colour"}
-
     lobby, table_id = await new_table(double, bot, alice)
     await press(double, bot, bob, lobby, f"rummy:lobby:{table_id}:join")
     await press(double, bot, alice, lobby, f"rummy:lobby:{table_id}:start")
@@ -216,17 +208,28 @@ async def test_settings_user_four_colour_deck_draws_their_hand_in_four_colours(
     def picture(seat: int, four_colour: bool) -> bytes:
         return render_hand(hand_scene(match, seat, HandLayout(), four_colour))
 
-    alice_hands = [f.data for f in double.files_sent_to(alice) if f.filename == "hand.png"]
-    bob_hands = [f.data for f in double.files_sent_to(bob) if f.filename == "hand.png"]
-    assert alice_hands[-1] == picture(0, True) != picture(0, False)
-    assert bob_hands[-1] == picture(1, False)  # everyone else keeps the two-colour deck
+    def latest_hand(user) -> bytes:
+        return [f.data for f in double.files_sent_to(user) if f.filename == "hand.png"][-1]
+
+    assert latest_hand(alice) == picture(0, False)
+    mixed = await double.slash_command(alice, "rummy settings", options={"scope": "user", "rules": "octro"})
+    assert "server setting" in await answer(double, mixed)
+    chosen = await double.slash_command(
+        alice, "rummy settings", options={"scope": "user", "deck": "four-colour"}
+    )
+    assert "four-colour" in await answer(double, chosen)
+    await settle(bot)
+    assert (await bot.store.user_settings(alice.id)) == {"deck": "four-colour"}
+    assert latest_hand(alice) == picture(0, True) != picture(0, False)  # her DM, drawn again at once
+    assert latest_hand(bob) == picture(1, False)  # everyone else keeps the two-colour deck
 
     asked = await double.slash_command(alice, "rummy hand")
     await double.wait_for(lambda: double.followups(asked))
     private = double.followups(asked)[-1]
     assert next(iter(private.files.values())).data == picture(0, True)
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, ManualClock()))
     again = await double.slash_command(alice, "rummy settings", options={"scope": "user"})
-    assert "four-colour" in await answer(double, again)
+    assert "**four-colour**" in await answer(double, again)  # kept across a restart
 
 
 async def test_the_server_default_preset_is_what_rummy_new_plays(discord_double, bot_runner, tmp_path):

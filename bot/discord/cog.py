@@ -325,11 +325,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
                 if rules is not None:
                     raise RummyError("`rules:` is a server setting: use `scope:server`.")
                 user_id = interaction.user.id
-                mine = (
-                    await preferences.set_deck(user_id, deck.value)
-                    if deck
-                    else await preferences.user(user_id)
-                )
+                if deck is None:
+                    mine = await preferences.user(user_id)
+                else:
+                    mine = await preferences.set_deck(user_id, deck.value)
+                    await self.bot.presenter.redraw_hands(user_id)
                 said = "Saved: your" if deck else "Your"
                 text = f"{said} hand pictures use the **{mine.deck.value}** deck."
             else:

@@ -276,6 +276,13 @@ class Presenter:
                 "Use `/rummy hand` here to see your cards privately.",
             )
 
+    async def redraw_hands(self, user_id: int) -> None:
+        """The player's hand DMs drawn again at every table they sit at (their deck changed)."""
+        for table in self.bot.service.tables():
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                await self._guard(table, self.send_hand(table, seat))
+
     async def _ping_turn(self, table: Table) -> None:
         """A mention when a person's turn starts; the previous one is removed to keep the channel tidy."""
         match = table.match
