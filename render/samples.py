@@ -79,6 +79,22 @@ TABLE_EMPTY = TableScene(
     open_card=None, closed_count=0, cut_joker=None, wild_rank=None, seats=SEATS[:2], title="Points rummy"
 )
 
+# Ten seats, as home rules seat (004): three decks, every picture must stay readable.
+TEN_NAMES = ("Priya", "Arjun 🔥🔥", "Bot Kavya", "Mr. Extraordinarily Long Discord Display Name", "Sam",
+             "Meera", "Dev", "Isha", "Computer 3 (strong)", "Nila")
+TABLE_10 = TableScene(
+    open_card=card("9S"),
+    closed_count=27,
+    cut_joker=card("3D"),
+    wild_rank=3,
+    seats=tuple(
+        SeatView(name, 0 if index in (3, 7) else 13, f"{(index - 4) * 37:+,} chips", to_act=index == 5,
+                 status="dropped" if index in (3, 7) else "playing")
+        for index, name in enumerate(TEN_NAMES)
+    ),
+    title="Points · Deal 1",
+)
+
 RESULT = ResultScene(
     players=(
         PlayerResult("Priya", (group("pure_sequence", "5H 6H 7H"), HAND_14.groups[1],
@@ -95,6 +111,20 @@ RESULT = ResultScene(
     title="Deal 3 · Priya declared",
 )
 
+RESULT_10 = ResultScene(
+    players=(
+        RESULT.players[0],
+        *(
+            PlayerResult(name, () if index % 3 == 0 else RESULT.players[index % 3].groups,
+                         10 if index % 3 == 0 else RESULT.players[index % 3].points,
+                         standing=f"-{10 + index} chips", note="first drop" if index % 3 == 0 else "")
+            for index, name in enumerate(TEN_NAMES[1:], start=1)
+        ),
+    ),
+    wild_rank=7,
+    title="Points · Deal 1 result",
+)
+
 STANDINGS = StandingsScene(
     title="Pool 101 · after deal 5",
     rows=(
@@ -102,6 +132,21 @@ STANDINGS = StandingsScene(
         StandingsRow("Arjun 🔥", (40, 0, 2, 30, 8), 80),
         StandingsRow("Bot Kavya", (80, 25, 0, None, None), 105, "out"),
         StandingsRow("Meera", (5, 30, 20, 0, 0), 55),
+    ),
+    limit=101,
+)
+
+
+STANDINGS_10 = StandingsScene(
+    title="Pool 101 · standings",
+    rows=tuple(
+        StandingsRow(name, scores, total, "out" if total >= 101 else "")
+        for name, scores in zip(TEN_NAMES, (
+            (0, 12, 34, 0, 20), (40, 0, 2, 30, 8), (80, 25, None, None, None), (10, 10, 10, 40, 2),
+            (2, 0, 40, 13, 25), (20, 20, 0, 7, 33), (40, 40, 25, None, None), (5, 2, 14, 40, 0),
+            (13, 29, 2, 0, 40), (20, 10, 10, 10, 10),
+        ), strict=True)
+        for total in [sum(score or 0 for score in scores)]
     ),
     limit=101,
 )
@@ -119,6 +164,9 @@ def pictures() -> dict[str, bytes]:
         "table_empty": render_table(TABLE_EMPTY),
         "result": render_result(RESULT),
         "standings": render_standings(STANDINGS),
+        "table_10": render_table(TABLE_10),
+        "result_10": render_result(RESULT_10),
+        "standings_10": render_standings(STANDINGS_10),
     }
 
 

@@ -1,6 +1,7 @@
 """The table everybody sees: the piles on the left, the seats on the right.
 
-The size depends only on how many seats there are (six or fewer: always 1200 x 484), so a long
+The size depends only on how many seats there are (six or fewer: always 1200 x 484; ten, as home
+rules seat, 1200 x 740, the piles level with the middle seat), so a long
 or emoji-laden name can only shorten itself, never move the rest of the picture.
 """
 
@@ -28,12 +29,16 @@ SEAT_HEIGHT = 56
 SEAT_PITCH = 64
 ICON_WIDTH = 22
 COUNT_WIDTH = 30
-PILE_TOP = HEADER + 8 + (6 * SEAT_PITCH - card_height(CARD_WIDTH) - 70) // 2
 STATUS_TAGS = {"dropped": "DROPPED", "out": "OUT", "declared": "DECLARED"}
 
 
 def table_height(seats: int) -> int:
     return HEADER + max(6, seats) * SEAT_PITCH + 30
+
+
+def pile_top(seats: int) -> int:
+    """The piles sit level with the middle of the seats, however many there are (up to ten)."""
+    return HEADER + 8 + (max(6, seats) * SEAT_PITCH - card_height(CARD_WIDTH) - 70) // 2
 
 
 def table_image(scene: TableScene) -> Image.Image:
@@ -43,50 +48,51 @@ def table_image(scene: TableScene) -> Image.Image:
     if scene.wild_rank is not None:
         wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
         labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
-    _deck(canvas, draw, scene.closed_count)
-    _face_slot(canvas, draw, SLOT_X[1], scene.open_card, "Open card", scene)
-    _face_slot(canvas, draw, SLOT_X[2], scene.cut_joker, "Cut joker", scene)
+    top = pile_top(len(scene.seats))
+    _deck(canvas, draw, top, scene.closed_count)
+    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, "Open card", scene)
+    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, "Cut joker", scene)
     for index, seat in enumerate(scene.seats):
         _seat(canvas, draw, seat, HEADER + 8 + index * SEAT_PITCH)
     return canvas
 
 
-def _caption(draw: ImageDraw.ImageDraw, x: int, caption: str, detail: str) -> None:
+def _caption(draw: ImageDraw.ImageDraw, x: int, top: int, caption: str, detail: str) -> None:
     centre = x + CARD_WIDTH / 2
-    y = PILE_TOP + card_height(CARD_WIDTH) + 30
+    y = top + card_height(CARD_WIDTH) + 30
     text(draw, (centre, y), caption, 19, theme.INK, "bold", "mm")
     if detail:
         text(draw, (centre, y + 28), detail, 17, theme.MUTED, "regular", "mm")
 
 
-def _empty_slot(draw: ImageDraw.ImageDraw, x: int) -> None:
-    draw.rounded_rectangle((x, PILE_TOP, x + CARD_WIDTH, PILE_TOP + card_height(CARD_WIDTH)),
+def _empty_slot(draw: ImageDraw.ImageDraw, x: int, top: int) -> None:
+    draw.rounded_rectangle((x, top, x + CARD_WIDTH, top + card_height(CARD_WIDTH)),
                            radius=CARD_WIDTH * 0.08, outline=theme.PANEL_LINE, width=3, fill=theme.PANEL)
 
 
-def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, count: int) -> None:
+def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) -> None:
     """A stack whose thickness hints at how many cards remain, with the exact count beneath."""
     x = SLOT_X[0]
     if count <= 0:
-        _empty_slot(draw, x)
+        _empty_slot(draw, x, top)
     else:
         sprite, margin = back_sprite(CARD_WIDTH), sprite_margin(CARD_WIDTH)
         layers = 1 + min(3, count // 15)
         for layer in reversed(range(layers)):
-            canvas.paste(sprite, (x - margin + layer * 3, PILE_TOP - margin - layer * 3), sprite)
-    _caption(draw, x, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
+            canvas.paste(sprite, (x - margin + layer * 3, top - margin - layer * 3), sprite)
+    _caption(draw, x, top, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
 
 
-def _face_slot(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: int, card: Card | None, caption: str,
-               scene: TableScene) -> None:
+def _face_slot(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: int, top: int, card: Card | None,
+               caption: str, scene: TableScene) -> None:
     if card is None:
-        _empty_slot(draw, x)
-        _caption(draw, x, caption, "none")
+        _empty_slot(draw, x, top)
+        _caption(draw, x, top, caption, "none")
         return
     sprite = card_sprite(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
     margin = sprite_margin(CARD_WIDTH)
-    canvas.paste(sprite, (x - margin, PILE_TOP - margin), sprite)
-    _caption(draw, x, caption, _in_words(card))
+    canvas.paste(sprite, (x - margin, top - margin), sprite)
+    _caption(draw, x, top, caption, _in_words(card))
 
 
 def _in_words(card: Card) -> str:

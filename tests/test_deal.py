@@ -33,10 +33,14 @@ def test_start_deals_thirteen_each_turns_the_open_card_and_cuts_the_joker():
 
 
 def test_seven_players_use_three_decks_and_eleven_are_refused():
-    deal, _ = Deal.start(7, RULES, random.Random(3))
+    # 004: "seven or more ... three packs", up to ten players; 000: standard seats 2 to 6
+    home = Rules.preset("home")
+    deal, _ = Deal.start(7, home, random.Random(3))
     assert len(deal.shoe) == 3 * 52 + 3
     with pytest.raises(Exception, match="at most 10"):
-        Deal.start(11, RULES, random.Random(3))
+        Deal.start(11, home, random.Random(3))
+    with pytest.raises(Exception, match="at most 6"):
+        Deal.start(7, RULES, random.Random(3))
 
 
 def test_toss_goes_to_the_highest_card_and_ties_draw_again():

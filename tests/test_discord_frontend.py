@@ -20,13 +20,13 @@ from render import render_hand
 pytest_plugins = ("discord_double.fixtures",)
 
 
-def make_bot(tmp_path, clock, **options):
+def make_bot(tmp_path, clock, policy=simple_policy, **options):
     def service(store, on_events):
         return TableService(
             store,
             clock=clock,
             random_source=seeded(11),
-            policy=simple_policy,
+            policy=policy,
             settings=ServiceSettings(computer_delay_seconds=0.0),
             on_events=on_events,
         )

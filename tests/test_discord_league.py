@@ -218,6 +218,14 @@ def check_in_message(double: DiscordDouble, thread_id: int):
     )
 
 
+async def check_in(double: DiscordDouble, bot: RummyBot, thread_id: int, *names: str) -> None:
+    """The members press I'm here in their table's thread, one after the other."""
+    for name in names:
+        message = check_in_message(double, thread_id)
+        await double.press_button(double.user(name), message, button_of(message, "here"))
+        await settle(bot)
+
+
 async def play_out(double: DiscordDouble, bot: RummyBot, clock: ManualClock, *, steps: int = 400) -> None:
     """Lets the clock run the night: every seat's turn times out (three in a row are a drop), the
     next deal starts on its own, and check-in deadlines pass, until the night is over."""
@@ -489,7 +497,14 @@ async def test_an_event_created_for_a_night_cancelled_meanwhile_is_cancelled_too
     alice = double.user("alice")
     # The league is created but its night not yet published when an admin cancels that night.
     opening = await bot.leagues.create(
-        double.guild_id, alice.id, "Friday Pool", "pool-61", "every Friday 20:00", "Asia/Kolkata", 3, 1,
+        double.guild_id,
+        alice.id,
+        "Friday Pool",
+        "pool-61",
+        "every Friday 20:00",
+        "Asia/Kolkata",
+        3,
+        1,
         double.channel_id,
     )
     cancel = await double.slash_command(alice, "league cancel", options={"reason": "Hall booked", "night": 1})
@@ -532,10 +547,7 @@ async def test_an_admin_abandons_a_stuck_table_and_the_night_ends(discord_double
     bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
     await at(bot, clock, FIRST_NIGHT)
     (table,) = tables_of(bot, double)
-    for name in ("alice", "bob"):
-        message = check_in_message(double, table.thread_id)
-        await double.press_button(double.user(name), message, button_of(message, "here"))
-        await settle(bot)
+    await check_in(double, bot, table.thread_id, "alice", "bob")
     assert bot.service.table_in(table.thread_id).match is not None
     options = {"night": 1, "table": table.number, "reason": "The game is stuck"}
     bob = double.user("bob")

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_leagues_points import pool_in_order
 
-from bot.engine import RummyError
+from bot.engine import Rules, RummyError
 from bot.engine.match import Match
 from bot.leagues import League, LeagueError, NightStatus, ScheduleError, SeatingError, standings_scene
 from bot.leagues.night import Night
@@ -74,7 +74,9 @@ def play_round(lg: League, tables) -> list:
         ({"format": "deals-3"}, LeagueError, "Leagues play Pool"),
         ({"schedule": "fridays"}, ScheduleError, "every Friday 20:00"),
         ({"timezone": "London"}, ScheduleError, "IANA"),
-        ({"seats_per_table": 7}, SeatingError, "2 to 6"),
+        ({"seats_per_table": 7}, SeatingError, "standard rules seats 2 to 6"),
+        ({"seats_per_table": 6, "rules": "octro"}, SeatingError, "octro rules seats 2 to 5"),
+        ({"rules": "lenient"}, LeagueError, "no rules preset 'lenient'"),
         ({"name": "   "}, LeagueError, "1 to 50"),
         ({"rounds_per_night": 0}, LeagueError, "1 to 5 rounds"),
     ],
@@ -391,3 +393,31 @@ def test_every_state_round_trips_through_json():
     assert again.next_night.postponed_from == utc(2026, 3, 27, 20)
     assert Season.from_json(lg.season.to_json()).to_json() == lg.season.to_json()
     assert len({json.dumps(s, sort_keys=True) for s in snapshots}) == 3
+
+
+def test_rules_are_fixed_for_a_season_and_change_from_the_next_one():
+    # 001 octro seats 2 to 5 players, 003 the app 2 to 5, 004 home up to ten.
+    octro, home = Rules.PRESETS["octro"], Rules.PRESETS["home"]
+    lg = league(rules="octro")
+    assert lg.start_season(MONDAY).rules == octro and lg.table_rules == octro
+    with pytest.raises(LeagueError, match="still running"):
+        lg.start_season(MONDAY, rules="home")
+    lg.end_season(MONDAY)
+    with pytest.raises(SeatingError, match="app rules seats 2 to 5"):
+        lg.start_season(MONDAY, rules="app", seats_per_table=6)
+    assert lg.rules == "octro" and lg.seats_per_table == 3 and lg.season is None  # refused: unchanged
+    second = lg.start_season(MONDAY, rules="home", seats_per_table=10)
+    assert second.rules == home and lg.seasons[0].rules == octro and lg.seats_per_table == 10
+    again = round_trip(lg)
+    assert [season.rules for season in again.seasons] == [octro, home] and again.rules == "home"
+
+
+def test_a_league_stored_before_leagues_chose_rules_plays_the_standard_rules():
+    lg = league()
+    lg.start_season(MONDAY)
+    raw = json.loads(json.dumps(lg.to_json()))
+    del raw["rules"]
+    for season in raw["seasons"]:
+        del season["rules"]
+    old = League.from_json(raw)
+    assert old.rules == "standard" and old.table_rules == Rules()

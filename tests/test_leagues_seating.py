@@ -80,7 +80,8 @@ def test_fewer_than_two_players_are_refused_with_a_reason(players):
     assert isinstance(caught.value, RummyError)
 
 
-@pytest.mark.parametrize("max_size", [0, 1, 7])
-def test_table_sizes_outside_2_to_6_are_refused(max_size):
-    with pytest.raises(SeatingError, match="2 to 6"):
+@pytest.mark.parametrize("max_size", [0, 1, 11])
+def test_table_sizes_outside_2_to_10_are_refused(max_size):
+    # 004: home rules seat up to ten, the most any of our sources seats
+    with pytest.raises(SeatingError, match="2 to 10"):
         table_count(10, max_size)

@@ -58,8 +58,17 @@ def test_hand_is_wide_enough_for_high_density_screens_and_of_fixed_size():
 def test_table_result_and_standings_sizes():
     assert decode(render_table(samples.TABLE)).size == (1200, 484)
     assert decode(render_table(samples.TABLE_EMPTY)).size == (1200, 484)
-    assert decode(render_result(samples.RESULT)).size == (1200, 796)
+    assert decode(render_result(samples.RESULT)).size == (1200, 688)  # the drop takes one line
     assert decode(render_standings(samples.STANDINGS)).size == (1200, 598)
+
+
+def test_ten_seats_as_home_rules_seat_them_stay_within_a_readable_picture():
+    # 004: "up to ten players". Seat plates and standings rows keep their size; only the height grows.
+    assert decode(render_table(samples.TABLE_10)).size == (1200, 740)
+    assert decode(render_result(samples.RESULT_10)).size == (1200, 1540)
+    assert decode(render_standings(samples.STANDINGS_10)).size == (1200, 862)
+    colours = set(theme.SERIES[: len(samples.STANDINGS_10.rows)])
+    assert len(colours) == 10  # every player keeps a colour of their own in the chart
 
 
 def test_a_hand_too_wide_for_one_row_takes_two_and_keeps_every_index_uncovered():

@@ -61,3 +61,16 @@ def test_ctrl_c_leaves_cleanly():
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "You left the table" in out and "Traceback" not in err
+
+
+def test_home_rules_seat_ten_and_the_help_says_this_tables_costs():
+    # 004: "up to ten players", "seven or more ... three packs", "pack before he has even picked up
+    # a card then he must pay 10 points"; 000: the standard table seats 2 to 6.
+    done = play(["--seed", "2", "--players", "10", "--rules", "home"], ["help", "rules", "quit"])
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "10 players" in out and "Rules: home" in out
+    assert "drop out of this deal (10 before your first pick, 40 after)" in out
+    assert "3 decks up to 10 players" in out and "a wrong show costs 80 points" in out
+    standard = play(["--players", "7"], [])
+    assert standard.returncode == 2 and "at most 6" in standard.stderr

@@ -17,6 +17,7 @@ import discord
 
 from bot.discord.components import confirm_view, drop_view
 from bot.discord.hands import HandMessage, build_hand_message
+from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
 from bot.engine.cards import Card
 from bot.engine.deal import Deal
@@ -126,8 +127,11 @@ class Actions:
     async def own_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int
     ) -> HandMessage | None:
-        layout = self.presenter.layout(table.id, interaction.user.id)
-        return await build_hand_message(table, seat, layout, self.presenter.deadline_for(table.id, seat))
+        user_id = interaction.user.id
+        layout = self.presenter.layout(table.id, user_id)
+        deadline = self.presenter.deadline_for(table.id, seat)
+        settings = await self.bot.preferences.user(user_id)
+        return await build_hand_message(table, seat, layout, deadline, settings.four_colour)
 
     async def send_private_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, when_none: str
@@ -153,6 +157,10 @@ class Actions:
     # ----------------------------------------------------------------- lobby
 
     async def lobby(self, interaction: discord.Interaction[Any], table_id: int, action: str) -> None:
+        if action == "rules":  # the host's private editor, which answers on its own
+            await show_editor(interaction, table_id, None, edit=False)
+            return
+
         async def work() -> None:
             table = self.table_by_id(table_id)
             channel_id = table.record.channel_id

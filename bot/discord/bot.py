@@ -21,7 +21,9 @@ from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
+from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.service import LeagueEvent, LeagueService, ServiceSettings, TableEvent, TableService
+from bot.service.preferences import Preferences
 from bot.service.thinkers import WorkerPool
 from bot.store import Store
 
@@ -71,6 +73,7 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        self.preferences = Preferences(self.store, self.service.clock)
         self.leagues = LeagueService(
             self.store,
             self.service,
@@ -79,7 +82,7 @@ class RummyBot(commands.Bot):
         )
         await self.add_cog(RummyCog(self))
         await self.add_cog(self.league_cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, LeagueButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton)
         if self.dev_guild_id is not None:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

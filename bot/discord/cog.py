@@ -13,21 +13,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.presenter import message_chunks
 from bot.engine.cards import parse_cards
 from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
+from bot.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
 from bot.rules_text import describe_rules
 from bot.scenes import standings_scene
 from bot.service import Table
 from bot.service.errors import TableDamagedError
+from bot.service.preferences import Deck
 from render import render_standings
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
+# Each preset with its one line (Discord shows a choice's name, at most 100 characters).
+PRESET_CHOICES = [
+    app_commands.Choice(name=f"{name} · {Rules.PRESET_SUMMARIES[name]}"[:100], value=name)
+    for name in Rules.PRESET_NAMES
+]
+DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
+SCOPE_CHOICES = [
+    app_commands.Choice(name="user: your own settings", value="user"),
+    app_commands.Choice(name="server: this server's defaults (Manage Server)", value="server"),
+]
 # What the bot needs where a table plays: to see the channel, post in it, attach the pictures.
 POSTING = {
     False: ("send_messages", "Send Messages"),
@@ -70,22 +83,28 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
         format="Points, Deals or Pool",
-        seats="Most players (2 to 6)",
+        rules="Whose rules (the server's default preset if left out)",
+        seats="Most players (as many as the rules seat if left out)",
         point_value="Chips per point (Points format)",
-        turn_seconds="Seconds per turn",
+        turn_seconds="Seconds per turn, instead of the rules' clock (both clocks with two)",
     )
-    @app_commands.choices(format=FORMAT_CHOICES)
+    @app_commands.choices(format=FORMAT_CHOICES, rules=PRESET_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
         format: app_commands.Choice[str],
-        seats: app_commands.Range[int, 2, 6] = 6,
+        rules: app_commands.Choice[str] | None = None,
+        seats: app_commands.Range[int, 2, MOST_SEATS] | None = None,
         point_value: app_commands.Range[int, 1, 1000] = 1,
-        turn_seconds: app_commands.Range[int, 10, 120] = 30,
+        turn_seconds: app_commands.Range[int, 10, 120] | None = None,
     ) -> None:
         async def work() -> None:
             if interaction.guild_id is None:
                 raise RummyError("Tables live in server channels, not in DMs.")
+            server = await self.bot.preferences.server(interaction.guild_id)
+            chosen = preset(rules.value if rules else server.default_preset)
+            if turn_seconds is not None:
+                chosen = with_turn_seconds(chosen, turn_seconds)
             if self.bot.leagues.by_table_channel(interaction.channel_id or 0) is not None:
                 # A casual table here would take the league table's channel and wedge its night.
                 raise RummyError(
@@ -104,7 +123,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
                 interaction.user.id,
                 interaction.user.display_name,
                 format=format.value,
-                rules=Rules(turn_seconds=turn_seconds),
+                rules=chosen,
                 point_value=point_value,
                 max_seats=seats,
             )
@@ -227,7 +246,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         return choices[:25]
 
     @app_commands.command(
-        name="drop", description="Drop out of this deal (20 before your first pick, 40 after)"
+        name="drop", description="Drop out of this deal (costs what this table's rules say; you confirm)"
     )
     async def drop(self, interaction: discord.Interaction[Any]) -> None:
         await self.game(interaction, {"command": "drop"})
@@ -272,12 +291,69 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         async def work() -> None:
             table = self.bot.service.table_in(interaction.channel_id)
             if table is None:
-                text = describe_rules(Format.POINTS.spec, Rules())
-                text = "No table here; these are the default rules.\n" + text
+                server = await self.bot.preferences.server(interaction.guild_id or 0)
+                name = server.default_preset
+                text = describe_rules(Format.POINTS.spec, preset(name))
+                text = f"No table here; these are the {name} rules, this server's default.\n" + text
             else:
-                rules = Rules.from_json(table.record.rules)
-                text = describe_rules(Format(table.record.format).spec, rules, table.record.point_value)
-            await interaction.response.send_message(text[:2000], ephemeral=True)
+                spec = Format(table.record.format).spec
+                text = describe_rules(spec, table.rules, table.record.point_value)
+                text = f"**Rules**: {rules_line(spec, table.rules)}\n{text}"
+            first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
+            await interaction.response.send_message(first, ephemeral=True)
+            for chunk in more:
+                await interaction.followup.send(chunk, ephemeral=True)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="settings", description="Your own settings, or this server's (Manage Server)")
+    @app_commands.describe(
+        scope="user: your own; server: this server's defaults",
+        deck="How your cards look in your hand pictures (scope:user)",
+        rules="The rules preset /rummy new plays here when it names none (scope:server)",
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES, deck=DECK_CHOICES, rules=PRESET_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        scope: app_commands.Choice[str],
+        deck: app_commands.Choice[str] | None = None,
+        rules: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """One command for every setting: a player's own now hold their deck, a server's the
+        default rules; later settings (a language) join as options of the scope they belong to."""
+
+        async def work() -> None:
+            preferences = self.bot.preferences
+            if scope.value == "user":
+                if rules is not None:
+                    raise RummyError("`rules:` is a server setting: use `scope:server`.")
+                user_id = interaction.user.id
+                if deck is None:
+                    mine = await preferences.user(user_id)
+                else:
+                    mine = await preferences.set_deck(user_id, deck.value)
+                    await self.bot.presenter.redraw_hands(user_id)
+                said = "Saved: your" if deck else "Your"
+                text = f"{said} hand pictures use the **{mine.deck.value}** deck."
+            else:
+                if interaction.guild_id is None:
+                    raise RummyError("A server's settings are changed in one of its channels.")
+                if deck is not None:
+                    raise RummyError("`deck:` is your own setting: use `scope:user`.")
+                if rules is None:
+                    server = await preferences.server(interaction.guild_id)
+                else:
+                    can_manage = interaction.permissions.manage_guild
+                    server = await preferences.set_default_rules(
+                        interaction.guild_id, rules.value, can_manage=can_manage
+                    )
+                said = "Saved: new" if rules else "New"
+                text = (
+                    f"{said} tables here play the **{server.default_preset}** rules unless "
+                    "`/rummy new rules:` names others."
+                )
+            await interaction.response.send_message(text, ephemeral=True)
 
         await self.run(interaction, work)
 

@@ -20,6 +20,7 @@ LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "computer": ("Add computer player", discord.ButtonStyle.secondary),
+    "rules": ("Rules", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
 }
 HAND_ACTIONS = {
@@ -141,7 +142,7 @@ class ConfirmDeclare(
 
 
 class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<table>\d+):(?P<turn>[\w.]+)"):
-    """The second press a drop needs: one misplaced tap on a phone must not cost 20 or 40 points."""
+    """The second press a drop needs: one misplaced tap on a phone must not cost a drop's points."""
 
     def __init__(self, table_id: int, turn: str) -> None:
         custom_id = f"rummy:dropok:{table_id}:{turn}"

@@ -32,14 +32,15 @@ class HandMessage:
 
 
 async def build_hand_message(
-    table: Table, seat: int, layout: HandLayout, deadline: float | None = None
+    table: Table, seat: int, layout: HandLayout, deadline: float | None = None, four_colour: bool = False
 ) -> HandMessage | None:
-    """None when there is no hand to show (between deals, or the match is over)."""
+    """None when there is no hand to show (between deals, or the match is over); `four_colour`
+    is the player's own deck setting."""
     match = table.match
     if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
         return None
     deal = match.deal
-    scene = hand_scene(match, seat, layout)
+    scene = hand_scene(match, seat, layout, four_colour)
     png = await asyncio.to_thread(render_hand, scene)
     view_of_seat = deal.view(seat)
     token = table.turn_token() or "0"

@@ -17,8 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import league_text as text
+from bot.discord.cog import PRESET_CHOICES
 from bot.leagues import LeagueError
-from bot.leagues.league import POOL_FORMATS
+from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
+from bot.rules_options import MOST_SEATS
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -93,11 +95,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         format="Pool 101, 201 or 61",
         schedule='When nights are, e.g. "every Friday 20:00" or "every 2 weeks on Sunday 18:00"',
         timezone="IANA time zone of the schedule, e.g. Asia/Kolkata or Europe/London",
-        seats_per_table="Most players at one table (2 to 6)",
+        seats_per_table="Most players at one table (up to what the rules seat)",
         rounds_per_night="Rounds of tables per night (1 to 5)",
         channel="Where nights are announced and table threads open (this channel if left out)",
+        rules="Whose rules the tables play (standard if left out); fixed for a season",
     )
-    @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in POOL_FORMATS])
+    @app_commands.choices(
+        format=[app_commands.Choice(name=f, value=f) for f in POOL_FORMATS], rules=PRESET_CHOICES
+    )
     async def create(
         self,
         interaction: Interaction,
@@ -105,9 +110,10 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         format: app_commands.Choice[str],
         schedule: str,
         timezone: str,
-        seats_per_table: app_commands.Range[int, 2, 6],
+        seats_per_table: app_commands.Range[int, 2, MOST_SEATS],
         rounds_per_night: app_commands.Range[int, 1, 5] = 1,
         channel: discord.TextChannel | None = None,
+        rules: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
@@ -124,10 +130,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
                 seats_per_table,
                 rounds_per_night,
                 channel.id if channel else interaction.channel_id,
+                rules.value if rules else DEFAULT_RULES,
             )
             await self.show(events)
             record = self.find(interaction, name)
-            return f"**{record.league.name}** is created and season 1 is on. {self.upcoming(record)}"
+            return (
+                f"**{record.league.name}** is created and season 1 is on. {self.upcoming(record)}\n"
+                + text.table_rules(record.league)
+            )
 
         await self.answer(interaction, work, manage="create a league")
 
@@ -153,12 +163,30 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
         return ""
 
     @season.command(name="start", description="Start a new season (Manage Server)")
-    @app_commands.describe(league=LEAGUE_OPTION)
-    async def season_start(self, interaction: Interaction, league: str | None = None) -> None:
+    @app_commands.describe(
+        league=LEAGUE_OPTION,
+        rules="The rules from this season on (the last season's if left out)",
+        seats_per_table="Most players at one table from this season on (unchanged if left out)",
+    )
+    @app_commands.choices(rules=PRESET_CHOICES)
+    async def season_start(
+        self,
+        interaction: Interaction,
+        league: str | None = None,
+        rules: app_commands.Choice[str] | None = None,
+        seats_per_table: app_commands.Range[int, 2, MOST_SEATS] | None = None,
+    ) -> None:
         async def work() -> str:
             assert interaction.guild_id is not None
-            await self.show(await self.service.start_season(interaction.guild_id, league))
-            return f"A new season is on. {self.upcoming(self.find(interaction, league))}"
+            events = await self.service.start_season(
+                interaction.guild_id,
+                league,
+                rules=rules.value if rules else None,
+                seats_per_table=seats_per_table,
+            )
+            await self.show(events)
+            record = self.find(interaction, league)
+            return f"A new season is on. {self.upcoming(record)}\n{text.table_rules(record.league)}"
 
         await self.answer(interaction, work, manage="start a season")
 

@@ -334,7 +334,8 @@ class LeaguePresenter:
         await self.say(
             league.channel_id,
             f"🏆 **{league.name}** is a new league: {league.format.spec.title}, "
-            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.",
+            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.\n"
+            + text.table_rules(league),
         )
 
     async def _season(self, record: LeagueRecord, event: LeagueEvent) -> None:
@@ -342,7 +343,7 @@ class LeaguePresenter:
         season = record.league.seasons[-1]
         head = f"**{record.league.name}**: season {season.number}"
         if str(event.kind) == "season_started":
-            await self.say(record.league.channel_id, f"{head} is on.")
+            await self.say(record.league.channel_id, f"{head} is on.\n{text.table_rules(record.league)}")
         else:
             file = await self.standings_file(record)
             await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)

@@ -15,6 +15,7 @@ from typing import Any
 from bot.engine.formats import Format
 from bot.leagues import League, Night, NightStatus, Placing
 from bot.leagues.schedule import discord_timestamp, from_iso
+from bot.rules_options import preset, rules_line
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails
@@ -69,9 +70,16 @@ def night_end(league: League, night: Night) -> datetime:
     return night.starts_at + ROUND_ESTIMATE.get(league.format, timedelta(hours=1)) * night.rounds
 
 
+def table_rules(league: League) -> str:
+    """The rules the league's tables play: the season's (fixed for it), else the next season's."""
+    rules = league.seasons[-1].rules if league.season is not None else preset(league.rules)
+    return f"Rules: {rules_line(league.format.spec, rules)}"
+
+
 def rules_lines(league: League) -> list[str]:
     rounds = "one round" if league.rounds_per_night == 1 else f"{league.rounds_per_night} rounds"
     return [
+        table_rules(league),
         f"{league.format.spec.title}, {rounds}, tables of up to {league.seats_per_table} balanced by "
         "season points.",
         f"League points by finishing position: {league.points_table.describe()}; a no-show scores "
@@ -221,7 +229,7 @@ def me(league: League, user_id: int) -> str:
     if season is None:
         return f"{league.name} has no season yet."
     line = next((line for line in season.standings() if line.user_id == user_id), None)
-    lines = [f"**{league.name}**, season {season.number}:"]
+    lines = [f"**{league.name}**, season {season.number}:", table_rules(league)]
     if line is None:
         lines.append("You have not played a night yet.")
     else:

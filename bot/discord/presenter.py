@@ -27,6 +27,7 @@ from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
+from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import ServiceEventKind, Table, TableEvent, visible_events
@@ -254,8 +255,13 @@ class Presenter:
         user_id = table.record.seats[seat].user_id
         if user_id is None or user_id in self.dm_refused:
             return
+        settings = await self.bot.preferences.user(user_id)
         message = await build_hand_message(
-            table, seat, self.layout(table.id, user_id), self.deadline_for(table.id, seat)
+            table,
+            seat,
+            self.layout(table.id, user_id),
+            self.deadline_for(table.id, seat),
+            settings.four_colour,
         )
         hands = self.shown(table.id).hands
         existing = hands.get(user_id)
@@ -288,6 +294,13 @@ class Presenter:
                 f"<@{user_id}>, I can't send you direct messages (your privacy settings block them). "
                 "Use `/rummy hand` here to see your cards privately.",
             )
+
+    async def redraw_hands(self, user_id: int) -> None:
+        """The player's hand DMs drawn again at every table they sit at (their deck changed)."""
+        for table in self.bot.service.tables():
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(self, table: Table, shown: Shown) -> None:
         """A mention when a person's turn starts; the previous one is deleted, so the channel
@@ -376,19 +389,24 @@ class Presenter:
         if table.damage is not None:
             state = DAMAGED if record.status.active else "*This table is closed.*"
             return f"**This table is set aside.** {state}", [], None
+        spec = Format(record.format).spec
+        rules = f"Rules: {rules_line(spec, table.rules)}"
         if match is None:
             seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
-            title = Format(record.format).spec.title
             content = (
-                f"**{title}** · lobby · {len(record.seats)}/{record.max_seats} seated · "
-                f"host <@{record.host_id}>\n{seats}\nJoin, add computer players, then the host starts."
+                f"**{spec.title}** · lobby · {len(record.seats)}/{record.max_seats} seated · "
+                f"host <@{record.host_id}>\n{rules}\n{seats}\n"
+                "Join, add computer players, then the host starts (and may change the rules first)."
             )
             if not record.status.active:
                 return content + "\n*This table is closed.*", [], None
             return content, [], lobby_view(table.id)
         names = [seat.name for seat in record.seats]
         png = await asyncio.to_thread(render_table, table_scene(match, names))
-        lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}"]
+        lines = [
+            f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}",
+            rules,
+        ]
         if match.phase is MatchPhase.OVER:
             lines.append("**The match is over.**")
         elif not record.status.active:
@@ -439,7 +457,7 @@ class Presenter:
             standings = await asyncio.to_thread(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
-        chunks = _chunks(reveal)
+        chunks = message_chunks(reveal)
         await channel.send(content=chunks[0], files=files)
         for chunk in chunks[1:]:
             await channel.send(content=chunk)
@@ -471,7 +489,7 @@ DAMAGED = (
 )
 
 
-def _chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+def message_chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Lines packed into messages under Discord's length limit, never splitting a line."""
     chunks: list[str] = [""]
     for line in lines:

@@ -25,9 +25,11 @@ class ClosedDeckEmpty(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
+    preset: str = "standard"  # the preset these rules started from (see `changed_options`)
+
     # Shoe: `deck_plan` maps "up to N players" to a number of 52-card decks, in rising order.
-    deck_plan: tuple[tuple[int, int], ...] = ((6, 2), (10, 3))
-    printed_jokers: bool = True  # one printed joker per deck
+    deck_plan: tuple[tuple[int, int], ...] = ((6, 2),)
+    printed_jokers_per_deck: int = 1
     cut_joker: bool = True  # a card cut from the closed deck makes its rank wild
     aces_wild_on_printed_cut: bool = True  # if the cut card is a printed joker, Aces are wild
 
@@ -48,15 +50,20 @@ class Rules:
 
     # Turns.
     max_missed_turns: int = 3  # consecutive timeouts that count as a middle drop
-    turn_seconds: int = 30
+    turn_seconds: int = 30  # the whole turn, or with `discard_seconds` the time to pick
+    discard_seconds: int | None = None  # None: one clock for the turn; else the time to discard
     extra_time_seconds: int = 60  # a per-player bank for the whole match
     pick_discarded_joker: bool = False  # may a joker the previous player discarded be picked?
     rediscard_open_pick: bool = False  # may the card just taken from the open pile go straight back?
     closed_deck_empty: ClosedDeckEmpty = ClosedDeckEmpty.RESHUFFLE
 
+    PRESET_NAMES: ClassVar[tuple[str, ...]] = ("standard", "octro", "app", "home")
     PRESETS: ClassVar[dict[str, Rules]]
+    PRESET_SUMMARIES: ClassVar[dict[str, str]]
 
     def __post_init__(self) -> None:
+        if self.preset not in self.PRESET_NAMES:
+            raise RulesError(f"There is no rules preset '{self.preset}'.")
         if not self.deck_plan:
             raise RulesError("The deck plan needs at least one entry.")
         previous = MIN_PLAYERS - 1
@@ -76,6 +83,10 @@ class Rules:
             raise RulesError("At least one missed turn must be allowed before the drop.")
         if self.turn_seconds < 5 or self.extra_time_seconds < 0:
             raise RulesError("A turn needs at least 5 seconds and the time bank cannot be negative.")
+        if self.discard_seconds is not None and self.discard_seconds < 5:
+            raise RulesError("The discard clock needs at least 5 seconds.")
+        if not 0 <= self.printed_jokers_per_deck <= 4:
+            raise RulesError("A deck holds between 0 and 4 printed jokers.")
         object.__setattr__(self, "closed_deck_empty", ClosedDeckEmpty(self.closed_deck_empty))
 
     @property
@@ -92,10 +103,19 @@ class Rules:
         raise RulesError(f"These rules seat at most {self.max_players} players.")
 
     def printed_jokers_for(self, players: int) -> int:
-        return self.decks_for(players) if self.printed_jokers else 0
+        return self.decks_for(players) * self.printed_jokers_per_deck
 
     def replace(self, **changes: Any) -> Rules:
         return dataclasses.replace(self, **changes)
+
+    def changed_options(self) -> tuple[str, ...]:
+        """The options that differ from the preset these rules started from, in field order."""
+        base = Rules.preset(self.preset)
+        return tuple(
+            field.name
+            for field in dataclasses.fields(self)
+            if field.name != "preset" and getattr(self, field.name) != getattr(base, field.name)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """A fresh copy each call; the work is done once per Rules value, since every saved
@@ -111,36 +131,60 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
+        """Reads stored rules, old forms included: a row written before presets were stored
+        started from the defaults, and its `printed_jokers` flag meant one joker per deck."""
+        values = dict(data)
+        legacy_jokers = values.pop("printed_jokers", None)
+        if legacy_jokers is not None and "printed_jokers_per_deck" not in values:
+            values["printed_jokers_per_deck"] = 1 if legacy_jokers else 0
         known = {field.name for field in dataclasses.fields(cls)}
-        unknown = set(data) - known
+        unknown = set(values) - known
         if unknown:
             raise RulesError(f"Unknown rule options: {', '.join(sorted(unknown))}.")
-        values = dict(data)
         if "deck_plan" in values:
             values["deck_plan"] = tuple(tuple(pair) for pair in values["deck_plan"])
         return cls(**values)
 
-    @classmethod
-    def preset(cls, name: str) -> Rules:
-        try:
-            return cls.PRESETS[name]
-        except KeyError:
-            names = ", ".join(sorted(cls.PRESETS))
-            raise RulesError(f"There is no rules preset '{name}'. Presets: {names}.") from None
 
+def _preset(cls: type[Rules], name: str) -> Rules:
+    """`Rules.preset("octro")`: the rules of a named preset."""
+    try:
+        return cls.PRESETS[name]
+    except KeyError:
+        names = ", ".join(cls.PRESET_NAMES)
+        raise RulesError(f"There is no rules preset '{name}'. Presets: {names}.") from None
+
+
+# One name, two uses: on the class, `preset` looks a preset up; on a value, the dataclass field
+# is the name of the preset the rules started from.
+Rules.preset = classmethod(_preset)  # type: ignore[assignment, method-assign]
 
 Rules.PRESETS = {
-    # The rules of the big apps (JungleeRummy, Foryourummy): the defaults.
     "standard": Rules(),
-    # Octro Indian Rummy: one joker per impure sequence, a life of 4+ cards, 3 decks from 4 players.
     "octro": Rules(
+        preset="octro",
         deck_plan=((3, 2), (5, 3)),
+        printed_jokers_per_deck=2,
         one_joker_per_impure_sequence=True,
         require_four_card_life=True,
         identical_triplet_pure=True,
     ),
-    # The app rule screen: a pure sequence alone protects melded cards, any group size.
+    "app": Rules(
+        preset="app",
+        deck_plan=((5, 2),),
+        turn_seconds=20,
+        discard_seconds=20,
+        extra_time_seconds=0,
+        closed_deck_empty=ClosedDeckEmpty.SETTLE,
+        pure_sequence_protects=True,
+    ),
+    "home": Rules(preset="home", deck_plan=((6, 2), (10, 3)), first_drop=10),
+    # Not a preset players choose (the engine branch removes it): kept for the engine's tests.
     "lenient": Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),
-    # Home rules: packing before a pick costs 10, up to ten players on three decks.
-    "home": Rules(first_drop=10),
+}
+Rules.PRESET_SUMMARIES = {
+    "standard": "The big apps: 2-6 players, drops 20/40, wrong show 80, cap 80",
+    "octro": "Octro: 2-5 players, 2 jokers a deck, one joker a run, a 4-card life",
+    "app": "App screen: 20 s to pick + 20 s to discard, empty deck: lowest hand wins",
+    "home": "Home: up to 10 players, drops 10/40",
 }

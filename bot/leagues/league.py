@@ -14,7 +14,8 @@ from typing import Any
 
 from bot.engine.formats import Family, Format
 from bot.engine.match import Match
-from bot.leagues.errors import LeagueError
+from bot.engine.rules import Rules
+from bot.leagues.errors import LeagueError, SeatingError
 from bot.leagues.night import BEFORE_SEATING, Night, NightStatus, Table
 from bot.leagues.points import PointsTable
 from bot.leagues.schedule import (
@@ -27,11 +28,25 @@ from bot.leagues.schedule import (
     zone,
 )
 from bot.leagues.season import Season
-from bot.leagues.seating import check_table_size
+from bot.leagues.seating import MIN_TABLE
 
 MAX_NAME = 50
 MAX_ROUNDS = 5
 POOL_FORMATS = tuple(f.value for f in Format if f.spec.family is Family.POOL)
+DEFAULT_RULES = "standard"  # what a league stored before leagues chose their rules plays
+
+
+def league_rules(preset: str, seats_per_table: int) -> Rules:
+    """The rules a season plays, refused (with the reason) when they cannot seat its tables."""
+    if preset not in Rules.PRESET_NAMES:
+        raise LeagueError(f"There is no rules preset '{preset}'. Presets: {', '.join(Rules.PRESET_NAMES)}.")
+    rules = Rules.PRESETS[preset]
+    if not MIN_TABLE <= seats_per_table <= rules.max_players:
+        raise SeatingError(
+            f"A table on the {preset} rules seats {MIN_TABLE} to {rules.max_players} players, "
+            f"not {seats_per_table}."
+        )
+    return rules
 
 
 @dataclass
@@ -44,6 +59,7 @@ class League:
     seats_per_table: int
     rounds_per_night: int = 1
     channel_id: int | None = None
+    rules: str = DEFAULT_RULES  # the preset the next season starts with; a season keeps its own
     points_table: PointsTable = field(default_factory=PointsTable)
     reminder_offsets: tuple[timedelta, ...] = DEFAULT_REMINDERS
     grace: timedelta = DEFAULT_GRACE
@@ -60,6 +76,7 @@ class League:
         seats_per_table: int,
         rounds_per_night: int = 1,
         channel_id: int | None = None,
+        rules: str = DEFAULT_RULES,
     ) -> League:
         """`/league create`, every argument checked with a reason the admin can act on."""
         name = " ".join(name.split())
@@ -68,7 +85,7 @@ class League:
         if format not in POOL_FORMATS:
             raise LeagueError(f"Leagues play Pool: choose {', '.join(POOL_FORMATS)}.")
         zone(timezone)
-        check_table_size(seats_per_table)
+        league_rules(rules, seats_per_table)
         if not 1 <= rounds_per_night <= MAX_ROUNDS:
             raise LeagueError(f"A night has 1 to {MAX_ROUNDS} rounds.")
         return cls(
@@ -80,6 +97,7 @@ class League:
             seats_per_table,
             rounds_per_night,
             channel_id,
+            rules,
         )
 
     # ----------------------------------------------------------------- seasons
@@ -94,14 +112,21 @@ class League:
             raise LeagueError(f"{self.name} has no season running; an admin can start one.")
         return self.season
 
-    def start_season(self, now: datetime) -> Season:
+    def start_season(
+        self, now: datetime, rules: str | None = None, seats_per_table: int | None = None
+    ) -> Season:
+        """A new season, on new rules or table sizes if given: rules are fixed for a season, so
+        this is where they change."""
         if self.season is not None:
             raise LeagueError(f"Season {self.season.number} is still running; end it first.")
+        rules, seats = rules or self.rules, seats_per_table or self.seats_per_table
+        played = league_rules(rules, seats)
+        self.rules, self.seats_per_table = rules, seats
         now = as_utc(now)
         first, anchored = self.schedule.first_night(now, self.timezone)
         if self.schedule.anchor is None:
             self.schedule = anchored  # an every-N-weeks league keeps the rhythm of its first night
-        season = Season(len(self.seasons) + 1, now)
+        season = Season(len(self.seasons) + 1, now, rules=played)
         self.seasons.append(season)
         self._add_night(season, first)
         return season
@@ -120,6 +145,11 @@ class League:
         return season
 
     # ----------------------------------------------------------------- the upcoming night
+
+    @property
+    def table_rules(self) -> Rules:
+        """The rules the running season's tables play."""
+        return self.active_season().rules
 
     @property
     def next_night(self) -> Night | None:
@@ -256,6 +286,7 @@ class League:
             "seats_per_table": self.seats_per_table,
             "rounds_per_night": self.rounds_per_night,
             "channel_id": self.channel_id,
+            "rules": self.rules,
             "points_table": self.points_table.to_json(),
             "reminder_offsets": [offset.total_seconds() for offset in self.reminder_offsets],
             "grace": self.grace.total_seconds(),
@@ -273,6 +304,7 @@ class League:
             seats_per_table=raw["seats_per_table"],
             rounds_per_night=raw["rounds_per_night"],
             channel_id=raw["channel_id"],
+            rules=raw.get("rules", DEFAULT_RULES),
             points_table=PointsTable.from_json(raw["points_table"]),
             reminder_offsets=tuple(timedelta(seconds=s) for s in raw["reminder_offsets"]),
             grace=timedelta(seconds=raw["grace"]),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.engine.rules import Rules
 from bot.leagues.errors import LeagueError
 from bot.leagues.night import Night, NightStatus
 from bot.leagues.points import Placing, Tally, ranked
@@ -70,6 +71,7 @@ class Season:
     number: int
     started_at: datetime
     ended_at: datetime | None = None
+    rules: Rules = field(default_factory=Rules)  # fixed for the season: its tables all play them
     nights: list[Night] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
 
@@ -167,6 +169,7 @@ class Season:
             "ended_at": to_iso(self.ended_at),
             "nights": [night.to_json() for night in self.nights],
             "adjustments": [adjustment.to_json() for adjustment in self.adjustments],
+            "rules": self.rules.to_json(),
         }
 
     @classmethod
@@ -179,6 +182,8 @@ class Season:
             ended_at=from_iso(raw["ended_at"]),
             nights=[Night.from_json(night) for night in raw["nights"]],
             adjustments=[Adjustment.from_json(a) for a in raw["adjustments"]],
+            # A season stored before leagues chose their rules played the defaults.
+            rules=Rules.from_json(raw["rules"]) if "rules" in raw else Rules(),
         )
 
 

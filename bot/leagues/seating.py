@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from bot.leagues.errors import SeatingError
 
 MIN_TABLE = 2
-MAX_TABLE = 6  # the most a pool table seats with two decks
+MAX_TABLE = 10  # the most any rules seat (home rules, three decks); a league's own rules may seat fewer
 
 
 def check_table_size(max_size: int) -> None:

@@ -19,6 +19,7 @@ class ServiceEventKind(StrEnum):
     TABLE_OPENED = "table_opened"
     JOINED = "joined"
     LEFT_TABLE = "left_table"  # left before the match started
+    RULES_CHANGED = "rules_changed"  # the host changed the lobby's rules: `data` names the options
     MATCH_STARTED = "match_started"
     CANCELLED = "cancelled"
     FINISHED = "finished"  # the match is over and the channel is free

@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.engine.match import Match
 from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
+from bot.leagues.league import DEFAULT_RULES
 from bot.leagues.night import SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
@@ -208,10 +209,11 @@ class LeagueService:
         seats_per_table: int,
         rounds_per_night: int = 1,
         channel_id: int | None = None,
+        rules: str = DEFAULT_RULES,
     ) -> list[AnyEvent]:
         """Creates the league and starts its first season, whose first night opens for sign-up."""
         league = League.create(
-            guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id
+            guild_id, name, format, schedule, timezone, seats_per_table, rounds_per_night, channel_id, rules
         )
         async with self._creating:
             for other in self.leagues(guild_id):
@@ -229,20 +231,27 @@ class LeagueService:
             "format": league.format.value,
             "schedule": league.schedule.describe(),
             "timezone": league.timezone,
+            "rules": league.rules,
             "by": by,
         }
         events: list[AnyEvent] = [
             self._event(record, LeagueEventKind.LEAGUE_CREATED, data=described),
-            self._event(record, LeagueEventKind.SEASON_STARTED, data={"season": season.number}),
+            self._event(
+                record, LeagueEventKind.SEASON_STARTED, data={"season": season.number, "rules": league.rules}
+            ),
         ]
         async with self._lock(record):
             return events + await self._advance(record)  # opens the first night's sign-up
 
-    async def start_season(self, guild_id: int, name: str | None) -> list[AnyEvent]:
+    async def start_season(
+        self, guild_id: int, name: str | None, *, rules: str | None = None, seats_per_table: int | None = None
+    ) -> list[AnyEvent]:
+        """A new season; `rules` and `seats_per_table` change from it on (never within a season)."""
         record = self.find(guild_id, name)
         async with self._lock(record), self._changing(record):
-            season = record.league.start_season(self._now())
-        event = self._event(record, LeagueEventKind.SEASON_STARTED, data={"season": season.number})
+            season = record.league.start_season(self._now(), rules, seats_per_table)
+        data = {"season": season.number, "rules": record.league.rules}
+        event = self._event(record, LeagueEventKind.SEASON_STARTED, data=data)
         return [event, *await self._advance_locked(record)]
 
     async def end_season(self, guild_id: int, name: str | None) -> list[LeagueEvent]:
@@ -593,6 +602,7 @@ class LeagueService:
                 seats[0].user_id or 0,
                 seats[0].name,
                 format=league.format,
+                rules=league.table_rules,
                 max_seats=len(seats),
                 seats=seats,
                 league_id=record.id,

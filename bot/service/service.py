@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +64,7 @@ COMMAND_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "split": (),
 }
 PLAYER_COMMANDS = frozenset(COMMAND_ARGUMENTS)
+RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
 
@@ -184,7 +186,8 @@ class TableService:
             raise ServiceError(f"There is no format '{format}'.") from None
         limit = rules.max_players if max_seats is None else max_seats
         if not MIN_PLAYERS <= limit <= rules.max_players:
-            raise ServiceError(f"A table seats {MIN_PLAYERS} to {rules.max_players} players.")
+            most = rules.max_players
+            raise ServiceError(f"A table on the {rules.preset} rules seats {MIN_PLAYERS} to {most} players.")
         if point_value < 1:
             raise ServiceError("The point value must be at least 1 chip.")
         seats = seats or [SeatRecord(host_id, host_name)]
@@ -278,6 +281,43 @@ class TableService:
                 self._unregister(table)
                 events.append(TableEvent(table.id, ServiceEventKind.CANCELLED, data={"reason": "empty"}))
             return events
+
+    async def change_rules(
+        self, channel_id: int, user_id: int, changes: Mapping[str, Any]
+    ) -> list[TableEvent]:
+        """The host changes the table's rules before the start. Refused, changing nothing, for
+        anyone else, once the match has started, at a league table (it plays its season's rules)
+        and for rules that cannot seat who is already seated. Saved before it is announced."""
+        table = self._table(channel_id)
+        _refuse_league(table, "it plays its season's rules")
+        unknown = set(changes) - RULE_FIELDS
+        if unknown:
+            raise ServiceError(f"There is no rule option {', '.join(sorted(unknown))}.")
+        async with table.lock:
+            record = table.record
+            if table.id not in self._tables or not record.status.active:
+                raise StaleCommandError("This table has closed.")
+            if user_id != record.host_id:
+                raise ServiceError("Only the host can change this table's rules.")
+            if record.status is not TableStatus.OPEN:
+                raise StaleCommandError("The match has started: its rules no longer change.")
+            before = Rules.from_json(record.rules)
+            after = before.replace(**changes)  # a RulesError for options that do not go together
+            if len(record.seats) > after.max_players:
+                most, seated = after.max_players, len(record.seats)
+                raise ServiceError(f"These rules seat at most {most} players; {seated} are seated.")
+            old_rules, old_seats = record.rules, record.max_seats
+            record.rules = after.to_json()
+            # A table that seats as many as its rules allow keeps doing so; a smaller one stays small.
+            full = old_seats == before.max_players
+            record.max_seats = after.max_players if full else min(old_seats, after.max_players)
+
+            def undo() -> None:
+                record.rules, record.max_seats = old_rules, old_seats
+
+            await self._save_table(table, undo)
+        data = {"changed": list(after.changed_options()), "max_seats": record.max_seats}
+        return [TableEvent(table.id, ServiceEventKind.RULES_CHANGED, data=data)]
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
         table = self._table(channel_id)

@@ -52,6 +52,11 @@ class Table:
     def id(self) -> int:
         return self.record.id
 
+    @property
+    def rules(self) -> Rules:
+        """The rules the table plays (or, in the lobby, will play) with."""
+        return Rules.from_json(self.record.rules)
+
     def seat_of(self, user_id: int) -> int | None:
         for seat, sitter in enumerate(self.record.seats):
             if sitter.user_id == user_id:

@@ -129,6 +129,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN damage TEXT",
         "ALTER TABLE leagues ADD COLUMN damage TEXT",
     ),
+    # 5: a player's own settings (the deck's colours now, their language later), kept across
+    # servers since their hand reaches them by DM; a server's live in guild_settings.
+    (
+        """CREATE TABLE user_settings (
+            user_id INTEGER PRIMARY KEY,
+            settings TEXT NOT NULL,              -- JSON: what the player chose (deck, ...)
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -51,7 +51,11 @@ _INSERT_TABLE = (
     "INSERT INTO tables (id, guild_id, channel_id, format, rules, point_value, host_id, max_seats, "
     "seats, status, league_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_UPDATE_TABLE = "UPDATE tables SET host_id = ?, seats = ?, status = ?, updated_at = ? WHERE id = ?"
+# The lobby's rules and seat count change with it (the host may change the rules before the start).
+_UPDATE_TABLE = (
+    "UPDATE tables SET host_id = ?, seats = ?, status = ?, rules = ?, max_seats = ?, updated_at = ? "
+    "WHERE id = ?"
+)
 # A damaged table is only ever marked or closed: its unreadable columns are kept as they are.
 _MARK_DAMAGED = "UPDATE tables SET damage = ?, updated_at = ? WHERE id = ?"
 _CLOSE_DAMAGED = "UPDATE tables SET status = 'cancelled', updated_at = ? WHERE id = ?"
@@ -95,6 +99,10 @@ _UPSERT_SETTINGS = (
     "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
     "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
 )
+_UPSERT_USER_SETTINGS = (
+    "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
+)
 
 # Every write is a list of these statements, in this order, so that the writes of a batch can
 # be merged into one `executemany` per statement without reordering any one write's steps.
@@ -112,6 +120,7 @@ _WRITE_ORDER = (
     _UPSERT_STANDING,
     _UPSERT_STATS,
     _UPSERT_SETTINGS,
+    _UPSERT_USER_SETTINGS,
     INSERT_LEAGUE,
     UPDATE_LEAGUE,
     MARK_LEAGUE_DAMAGED,
@@ -341,10 +350,17 @@ class Store(LeagueStore, MessageStore):
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
         await self._write({_UPSERT_SETTINGS: [(guild_id, dumps(settings), now)]})
 
+    async def set_user_settings(self, user_id: int, settings: dict[str, Any], now: float) -> None:
+        await self._write({_UPSERT_USER_SETTINGS: [(user_id, dumps(settings), now)]})
+
     # ----------------------------------------------------------------- reading
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         row = await self._one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(row[0]) if row else {}
+
+    async def user_settings(self, user_id: int) -> dict[str, Any]:
+        row = await self._one("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
         return json.loads(row[0]) if row else {}
 
     async def table(self, table_id: int) -> TableRecord | None:
@@ -534,7 +550,8 @@ def _seats_json(seats: list[SeatRecord]) -> str:
 
 
 def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
-    return (table.host_id, _seats_json(table.seats), table.status.value, now, table.id)
+    seats, rules = _seats_json(table.seats), dumps(table.rules)
+    return (table.host_id, seats, table.status.value, rules, table.max_seats, now, table.id)
 
 
 def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: SnapshotEncoder) -> None:

@@ -19,23 +19,35 @@ from bot.engine.cards import Card, parse_card, rank_name
 from bot.engine.deal import Phase
 from bot.engine.errors import RummyError
 from bot.engine.events import Event, EventKind
-from bot.engine.formats import Format
+from bot.engine.formats import Format, FormatSpec
 from bot.engine.match import Match, MatchPhase, Standing
 from bot.hand_layout import HandLayout
+from bot.rules_options import preset, rules_line
+from bot.rules_text import describe_rules
 from bot.terminal.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
 
 YOU = 0
 BOT_NAMES = ("Asha", "Ravi", "Meera", "Kabir", "Anjali", "Dev", "Isha", "Arjun", "Nila")
 
-HELP = """\
+
+def help_text(spec: FormatSpec, rules: Rules) -> str:
+    """The commands, with what a wrong show and a drop cost at this table."""
+    played = spec.deal_rules(rules)
+    drop = (
+        f"drop out of this deal ({played.first_drop} before your first pick, {played.middle_drop} after)"
+        if played.drops_allowed
+        else "not allowed at this table"
+    )
+    return f"""\
 Commands (numbers are the card positions shown in your hand):
   c | closed          pick from the closed deck
   o | open            pick the open card
   d N | d 10H         discard card number N (or name the card)
   declare [N]         show your hand as grouped, with card N (default: your last loose card)
-                      as the finish card; a wrong show costs 80 points
+                      as the finish card; a wrong show costs {played.wrong_declaration} points
   group 1 2 3 / 4 5 6 arrange your cards into groups;  group auto  for the suggested grouping
-  drop                drop out of this deal (20 before your first pick, 40 after)
+  drop                {drop}
+  rules               this table's rules in full
   help                this list;  quit  leave the table
 Between deals: Enter deals the next hand; rejoin / split in a pool when the rules allow."""
 
@@ -59,6 +71,7 @@ class TerminalTable:
         self.read = read
         self.out = out
         self.layout = HandLayout()
+        self.help = help_text(match.spec, match.rules)
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -141,10 +154,12 @@ class TerminalTable:
             self.say(*hand_lines(self.layout.groups, deal.picked, deal.wild_rank, deal.rules))
         elif word in ("quit", "exit", "q"):
             raise QuitGame
+        elif word == "rules":
+            self.say(self.rules_text())
         elif word in ("help", "h", "?", ""):
-            self.say(HELP)
+            self.say(self.help)
         else:
-            self.say(f"! '{line}' is not a command.", HELP)
+            self.say(f"! '{line}' is not a command.", self.help)
 
     def named_card(self, text: str) -> Card:
         text = text.strip()
@@ -169,7 +184,10 @@ class TerminalTable:
                 break
         groups = [group for group in groups if group]
         shown = " | ".join(" ".join(card.pretty for card in group) for group in groups)
-        answer = self.read(f"Declare {shown} with finish card {finish.pretty}? A wrong show costs 80. [y/N] ")
+        cost = deal.rules.wrong_declaration
+        answer = self.read(
+            f"Declare {shown} with finish card {finish.pretty}? A wrong show costs {cost}. [y/N] "
+        )
         if answer.strip().lower() not in ("y", "yes"):
             self.say("Not declared.")
             return
@@ -216,6 +234,12 @@ class TerminalTable:
                 events += self.match.vote_split(seat)
         self.tell(events)
 
+    def rules_text(self) -> str:
+        """`bot.rules_text`'s words for exactly this table, without Discord's bold marks."""
+        match = self.match
+        words = describe_rules(match.spec, match.rules, match.point_value)
+        return f"Rules: {rules_line(match.spec, match.rules)}\n{words}".replace("**", "")
+
     def match_over_lines(self) -> list[str]:
         match = self.match
         lines = ["", "════ Match over ════", *standings_lines(match, self.names)]
@@ -239,10 +263,19 @@ def _last_wild(match: Match) -> int | None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot play", description="Play Rummy in the terminal.")
     parser.add_argument("--format", default="points", choices=[f.value for f in Format])
-    parser.add_argument("--players", type=int, default=3, help="seats including you (2 to 6)")
+    most = ", ".join(f"{preset(name).max_players} with {name}" for name in Rules.PRESET_NAMES)
+    parser.add_argument(
+        "--players", type=int, default=3, help=f"seats including you, from 2 to what the rules seat ({most})"
+    )
     parser.add_argument("--level", default="strong", choices=[level.value for level in Level])
     parser.add_argument("--seed", type=int, help="repeat a game exactly (shuffles and computer moves)")
-    parser.add_argument("--rules", default="standard", help="rules preset: " + ", ".join(Rules.PRESETS))
+    parser.add_argument(
+        "--rules",
+        default="standard",
+        choices=Rules.PRESET_NAMES,
+        help="whose rules: "
+        + "; ".join(f"{name}: {Rules.PRESET_SUMMARIES[name]}" for name in Rules.PRESET_NAMES),
+    )
     parser.add_argument("--point-value", type=int, default=1)
     return parser
 
@@ -251,7 +284,7 @@ def main(argv: list[str], read: Callable[[str], str] = input, out: TextIO = sys.
     args = build_parser().parse_args(argv)
     rng: random.Random = random.Random(args.seed) if args.seed is not None else secrets.SystemRandom()
     try:
-        rules = Rules.preset(args.rules)
+        rules = preset(args.rules)
         match, opening = Match.start(
             args.format, args.players, rng, rules=rules, point_value=args.point_value
         )
@@ -259,6 +292,7 @@ def main(argv: list[str], read: Callable[[str], str] = input, out: TextIO = sys.
         print(f"rummy: {error}", file=sys.stderr)
         return 2
     names = ["You", *BOT_NAMES[: args.players - 1]]
+    print(f"Rules: {rules_line(match.spec, match.rules)} (type rules for all of them)", file=out)
     bots = {
         seat: ComputerPlayer(args.level, random.Random(rng.getrandbits(64)))
         for seat in range(1, args.players)

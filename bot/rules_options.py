@@ -1,0 +1,222 @@
+"""The rule options a host changes before the start, and the one line that names a table's rules.
+
+Both front ends read these: the Discord lobby's Rules editor offers `OPTIONS`, and the lobby, the
+table message and the terminal show `rules_line`. Every figure is read from the table's `Rules`
+(and, for the drops of a Pool, from its format, which keeps its own costs whatever the preset), so
+what players read is what the engine charges.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from bot.engine.errors import RulesError
+from bot.engine.formats import Family, FormatSpec
+from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, Rules
+
+DeckPlan = tuple[tuple[int, int], ...]
+
+
+def preset(name: str) -> Rules:
+    """`Rules.preset(name)` (refusing an unknown name with the list of presets), typed: on the
+    class, `preset` is a look-up and also the name field of every `Rules` value."""
+    rules: Rules = Rules.preset(name)  # type: ignore[operator]
+    return rules
+
+
+# Deck plans offered in the editor: each preset's, so a host can seat a home table's ten on
+# octro's rules, say (the table's own plan is always offered too).
+DECK_PLANS: tuple[DeckPlan, ...] = tuple(dict.fromkeys(preset(n).deck_plan for n in Rules.PRESET_NAMES))
+
+
+def plan_words(plan: DeckPlan) -> str:
+    """`2 decks, 3 from 4 players`: the shoe, growing with the table."""
+    words = [f"{plan[0][1]} decks"]
+    words += [
+        f"{decks} from {previous + 1} players" for (previous, _), (_, decks) in itertools.pairwise(plan)
+    ]
+    return ", ".join(words)
+
+
+def _plan_choice(plan: DeckPlan) -> str:
+    return f"{plan_words(plan)} (up to {plan[-1][0]} players)"
+
+
+def _seconds(value: int | None) -> str:
+    return "off" if value is None else f"{value} s"
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of an option's menu: its words, the value the menu carries, the rules it sets."""
+
+    label: str
+    value: str
+    changes: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of the lobby's editor. `field` is the rule it sets; `values` the offered ones
+    (the table's current value is always offered as well); `words` says a value as players read it;
+    `applies` says whether the format lets it matter (a Pool charges its own drops, Deals none)."""
+
+    key: str
+    label: str
+    field: str
+    values: tuple[Any, ...]
+    words: Callable[[Any], str]
+    applies: Callable[[FormatSpec], bool] = lambda spec: True
+
+    def current(self, rules: Rules) -> Any:
+        return getattr(rules, self.field)
+
+    def choices(self, rules: Rules) -> tuple[Choice, ...]:
+        values = list(self.values)
+        if self.current(rules) not in values:
+            values.append(self.current(rules))
+        return tuple(Choice(self.words(v), _menu_value(v), {self.field: v}) for v in values)
+
+    def choice(self, rules: Rules, value: str) -> Choice:
+        """The menu entry `value` names; a value the menu never offered is refused."""
+        for choice in self.choices(rules):
+            if choice.value == value:
+                return choice
+        raise RulesError(f"{value!r} is not one of the choices for {self.label.lower()}.")
+
+
+def _menu_value(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "-".join(f"{players}x{decks}" for players, decks in value)
+    if isinstance(value, Enum):
+        return str(value.value)
+    return "off" if value is None else str(value)
+
+
+def _points_only(spec: FormatSpec) -> bool:
+    return spec.family is Family.POINTS
+
+
+def _drops_matter(spec: FormatSpec) -> bool:
+    return spec.family is not Family.DEALS
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("decks", "Decks", "deck_plan", DECK_PLANS, _plan_choice),
+    Option("jokers", "Printed jokers per deck", "printed_jokers_per_deck", (0, 1, 2), str),
+    Option("first_drop", "First drop", "first_drop", (0, 10, 15, 20, 25, 30), str, _points_only),
+    Option("middle_drop", "Middle drop", "middle_drop", (20, 30, 40, 50, 60, 80), str, _points_only),
+    Option("drops", "Drops allowed", "drops_allowed", (True, False), _yes, _drops_matter),
+    Option("wrong_show", "Wrong show", "wrong_declaration", (40, 60, 80, 100, 120, 160), str),
+    Option("set_size", "Largest set", "max_set_size", (3, 4, 5, 6, 8), lambda v: f"{v} cards"),
+    Option(
+        "turn",
+        "Turn clock (pick clock with a discard clock)",
+        "turn_seconds",
+        (15, 20, 30, 45, 60, 90, 120),
+        _seconds,
+    ),
+    Option("discard", "Discard clock", "discard_seconds", (None, 10, 15, 20, 30), _seconds),
+    Option("bank", "Time bank", "extra_time_seconds", (0, 30, 60, 90, 120), _seconds),
+    Option(
+        "empty_deck",
+        "Closed deck used up",
+        "closed_deck_empty",
+        tuple(ClosedDeckEmpty),
+        lambda v: "reshuffle the open pile" if v is ClosedDeckEmpty.RESHUFFLE else "lowest hand wins",
+    ),
+    Option("pure_protects", "A pure sequence alone protects", "pure_sequence_protects", (False, True), _yes),
+)
+MOST_SEATS = max(rules.max_players for rules in map(preset, Rules.PRESET_NAMES))
+BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
+_BY_FIELD: dict[str, Option] = {option.field: option for option in OPTIONS}
+# Short names for the changed options in a summary ("octro (changed: first drop 10)").
+_SHORT = {
+    "deck_plan": "",
+    "printed_jokers_per_deck": "jokers per deck",
+    "drops_allowed": "drops",
+    "wrong_declaration": "wrong show",
+    "max_set_size": "largest set",
+    "turn_seconds": "turn",
+    "discard_seconds": "discard clock",
+    "extra_time_seconds": "time bank",
+    "closed_deck_empty": "empty deck",
+    "pure_sequence_protects": "pure sequence protects",
+}
+
+
+def with_turn_seconds(rules: Rules, seconds: int) -> Rules:
+    """A table's own clock instead of its preset's (`/rummy new turn_seconds:`): with a discard
+    clock as well, both clocks take it."""
+    discard = seconds if rules.discard_seconds is not None else None
+    return rules.replace(turn_seconds=seconds, discard_seconds=discard)
+
+
+def options_for(spec: FormatSpec) -> tuple[Option, ...]:
+    return tuple(option for option in OPTIONS if option.applies(spec))
+
+
+def changed_words(rules: Rules) -> str:
+    """`first drop 10; turn 45 s`: what differs from the preset, each with its value."""
+    words = []
+    for name in rules.changed_options():
+        value = getattr(rules, name)
+        option = _BY_FIELD.get(name)
+        said = plan_words(value) if name == "deck_plan" else option.words(value) if option else _plain(value)
+        label = _SHORT.get(name, name.replace("_", " "))
+        words.append(f"{label} {said}" if label else said)
+    return "; ".join(words)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return _yes(value)
+    if isinstance(value, Enum):
+        return str(value.value)
+    return "off" if value is None else str(value)
+
+
+def rules_name(rules: Rules) -> str:
+    """`octro`, or `octro (changed: first drop 10)`."""
+    changed = changed_words(rules)
+    return f"{rules.preset} (changed: {changed})" if changed else rules.preset
+
+
+def clock_words(rules: Rules) -> str:
+    if rules.discard_seconds is not None:
+        turn = f"{rules.turn_seconds} s to pick + {rules.discard_seconds} s to discard"
+    else:
+        turn = f"{rules.turn_seconds} s a turn"
+    return turn + (f", {rules.extra_time_seconds} s bank" if rules.extra_time_seconds else "")
+
+
+def drop_words(spec: FormatSpec, rules: Rules) -> str:
+    """The drops a deal of this format charges (a Pool's own costs, none in Deals)."""
+    played = spec.deal_rules(rules)
+    if not played.drops_allowed:
+        return "no drops"
+    return f"drops {played.first_drop}/{played.middle_drop}"
+
+
+def rules_line(spec: FormatSpec, rules: Rules) -> str:
+    """The rules' name and key numbers, for the lobby, the table message and the terminal."""
+    played = spec.deal_rules(rules)
+    return " · ".join(
+        (
+            rules_name(rules),
+            f"{MIN_PLAYERS}-{rules.max_players} players",
+            plan_words(rules.deck_plan),
+            drop_words(spec, rules),
+            f"wrong show {played.wrong_declaration}",
+            f"cap {played.score_cap}",
+            clock_words(rules),
+        )
+    )

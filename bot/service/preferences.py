@@ -1,0 +1,111 @@
+"""What people choose for themselves, and admins for their server: typed, cached, saved.
+
+A player's settings follow them across servers (their hand reaches them by DM); a server's hold
+its defaults for new tables. Each is one JSON document in the store. A change rewrites the
+document with only its own key changed, so a key this release does not know (a later release's
+language, say) survives; reading takes the known keys and ignores the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from bot.engine.rules import Rules
+from bot.service.clock import Clock
+from bot.service.errors import ServiceError
+from bot.store import Store
+
+DEFAULT_PRESET = "standard"
+
+
+class Deck(StrEnum):
+    """How a player's cards are drawn for them: red and black, or a colour per suit."""
+
+    TWO_COLOUR = "two-colour"
+    FOUR_COLOUR = "four-colour"
+
+
+@dataclass(frozen=True)
+class UserSettings:
+    deck: Deck = Deck.TWO_COLOUR
+
+    @property
+    def four_colour(self) -> bool:
+        return self.deck is Deck.FOUR_COLOUR
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> UserSettings:
+        return cls(deck=_known(Deck, raw.get("deck"), Deck.TWO_COLOUR))
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    rules: str | None = None  # the preset `/rummy new` uses when no `rules:` is given
+
+    @property
+    def default_preset(self) -> str:
+        return self.rules or DEFAULT_PRESET
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ServerSettings:
+        rules = raw.get("rules")
+        return cls(rules=rules if rules in Rules.PRESET_NAMES else None)
+
+
+def _known(kind: type[Deck], value: Any, default: Deck) -> Deck:
+    """A stored value this release knows, else the default (a damaged or newer document must not
+    keep a player's hand from being drawn)."""
+    try:
+        return kind(value)
+    except ValueError:
+        return default
+
+
+class Preferences:
+    """The settings of users and servers, read once from the store and then kept in memory (a
+    hand is drawn on every move, and each time the player's deck is asked for)."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+        self._users: dict[int, dict[str, Any]] = {}
+        self._servers: dict[int, dict[str, Any]] = {}
+
+    async def user(self, user_id: int) -> UserSettings:
+        return UserSettings.from_json(await self._user_raw(user_id))
+
+    async def server(self, guild_id: int) -> ServerSettings:
+        return ServerSettings.from_json(await self._server_raw(guild_id))
+
+    async def set_deck(self, user_id: int, deck: str) -> UserSettings:
+        try:
+            chosen = Deck(deck)
+        except ValueError:
+            raise ServiceError(f"A deck is {' or '.join(Deck)}.") from None
+        raw = {**await self._user_raw(user_id), "deck": chosen.value}
+        await self.store.set_user_settings(user_id, raw, self.clock.now())
+        self._users[user_id] = raw  # after the save: memory never shows what was not kept
+        return UserSettings.from_json(raw)
+
+    async def set_default_rules(self, guild_id: int, preset: str, *, can_manage: bool) -> ServerSettings:
+        if not can_manage:
+            raise ServiceError("Only members with Manage Server can change this server's settings.")
+        if preset not in Rules.PRESET_NAMES:
+            names = ", ".join(Rules.PRESET_NAMES)
+            raise ServiceError(f"There is no rules preset '{preset}'. Presets: {names}.")
+        raw = {**await self._server_raw(guild_id), "rules": preset}
+        await self.store.set_guild_settings(guild_id, raw, self.clock.now())
+        self._servers[guild_id] = raw
+        return ServerSettings.from_json(raw)
+
+    async def _user_raw(self, user_id: int) -> dict[str, Any]:
+        if user_id not in self._users:
+            self._users[user_id] = await self.store.user_settings(user_id)
+        return self._users[user_id]
+
+    async def _server_raw(self, guild_id: int) -> dict[str, Any]:
+        if guild_id not in self._servers:
+            self._servers[guild_id] = await self.store.guild_settings(guild_id)
+        return self._servers[guild_id]
