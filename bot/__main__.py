@@ -1,13 +1,18 @@
-"""`python -m bot` runs the Discord bot; `python -m bot play` plays a table in the terminal."""
+"""`python -m bot` runs the Discord bot; `python -m bot play` plays a table in the terminal.
+
+`python -m bot --help` lists the commands; each says what it takes with `--help` after it.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from importlib import metadata
 from pathlib import Path
 
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 
 NO_TOKEN = """\
 rummy-bot: no Discord token is set, so there is nothing to connect to.
@@ -25,14 +30,47 @@ Meanwhile, play a real table against computer players in this terminal:
 """
 
 
+def _version() -> str:
+    try:
+        return metadata.version("rummy-bot")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="A Discord bot that hosts Indian 13-card Rummy tables, and a terminal table.",
+    )
+    parser.add_argument("--version", action="version", version=f"rummy-bot {_version()}")
+    env_file = "the settings file to read (default: .env here; the environment wins over it)"
+    parser.add_argument("--env-file", type=Path, default=Path(".env"), help=env_file)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = commands.add_parser("run", help="run the Discord bot (what `python -m bot` alone does)")
+    run.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
+    # The terminal table parses its own options: `python -m bot play --help` lists them.
+    commands.add_parser("play", help="play a table against computer players here", add_help=False)
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "play":
+    args, rest = _parser().parse_known_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "play":
         from bot.terminal.app import main as play
 
-        return play(args[1:])
-    env_file = Path(".env")
-    settings = Settings.load(env_file)
+        return play(rest)
+    if rest:
+        _parser().error(f"unrecognized arguments: {' '.join(rest)}")
+    return run(args.env_file)
+
+
+def run(env_file: Path) -> int:
+    """The Discord bot, with one clear line (not a traceback) for a setting it cannot use."""
+    try:
+        settings = Settings.load(env_file)
+    except SettingsError as error:
+        print(f"rummy-bot: {error} (set in the environment or {env_file})", file=sys.stderr)
+        return 2
     if settings.token is None:
         print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
         return 1

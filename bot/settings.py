@@ -11,6 +11,12 @@ from dotenv import dotenv_values
 
 from bot.store.settings import database_path
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(ValueError):
+    """A setting with a value the bot cannot use; the message names the setting and what it takes."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -27,11 +33,16 @@ class Settings:
             values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
         values.update(os.environ if environ is None else environ)
         guild = (values.get("RUMMY_DEV_GUILD_ID") or "").strip()
-        if guild and not guild.isdigit():
-            raise ValueError(f"RUMMY_DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        if guild and not (guild.isascii() and guild.isdigit()):
+            raise SettingsError(f"RUMMY_DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        level = (values.get("RUMMY_LOG_LEVEL") or "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise SettingsError(
+                f"RUMMY_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level.lower()!r}."
+            )
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             db_path=database_path(values),
             dev_guild_id=int(guild) if guild else None,
-            log_level=(values.get("RUMMY_LOG_LEVEL") or "INFO").upper(),
+            log_level=level,
         )

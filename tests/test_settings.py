@@ -1,6 +1,6 @@
 import pytest
 
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 
 
 def test_environment_wins_over_the_env_file(tmp_path):
@@ -15,5 +15,5 @@ def test_environment_wins_over_the_env_file(tmp_path):
 def test_missing_settings_have_safe_defaults_and_bad_ones_are_refused(tmp_path):
     settings = Settings.load(tmp_path / "absent.env", {"DISCORD_TOKEN": "  "})
     assert settings.token is None and str(settings.db_path) == "rummy.db"
-    with pytest.raises(ValueError, match="server id"):
+    with pytest.raises(SettingsError, match="server id"):
         Settings.load(None, {"RUMMY_DEV_GUILD_ID": "my-server"})
