@@ -7,6 +7,7 @@ import re
 
 import pytest
 from discord_double import DiscordDouble
+from discord_double.records import walk_components
 from PIL import Image
 
 from bot import runtime
@@ -288,6 +289,24 @@ async def start_against_a_computer(double, bot, user):
     await double.press_button(user, lobby, f"rummy:lobby:{table_id}:start")
     await settle(bot)
     return bot.service.table_in(double.channel_id)
+
+
+async def test_the_lobby_seats_an_easy_or_a_strong_computer_player(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice = double.user("alice")
+    lobby, table_id = await open_table(double, bot, alice)
+    buttons = {
+        c["custom_id"]: c["label"] for c in walk_components(lobby.payload["components"]) if "label" in c
+    }
+    assert buttons[f"rummy:lobby:{table_id}:easy"] == "Add easy computer"
+    assert buttons[f"rummy:lobby:{table_id}:computer"] == "Add strong computer"  # the id older lobbies carry
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:easy")
+    await settle(bot)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
+    await settle(bot)
+    seats = bot.service.table_in(double.channel_id).record.seats
+    assert [seat.computer for seat in seats] == [None, "easy", "strong"]
 
 
 async def test_one_person_plays_against_a_computer_player(discord_double, bot_runner, tmp_path):

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 log = logging.getLogger(__name__)
+# The lobby's computer-player buttons and the level each seats.
+COMPUTER_BUTTONS = {"easy": "easy", "computer": "strong"}
 APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
 
 
@@ -173,9 +175,10 @@ class Actions:
             elif action == "leave":
                 events = await self.service.leave(channel_id, user.id)
                 note = "You left the table."
-            elif action == "computer":
-                events = await self.service.add_computer(channel_id, user.id, "strong")
-                note = "A computer player sits down."
+            elif action in COMPUTER_BUTTONS:
+                level = COMPUTER_BUTTONS[action]
+                events = await self.service.add_computer(channel_id, user.id, level)
+                note = f"A computer player ({level}) sits down."
             else:
                 events = await self.service.start(channel_id, user.id, can_manage=can_manage)
                 note = "The match starts: your hand is on its way."

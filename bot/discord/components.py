@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
-    "computer": ("Add computer player", discord.ButtonStyle.secondary),
+    "easy": ("Add easy computer", discord.ButtonStyle.secondary),
+    "computer": ("Add strong computer", discord.ButtonStyle.secondary),  # its id predates "easy"
     "rules": ("Rules", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
 }
