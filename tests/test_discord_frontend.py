@@ -480,3 +480,27 @@ async def test_no_table_opens_where_the_bot_cannot_post_its_pictures(discord_dou
     double.set_app_permissions(double.channel_id, everything)
     await open_table(double, bot, double.user("alice"))
     assert bot.service.table_in(double.channel_id) is not None
+
+
+async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    double.set_permissions(bob, 0)  # a member without Manage Server
+    nothing_here = await answer(double, await double.slash_command(bob, "rummy help"))
+    assert "`/rummy new`" in nothing_here and "Admins" not in nothing_here
+    lobby, table_id = await open_table(double, bot, alice)
+    hosting = await answer(double, await double.slash_command(alice, "rummy help"))
+    assert "You host this table" in hosting and "Admins (Manage Server)" in hosting
+    assert "press **Join**" in await answer(double, await double.slash_command(bob, "rummy help"))
+    await double.press_button(bob, lobby, f"rummy:lobby:{table_id}:join")
+    await settle(bot)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    deal = bot.service.table_in(double.channel_id).match.deal
+    to_act, waiting = (alice, bob) if deal.turn == 0 else (bob, alice)
+    assert "It is your turn: pick a card" in await answer(
+        double, await double.slash_command(to_act, "rummy help")
+    )
+    waiting_help = await answer(double, await double.slash_command(waiting, "rummy help"))
+    assert f"Wait for {to_act.name}" in waiting_help

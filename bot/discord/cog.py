@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.help_text import help_text
 from bot.discord.presenter import message_chunks
 from bot.engine.cards import parse_cards
 from bot.engine.commitment import verify
@@ -303,6 +304,16 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             await interaction.response.send_message(first, ephemeral=True)
             for chunk in more:
                 await interaction.followup.send(chunk, ephemeral=True)
+
+        await self.run(interaction, work)
+
+    @app_commands.command(name="help", description="What to do next, and the commands worth knowing")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self.bot.service.table_in(interaction.channel_id)
+            admin = interaction.guild_id is not None and interaction.permissions.manage_guild
+            text = help_text(table, interaction.user.id, admin=admin)
+            await interaction.response.send_message(text, ephemeral=True)
 
         await self.run(interaction, work)
 
