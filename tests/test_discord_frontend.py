@@ -504,3 +504,22 @@ async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_do
     )
     waiting_help = await answer(double, await double.slash_command(waiting, "rummy help"))
     assert f"Wait for {to_act.name}" in waiting_help
+
+
+async def test_slash_commands_are_synced_only_when_they_changed(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    clock = ManualClock()
+    syncs = lambda: len(double.requests_matching("PUT", r"/applications/\d+/commands"))  # noqa: E731
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    assert syncs() == 1
+    assert {"rummy", "league"} <= set(double.global_commands)
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    assert syncs() == 1  # the same commands: nothing sent
+    changed = make_bot(tmp_path, clock)
+
+    @changed.tree.command(name="ping", description="A command this version adds")
+    async def ping(interaction) -> None:  # pragma: no cover - only its definition is synced
+        await interaction.response.send_message("pong")
+
+    bot = await bot_runner.restart(bot, changed)
+    assert syncs() == 2 and "ping" in double.global_commands

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import Coroutine
 from pathlib import Path
@@ -83,12 +85,7 @@ class RummyBot(commands.Bot):
         await self.add_cog(RummyCog(self))
         await self.add_cog(self.league_cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton)
-        if self.dev_guild_id is not None:
-            guild = discord.Object(self.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await self.sync_commands()
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
@@ -99,6 +96,22 @@ class RummyBot(commands.Bot):
         ]
         if self.tune_gc:
             runtime.tune_gc()
+
+    async def sync_commands(self) -> None:
+        """Sends the slash commands to Discord only when they differ from what this database
+        last synced for that scope (a hash of the payload is kept): every start would otherwise
+        spend a rate-limited request, and globally a change takes a while to reach clients."""
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id is not None else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{'global' if guild is None else guild.id}"
+        if await self.store.front_end_state(key) == digest:
+            log.info("Slash commands unchanged since the last sync: not synced again.")
+            return
+        await self.tree.sync(guild=guild)
+        await self.store.set_front_end_state(key, digest, self.service.clock.now())
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act

@@ -1,5 +1,6 @@
 """Messages the front end posted and keeps editing (a table message, a player's hand DM, a
-check-in), and the users whose DMs are closed, mixed into `Store`.
+check-in), the users whose DMs are closed, and the front end's own small facts (the commands it
+last synced), mixed into `Store`.
 
 Kept so that a restart edits the same messages instead of posting new ones, and does not try
 closed DMs again. The store does not interpret keys: the front end names what a message shows
@@ -21,6 +22,10 @@ REFUSE_DMS = (
     "INSERT INTO dm_refusals (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET at = excluded.at"
 )
 ALLOW_DMS = "DELETE FROM dm_refusals WHERE user_id = ?"
+SET_FRONT_END_STATE = (
+    "INSERT INTO front_end_state (key, value, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+)
 
 
 class MessageStore:
@@ -31,6 +36,8 @@ class MessageStore:
         async def _write(self, statements: dict[str, list[Sequence[Any]]]) -> None: ...
 
         async def _all(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+
+        async def _one(self, sql: str, params: Sequence[Any]) -> Any: ...
 
     async def remember_message(self, key: str, channel_id: int, message_id: int, now: float) -> None:
         await self._write({REMEMBER_MESSAGE: [(key, channel_id, message_id, now)]})
@@ -55,3 +62,10 @@ class MessageStore:
         people do open their DMs)."""
         rows = await self._all("SELECT user_id FROM dm_refusals WHERE at >= ?", (since,))
         return {row[0] for row in rows}
+
+    async def front_end_state(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM front_end_state WHERE key = ?", (key,))
+        return str(row[0]) if row else None
+
+    async def set_front_end_state(self, key: str, value: str, now: float) -> None:
+        await self._write({SET_FRONT_END_STATE: [(key, value, now)]})

@@ -138,6 +138,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             updated_at REAL NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # 6: small facts the front end keeps about itself across restarts (the hash of the slash
+    # commands it last synced, so an unchanged tree is not sent to Discord again).
+    (
+        """CREATE TABLE front_end_state (
+            key TEXT PRIMARY KEY,                -- named by the front end: commands:global
+            value TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -33,7 +33,14 @@ from bot.store.errors import (
 )
 from bot.store.health import WriteHealth
 from bot.store.leagues import INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
-from bot.store.messages import ALLOW_DMS, FORGET_MESSAGES, REFUSE_DMS, REMEMBER_MESSAGE, MessageStore
+from bot.store.messages import (
+    ALLOW_DMS,
+    FORGET_MESSAGES,
+    REFUSE_DMS,
+    REMEMBER_MESSAGE,
+    SET_FRONT_END_STATE,
+    MessageStore,
+)
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
@@ -128,6 +135,7 @@ _WRITE_ORDER = (
     FORGET_MESSAGES,
     REFUSE_DMS,
     ALLOW_DMS,
+    SET_FRONT_END_STATE,
 )
 _MUST_CHANGE_EVERY_ROW = frozenset(
     {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE}
