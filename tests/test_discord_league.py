@@ -525,6 +525,7 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
     alice = double.user("alice")
     offered = await double.autocomplete(alice, "league cancel", focused="night", options={"night": 1})
     assert [choice["value"] for choice in offered] == [1]
+    assert offered[0]["name"] == "Night 1 · Fri 2026-03-06 20:00 Asia/Kolkata"  # the league's own time
     options = {"reason": "Hall booked", "night": 1}
     first, second = await double.at_once(
         double.slash_command(alice, "league cancel", options=options),
@@ -605,3 +606,19 @@ async def test_a_league_channel_turned_into_a_forum_is_told_not_asserted(
     await at(bot, clock, FIRST_NIGHT)
     await at(bot, clock, FIRST_NIGHT + timedelta(minutes=1))
     assert channel_text(double).count("no longer a text channel") == 1 and thread_ids(double) == []
+
+
+async def test_the_time_zone_is_offered_as_the_admin_types_and_checked(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await start(double, bot_runner, tmp_path, ManualClock(NOW.timestamp()))
+    alice = double.user("alice")
+    offered = await double.autocomplete(
+        alice, "league create", focused="timezone", options={"timezone": "kol"}
+    )
+    assert offered[0]["value"] == "Asia/Kolkata"
+    london = await double.autocomplete(
+        alice, "league create", focused="timezone", options={"timezone": "london"}
+    )
+    assert [choice["value"] for choice in london] == ["Europe/London"]
+    words = await create_league(double, bot, timezone="Mars/Olympus_Mons")
+    assert "not a time zone I know" in words and not bot.leagues.leagues(double.guild_id)

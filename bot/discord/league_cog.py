@@ -20,6 +20,7 @@ from bot.discord import league_text as text
 from bot.discord.cog import PRESET_CHOICES
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
+from bot.leagues.schedule import matching_zones, zone
 from bot.rules_options import MOST_SEATS
 
 if TYPE_CHECKING:
@@ -434,13 +435,22 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Sched
             return []
         league = getattr(interaction.namespace, "league", None)
         try:
-            night = self.find(interaction, league).league.next_night
+            record = self.find(interaction, league)
         except LeagueError:
             return []
+        night = record.league.next_night
         if night is None:
             return []
-        name = f"Night {night.number} · {night.starts_at:%Y-%m-%d %H:%M} UTC"
+        zone_name = record.league.timezone
+        local = night.starts_at.astimezone(zone(zone_name))
+        name = f"Night {night.number} · {local:%a %Y-%m-%d %H:%M} {zone_name}"
         return [app_commands.Choice(name=name, value=night.number)]
+
+    @create.autocomplete("timezone")
+    async def time_zones(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """IANA zone names as the admin types ("kol" offers Asia/Kolkata); what is typed is still
+        checked when the league is created."""
+        return [app_commands.Choice(name=name, value=name) for name in matching_zones(current)]
 
     @join.autocomplete("league")
     @leave.autocomplete("league")

@@ -16,11 +16,12 @@ Everything is stored and compared in UTC; only parsing and display use the zone.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.leagues.errors import ScheduleError
 
@@ -39,6 +40,27 @@ _PATTERN = re.compile(
     rf"every\s+(?:(?P<weeks>\d+)\s+weeks?\s+on\s+|(?P<other>other)\s+|week\s+on\s+)?{_DAY}"
     rf"\s+(?:at\s+)?{_TIME}"
 )
+
+
+@functools.cache
+def _zone_names() -> tuple[str, ...]:
+    """Region/City names and UTC: the system's (or the tzdata package's) IANA zones, less the
+    aliases and files that are no place a person lives (posixrules, Factory, localtime)."""
+    return tuple(
+        sorted(n for n in available_timezones() if "/" in n and not n.startswith(("Etc/", "SystemV/")))
+    )
+
+
+def matching_zones(typed: str, limit: int = 25) -> list[str]:
+    """Zone names for an autocomplete: those whose name or city starts with what was typed
+    ("kol" finds Asia/Kolkata), then those that contain it anywhere; spaces count as _."""
+    wanted = typed.strip().lower().replace(" ", "_")
+    names = (*_zone_names(), "UTC")
+    if not wanted:
+        return list(names[:limit])
+    starts = [n for n in names if any(part.startswith(wanted) for part in (n.lower(), *n.lower().split("/")))]
+    contains = [n for n in names if wanted in n.lower() and n not in starts]
+    return (starts + contains)[:limit]
 
 
 def zone(name: str) -> ZoneInfo:
