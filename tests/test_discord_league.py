@@ -52,7 +52,9 @@ async def league_with(
 
 
 async def create_league(double: DiscordDouble, bot: RummyBot, **changes: object) -> str:
-    ix = await double.slash_command(double.user("alice"), "league create", options={**LEAGUE, **changes})
+    ix = await double.slash_command(
+        double.user("alice"), "league-admin create", options={**LEAGUE, **changes}
+    )
     words = await answer(double, ix)
     await settle(bot)
     return words
@@ -104,10 +106,16 @@ async def test_a_member_cannot_create_a_league_and_an_admin_publishes_its_first_
     bot = await start(double, bot_runner, tmp_path, ManualClock(NOW.timestamp()))
     bob = double.user("bob")
     double.set_permissions(bob, MEMBER)
-    refused = await double.slash_command(bob, "league create", options=LEAGUE)
+    refused = await double.slash_command(bob, "league-admin create", options=LEAGUE)
     assert "Manage Server" in await answer(double, refused)
     assert refused.ephemeral or double.followups(refused)[-1].ephemeral
     assert bot.leagues.leagues(double.guild_id) == [] and double.scheduled_events == {}
+    # Discord shows /league-admin only to Manage Server (0x20) and never in DMs; /league to all
+    admin, members = double.global_commands["league-admin"], double.global_commands["league"]
+    assert int(admin["default_member_permissions"]) == 32 and members["default_member_permissions"] is None
+    assert admin.get("contexts") == [0] or admin.get("dm_permission") is False
+    assert {o["name"] for o in admin["options"]} >= {"create", "season", "postpone", "adjust", "abandon"}
+    assert {o["name"] for o in members["options"]} == {"join", "leave", "here", "standings", "history", "me"}
 
     bad = await create_league(double, bot, timezone="Mars/Olympus")
     assert "time zone" in bad and double.scheduled_events == {}
@@ -176,12 +184,12 @@ async def test_postponing_edits_the_event_and_cancelling_cancels_it(discord_doub
     bob = double.user("bob")
     double.set_permissions(bob, MEMBER)
     options = {"when": "2026-03-07 21:00", "reason": "Holi"}
-    refused = await double.slash_command(bob, "league postpone", options=options)
+    refused = await double.slash_command(bob, "league-admin postpone", options=options)
     assert "Manage Server" in await answer(double, refused)
     (event,) = double.scheduled_events.values()
     assert datetime.fromisoformat(event["scheduled_start_time"]) == FIRST_NIGHT
 
-    done = await double.slash_command(double.user("alice"), "league postpone", options=options)
+    done = await double.slash_command(double.user("alice"), "league-admin postpone", options=options)
     assert "Postponed" in await answer(double, done)
     await settle(bot)
     moved = datetime(2026, 3, 7, 15, 30, tzinfo=UTC)  # 21:00 in Kolkata
@@ -191,7 +199,7 @@ async def test_postponing_edits_the_event_and_cancelling_cancels_it(discord_doub
     assert "Postponed" in announcement(double).content
 
     done = await double.slash_command(
-        double.user("alice"), "league cancel", options={"reason": "Server move"}
+        double.user("alice"), "league-admin cancel", options={"reason": "Server move"}
     )
     await answer(double, done)
     await settle(bot)
@@ -507,7 +515,9 @@ async def test_an_event_created_for_a_night_cancelled_meanwhile_is_cancelled_too
         1,
         double.channel_id,
     )
-    cancel = await double.slash_command(alice, "league cancel", options={"reason": "Hall booked", "night": 1})
+    cancel = await double.slash_command(
+        alice, "league-admin cancel", options={"reason": "Hall booked", "night": 1}
+    )
     assert "Cancelled night 1" in await answer(double, cancel)
     await settle(bot)
     await bot.league_presenter.publish(opening)
@@ -523,13 +533,13 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
     double = discord_double
     bot, _ = await league_with(double, bot_runner, tmp_path)
     alice = double.user("alice")
-    offered = await double.autocomplete(alice, "league cancel", focused="night", options={"night": 1})
+    offered = await double.autocomplete(alice, "league-admin cancel", focused="night", options={"night": 1})
     assert [choice["value"] for choice in offered] == [1]
     assert offered[0]["name"] == "Night 1 · Fri 2026-03-06 20:00 Asia/Kolkata"  # the league's own time
     options = {"reason": "Hall booked", "night": 1}
     first, second = await double.at_once(
-        double.slash_command(alice, "league cancel", options=options),
-        double.slash_command(alice, "league cancel", options=options),
+        double.slash_command(alice, "league-admin cancel", options=options),
+        double.slash_command(alice, "league-admin cancel", options=options),
     )
     words = sorted([await answer(double, first), await answer(double, second)])
     await settle(bot)
@@ -538,7 +548,7 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
     assert [n.status for n in nights[:2]] == [NightStatus.CANCELLED, NightStatus.SIGNUP]
 
     postponed = await double.slash_command(
-        alice, "league postpone", options={"when": "2026-03-14 21:00", "reason": "Holi"}
+        alice, "league-admin postpone", options={"when": "2026-03-14 21:00", "reason": "Holi"}
     )
     assert (await answer(double, postponed)).startswith("Postponed night 2.")
 
@@ -553,17 +563,17 @@ async def test_an_admin_abandons_a_stuck_table_and_the_night_ends(discord_double
     options = {"night": 1, "table": table.number, "reason": "The game is stuck"}
     bob = double.user("bob")
     double.set_permissions(bob, MEMBER)
-    refused = await double.slash_command(bob, "league abandon", options=options)
+    refused = await double.slash_command(bob, "league-admin abandon", options=options)
     assert "Manage Server" in await answer(double, refused)
 
-    done = await double.slash_command(double.user("alice"), "league abandon", options=options)
+    done = await double.slash_command(double.user("alice"), "league-admin abandon", options=options)
     assert "abandoned" in await answer(double, done)
     await settle(bot)
     night = only_league(bot, double).league.seasons[-1].night(1)
     assert night.status is NightStatus.FINISHED and night.table(1, table.number).settled
     assert bot.service.table_in(table.thread_id) is None
     assert all("The game is stuck" in channel_text(double, where) for where in (None, table.thread_id))
-    again = await double.slash_command(double.user("alice"), "league abandon", options=options)
+    again = await double.slash_command(double.user("alice"), "league-admin abandon", options=options)
     assert "not being played" in await answer(double, again)
 
 
@@ -576,7 +586,7 @@ async def test_create_refuses_a_thread_and_a_channel_where_the_bot_lacks_what_a_
     thread = await bot.get_channel(double.channel_id).create_thread(
         name="chat", type=discord.ChannelType.public_thread
     )
-    in_thread = await double.slash_command(alice, "league create", options=LEAGUE, channel=thread.id)
+    in_thread = await double.slash_command(alice, "league-admin create", options=LEAGUE, channel=thread.id)
     assert "text channel" in await answer(double, in_thread)
     assert double.followups(in_thread)[-1].ephemeral
 
@@ -613,11 +623,11 @@ async def test_the_time_zone_is_offered_as_the_admin_types_and_checked(discord_d
     bot = await start(double, bot_runner, tmp_path, ManualClock(NOW.timestamp()))
     alice = double.user("alice")
     offered = await double.autocomplete(
-        alice, "league create", focused="timezone", options={"timezone": "kol"}
+        alice, "league-admin create", focused="timezone", options={"timezone": "kol"}
     )
     assert offered[0]["value"] == "Asia/Kolkata"
     london = await double.autocomplete(
-        alice, "league create", focused="timezone", options={"timezone": "london"}
+        alice, "league-admin create", focused="timezone", options={"timezone": "london"}
     )
     assert [choice["value"] for choice in london] == ["Europe/London"]
     words = await create_league(double, bot, timezone="Mars/Olympus_Mons")

@@ -300,7 +300,7 @@ async def test_a_league_created_with_octro_rules_seats_its_night_on_them(
     me = await double.slash_command(double.user("bob"), "league me")
     assert "Rules: octro" in await answer(double, me)
     running = await double.slash_command(
-        double.user("alice"), "league season start", options={"rules": "home"}
+        double.user("alice"), "league-admin season start", options={"rules": "home"}
     )
     assert "still running" in await answer(double, running)  # rules change only between seasons
     assert only_league(bot, double).league.rules == "octro"

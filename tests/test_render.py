@@ -40,7 +40,7 @@ def difference(expected: Image.Image, actual: Image.Image) -> tuple[float, float
     mean = max(ImageStat.Stat(diff).mean)
     red, green, blue = diff.split()
     worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
-    changed = sum(worst.histogram()[CHANGED + 1:])
+    changed = sum(worst.histogram()[CHANGED + 1 :])
     return mean, changed / (diff.width * diff.height)
 
 

@@ -184,8 +184,10 @@ def test_names_lose_what_the_font_cannot_draw_and_are_cut_to_their_width():
 
 
 def test_the_four_colour_deck_paints_diamonds_blue_and_clubs_green():
-    for card, colour in ((Card(5, Suit.CLUBS), theme.FOUR_COLOUR[Suit.CLUBS]),
-                         (Card(5, Suit.DIAMONDS), theme.FOUR_COLOUR[Suit.DIAMONDS])):
+    for card, colour in (
+        (Card(5, Suit.CLUBS), theme.FOUR_COLOUR[Suit.CLUBS]),
+        (Card(5, Suit.DIAMONDS), theme.FOUR_COLOUR[Suit.DIAMONDS]),
+    ):
         classic = card_sprite(card, four_colour=False)
         four = card_sprite(card, four_colour=True)
         assert count_colour(four, (0, 0, four.width, four.height), colour) > 1500

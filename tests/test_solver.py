@@ -364,8 +364,11 @@ def test_three_identical_cards_are_a_pure_sequence_only_where_the_rules_say_so()
 def test_hands_with_identical_triplets_match_brute_force(seed):
     """Three decks, with a triplet or two dealt into most hands, under rules that count them."""
     rng = random.Random(500 + seed)
-    rule_sets = [Rules.preset("octro"), Rules(identical_triplet_pure=True), Rules.preset("lenient").replace(
-        identical_triplet_pure=True)]
+    rule_sets = [
+        Rules.preset("octro"),
+        Rules(identical_triplet_pure=True),
+        Rules.preset("lenient").replace(identical_triplet_pure=True),
+    ]
     for index in range(150):
         shoe = build_shoe(3, 3)
         hand = []

@@ -19,6 +19,7 @@ from bot import runtime
 from bot.discord.actions import Actions
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.league_admin_cog import LeagueAdminCog
 from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
@@ -84,6 +85,7 @@ class RummyBot(commands.Bot):
         )
         await self.add_cog(RummyCog(self))
         await self.add_cog(self.league_cog)
+        await self.add_cog(LeagueAdminCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton)
         await self.sync_commands()
         self._resumed = await self.service.resume()

@@ -17,8 +17,8 @@ PLAYER_COMMANDS = (
 ADMIN_COMMANDS = (
     "**Admins (Manage Server)**: `/rummy cancel` any table here · "
     "`/rummy settings scope:server rules:` the rules `/rummy new` plays by default · "
-    "`/league` create and run scheduled pool leagues (create, season, postpone, cancel, abandon, "
-    "add, remove, adjust)."
+    "`/league-admin` create and run scheduled pool leagues (create, season, postpone, cancel, "
+    "abandon, add, remove, adjust)."
 )
 
 

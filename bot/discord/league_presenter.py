@@ -216,7 +216,7 @@ class LeaguePresenter:
         league = record.league
         assert league.channel_id is not None
         channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(league.channel_id)
-        if not isinstance(channel, discord.TextChannel):  # changed since /league create checked it
+        if not isinstance(channel, discord.TextChannel):  # changed since /league-admin create checked it
             log.error("league %s: channel %s is not a text channel: no thread opens", record.id, channel.id)
             await self._refused_once(record, night, table, NOT_TEXT.format(channel=league.channel_id))
             raise TypeError(f"league channel {channel.id} is not a text channel")

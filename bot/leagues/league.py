@@ -78,7 +78,7 @@ class League:
         channel_id: int | None = None,
         rules: str = DEFAULT_RULES,
     ) -> League:
-        """`/league create`, every argument checked with a reason the admin can act on."""
+        """`/league-admin create`, every argument checked with a reason the admin can act on."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_NAME:
             raise LeagueError(f"A league name has 1 to {MAX_NAME} characters.")

@@ -166,7 +166,9 @@ class LeagueService:
             for stored in self._damaged.values():  # its only league: a damaged one is said so
                 if stored.guild_id == guild_id:
                     self._refuse_damaged(guild_id, name if name and name.strip() else stored.name)
-            raise LeagueError("This server has no league yet; an admin can create one with /league create.")
+            raise LeagueError(
+                "This server has no league yet; an admin can create one with /league-admin create."
+            )
         names = ", ".join(record.league.name for record in records)
         if name is None or not name.strip():
             if len(records) == 1:
