@@ -189,3 +189,12 @@ async def test_a_damaged_league_is_told_once_in_its_channel_and_refuses_its_comm
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
     await settle(bot)
     assert len(notices()) == 1  # once
+    # an admin deletes it; its name is free again
+    alice = double.user("alice")
+    options = {"league": "friday pool", "confirm": "Friday Pool"}
+    ix = await double.slash_command(alice, "league-admin delete", options=options)
+    assert "Deleted **Friday Pool**" in await answer(double, ix)
+    await settle(bot)
+    public = [m for m in double.messages_to(double.channel_id) if m.to_user is None]
+    assert "was deleted by an admin" in public[-1].content
+    assert "is created" in await create_league(double, bot)

@@ -632,3 +632,32 @@ async def test_the_time_zone_is_offered_as_the_admin_types_and_checked(discord_d
     assert [choice["value"] for choice in london] == ["Europe/London"]
     words = await create_league(double, bot, timezone="Mars/Olympus_Mons")
     assert "not a time zone I know" in words and not bot.leagues.leagues(double.guild_id)
+
+
+async def test_an_admin_deletes_a_league_between_nights_and_its_event_is_cancelled(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot, _ = await league_with(double, bot_runner, tmp_path, "bob")
+    alice, bob = double.user("alice"), double.user("bob")
+    event_id = only_league(bot, double).league.next_night.event_id
+    assert event_id is not None
+    slip = await double.slash_command(
+        alice, "league-admin delete", options={"league": "Friday Pool", "confirm": "x"}
+    )
+    assert "type its name again" in await answer(double, slip)
+    double.set_permissions(bob, MEMBER)
+    member = {"league": "Friday Pool", "confirm": "Friday Pool"}
+    assert "Manage Server" in await answer(
+        double, await double.slash_command(bob, "league-admin delete", options=member)
+    )
+    assert bot.leagues.leagues(double.guild_id)
+    deleted = await double.slash_command(alice, "league-admin delete", options=member)
+    assert "Deleted **Friday Pool**" in await answer(double, deleted)
+    await settle(bot)
+    assert bot.leagues.leagues(double.guild_id) == []
+    assert double.scheduled_events[event_id]["status"] == 4  # cancelled on Discord too
+    public = [m for m in double.messages_to(double.channel_id) if m.to_user is None]
+    assert "was deleted by an admin" in public[-1].content
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, ManualClock(NOW.timestamp())))
+    assert bot.leagues.leagues(double.guild_id) == []  # gone from the database, not just memory

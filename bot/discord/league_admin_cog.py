@@ -256,6 +256,21 @@ class LeagueAdminCog(
 
         await self.answer(interaction, work, manage="adjust a result")
 
+    @app_commands.command(
+        name="delete", description="Delete a league for good, a damaged one too (Manage Server)"
+    )
+    @app_commands.describe(
+        league="The league to delete", confirm="Type the league's name again: nothing can bring it back"
+    )
+    async def delete(self, interaction: Interaction, league: str, confirm: str) -> None:
+        async def work() -> str:
+            assert interaction.guild_id is not None
+            events = await self.service.delete(interaction.guild_id, league, confirm)
+            await self.show(events)
+            return f"Deleted **{events[0].data['name']}**."
+
+        await self.answer(interaction, work, manage="delete a league")
+
     # ----------------------------------------------------------------- autocomplete
 
     @postpone.autocomplete("night")
@@ -291,5 +306,6 @@ class LeagueAdminCog(
     @adjust.autocomplete("league")
     @season_start.autocomplete("league")
     @season_end.autocomplete("league")
+    @delete.autocomplete("league")
     async def league_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.league_choices(interaction, current)

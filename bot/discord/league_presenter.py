@@ -62,11 +62,13 @@ class LeaguePresenter:
             if isinstance(event, TableEvent):
                 continue
             show = self._shows.get(str(event.kind))
-            if show is None and str(event.kind) != "damaged":
+            gone = {"damaged": text.damaged, "deleted": text.deleted}.get(str(event.kind))
+            if show is None and gone is None:
                 continue
             try:
-                if show is None:  # a league set aside has no record left to show it by
-                    await self.say(event.data.get("channel_id"), text.damaged(event.data["name"]))
+                if gone is not None:  # a league set aside or deleted has no record to show it by
+                    await self._cancel_events(event.guild_id, event.data.get("event_ids", []))
+                    await self.say(event.data.get("channel_id"), gone(event.data["name"]))
                     continue
                 record = self.record(event.guild_id, event.league_id)
                 await show(self, record, event)
@@ -104,6 +106,18 @@ class LeaguePresenter:
             return await guild.fetch_scheduled_event(night.event_id)
         except discord.NotFound:
             return None
+
+    async def _cancel_events(self, guild_id: int, event_ids: list[int]) -> None:
+        """Cancels a deleted league's scheduled events (one already gone or over is left be)."""
+        if not event_ids:
+            return
+        guild = await self._guild(guild_id)
+        for event_id in event_ids:
+            try:
+                event = await guild.fetch_scheduled_event(event_id)
+                await event.cancel()
+            except (discord.NotFound, ValueError):
+                continue
 
     async def _change_event(
         self, record: LeagueRecord, night: Night, change: Callable[[discord.ScheduledEvent], Awaitable[Any]]

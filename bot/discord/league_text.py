@@ -166,6 +166,11 @@ def check_in_refused(thread_id: int, seats: Iterable[int]) -> str:
     )
 
 
+def deleted(name: str) -> str:
+    """Said in a league's channel when an admin deletes it."""
+    return f"**{name}** was deleted by an admin: its nights, sign-ups and reminders are over."
+
+
 def damaged(name: str) -> str:
     """Said once in a league's channel when its saved state cannot be read."""
     return (

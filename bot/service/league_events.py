@@ -27,6 +27,7 @@ class LeagueEventKind(StrEnum):
     NIGHT_FINISHED = "night_finished"
     ADJUSTED = "adjusted"
     DAMAGED = "damaged"  # found at start-up unreadable and set aside (`data`: name, channel_id or None)
+    DELETED = "deleted"  # an admin deleted it (`data`: name, channel_id or None, event_ids to cancel)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from typing import Any
 from bot.engine.match import Match
 from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
 from bot.leagues.league import DEFAULT_RULES
-from bot.leagues.night import SIGNUP_OPEN
+from bot.leagues.night import BEFORE_SEATING, SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
 from bot.service.errors import saving
@@ -713,6 +713,41 @@ class LeagueService:
                 restored.announcement,
             )
             raise
+
+    async def delete(self, guild_id: int, name: str, confirm: str) -> list[AnyEvent]:
+        """An admin removes a league for good: one set aside as damaged, or a sound one between
+        nights (a night being played must end, or its tables be abandoned, first). `confirm` must
+        repeat the name, so a slip of the autocomplete cannot delete the wrong league. The
+        DELETED event names the scheduled events of nights still waiting, for Discord to cancel."""
+        if _folded(confirm) != _folded(name):
+            raise LeagueError("To delete a league, type its name again in `confirm:`.")
+        for stored in list(self._damaged.values()):
+            if stored.guild_id == guild_id and _folded(stored.name) == _folded(name):
+                with saving():
+                    await self.store.delete_league(stored.id)
+                del self._damaged[stored.id]
+                data = {"name": stored.name, "channel_id": _channel_of(stored.state), "event_ids": []}
+                return [LeagueEvent(stored.id, guild_id, LeagueEventKind.DELETED, data=data)]
+        record = self.find(guild_id, name)
+        async with self._lock(record):
+            league = record.league
+            running = league.running_night
+            if running is not None:
+                raise LeagueError(
+                    f"Night {running.number} of {league.name} is being played: let it end (or abandon "
+                    "its tables with `/league-admin abandon`), then delete the league."
+                )
+            waiting = [
+                night.event_id
+                for season in league.seasons
+                for night in season.nights
+                if night.status in BEFORE_SEATING and night.event_id is not None
+            ]
+            with saving():
+                await self.store.delete_league(record.id)
+            del self._records[record.id]
+        data = {"name": league.name, "channel_id": league.channel_id, "event_ids": waiting}
+        return [LeagueEvent(record.id, guild_id, LeagueEventKind.DELETED, data=data)]
 
     def _lock(self, record: LeagueRecord) -> asyncio.Lock:
         return self._locks.setdefault(record.id, asyncio.Lock())

@@ -21,6 +21,7 @@ INSERT_LEAGUE = (
 )
 UPDATE_LEAGUE = "UPDATE leagues SET state = ?, next_wake = ?, updated_at = ? WHERE id = ?"
 MARK_LEAGUE_DAMAGED = "UPDATE leagues SET damage = ?, updated_at = ? WHERE id = ?"
+DELETE_LEAGUE = "DELETE FROM leagues WHERE id = ?"
 
 
 class LeagueStore:
@@ -51,16 +52,22 @@ class LeagueStore:
         """Sets a league aside: start-ups from now on report it as damaged without reading it."""
         await self._write({MARK_LEAGUE_DAMAGED: [(reason, now, league_id)]})
 
+    async def delete_league(self, league_id: int) -> None:
+        """An admin's delete: the league's row goes (its tables' rows stay, with their results)."""
+        await self._write({DELETE_LEAGUE: [(league_id,)]})
+
     async def leagues(self) -> list[StoredLeague]:
         """Every league; one whose row cannot be read (or was set aside before) comes with its
-        damage and no state, so one damaged row cannot keep the other leagues from starting."""
+        damage, and its state only where that still reads as a JSON object (for the channel it
+        names), so one damaged row cannot keep the other leagues from starting."""
         rows = await self._all(
             "SELECT id, guild_id, name, state, next_wake, damage FROM leagues ORDER BY id", ()
         )
         leagues = []
         for row in rows:
             if row[5] is not None:
-                leagues.append(StoredLeague(row[0], row[1], row[2], {}, None, str(row[5]), reported=True))
+                state = _readable(row[3])
+                leagues.append(StoredLeague(row[0], row[1], row[2], state, None, str(row[5]), reported=True))
                 continue
             try:
                 leagues.append(league_from_row(row))
@@ -73,6 +80,15 @@ class LeagueStore:
         or not: how start-up finds a table whose match ended, or began, after the last save."""
         tables = [t for t in await self.channel_tables(channel_id) if t.league_id == league_id]
         return tables[-1] if tables else None
+
+
+def _readable(text: Any) -> dict[str, Any]:
+    """A set-aside row's state where it is still a JSON object; empty where it is not."""
+    try:
+        state = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
 
 
 def league_from_row(row: Sequence[Any]) -> StoredLeague:

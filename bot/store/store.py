@@ -32,7 +32,7 @@ from bot.store.errors import (
     WritesRefusedError,
 )
 from bot.store.health import WriteHealth
-from bot.store.leagues import INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
+from bot.store.leagues import DELETE_LEAGUE, INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
 from bot.store.messages import (
     ALLOW_DMS,
     FORGET_MESSAGES,
@@ -131,6 +131,7 @@ _WRITE_ORDER = (
     INSERT_LEAGUE,
     UPDATE_LEAGUE,
     MARK_LEAGUE_DAMAGED,
+    DELETE_LEAGUE,
     REMEMBER_MESSAGE,
     FORGET_MESSAGES,
     REFUSE_DMS,
