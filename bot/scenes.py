@@ -6,7 +6,7 @@ ever built from one seat's own view, so a picture can never carry another player
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine import best_arrangement, judge_groups
@@ -16,6 +16,7 @@ from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
+from bot.leagues import NightStatus, Season
 from render.scenes import (
     HandGroup,
     HandScene,
@@ -179,3 +180,53 @@ def standings_scene(match: Match, names: Sequence[str]) -> StandingsScene:
     limit = match.spec.pool_limit if match.spec.family is Family.POOL else None
     columns = tuple(f"D{number}" for number in range(1, len(match.history) + 1))
     return StandingsScene(title=f"{match.spec.title} · standings", rows=rows, limit=limit, columns=columns)
+
+
+def league_standings_scene(
+    season: Season,
+    names: Mapping[int, str],
+    *,
+    title: str = "",
+    limit: int | None = None,
+    provisional: bool = False,
+) -> StandingsScene:
+    """A league season's table: one column per night counted (N1, N2, ...), each member in the
+    colour of their first night (`Season.colour_order`), an admin's adjustment marked apart
+    from the night's result, and with `provisional` the night being played so far (N3*).
+
+    The status column carries wins and no-shows, the two things members ask about after the
+    total. `names` comes from the front end (display names change; ids do not)."""
+    nights = season.counted_nights(provisional)
+    live = bool(nights) and nights[-1].status is NightStatus.RUNNING
+    colours = season.colour_order()
+    rows = []
+    for line in season.standings(provisional):
+        status = [f"{line.wins} win{'s' if line.wins != 1 else ''}"] if line.wins else []
+        if line.no_shows:
+            status.append(f"{line.no_shows} no-show{'s' if line.no_shows != 1 else ''}")
+        name = names.get(line.user_id, f"Member {line.user_id}")
+        rows.append(
+            StandingsRow(
+                f"{line.rank}. {name}",
+                line.per_night,
+                line.points,
+                " · ".join(status),
+                colour=colours.get(line.user_id),
+                marked=line.adjusted,
+            )
+        )
+    notes = []
+    if any(any(line_marks) for line_marks in (row.marked for row in rows)):
+        notes.append("† includes an admin's adjustment (the reason is in /league history)")
+    if live:
+        notes.append(f"N{nights[-1].number}* is tonight so far: provisional until the night is over")
+    columns = [f"N{night.number}" for night in nights]
+    if live:
+        columns[-1] += "*"
+    return StandingsScene(
+        title=title or f"Season {season.number} standings",
+        rows=tuple(rows),
+        limit=limit,
+        columns=tuple(columns),
+        notes=tuple(notes),
+    )

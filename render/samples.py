@@ -152,6 +152,24 @@ STANDINGS_10 = StandingsScene(
 )
 
 
+# A league season during night 4: members keep the colour of their first night whatever their
+# rank, an adjusted night is marked, and tonight's column counts the tables settled so far.
+LEAGUE_STANDINGS = StandingsScene(
+    title="Friday Pool · season 2 · provisional",
+    rows=(
+        StandingsRow("1. Meera", (10, 6, 10, 6), 32, "2 wins", colour=3, marked=(False, True, False, False)),
+        StandingsRow("2. Priya", (6, 10, 4, 10), 30, "2 wins", colour=0),
+        StandingsRow("3. Arjun", (4, 4, 6, None), 14, "", colour=1),
+        StandingsRow("4. Kavya", (3, None, 3, 4), 10, "1 no-show", colour=2),
+    ),
+    columns=("N1", "N2", "N3", "N4*"),
+    notes=(
+        "† includes an admin's adjustment (the reason is in /league history)",
+        "N4* is tonight so far: provisional until the night is over",
+    ),
+)
+
+
 def pictures() -> dict[str, bytes]:
     """Every sample rendered, by the name its golden reference has in `tests/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
@@ -167,6 +185,7 @@ def pictures() -> dict[str, bytes]:
         "table_10": render_table(TABLE_10),
         "result_10": render_result(RESULT_10),
         "standings_10": render_standings(STANDINGS_10),
+        "league_standings": render_standings(LEAGUE_STANDINGS),
     }
 
 

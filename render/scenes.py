@@ -110,6 +110,8 @@ class StandingsRow:
     scores: tuple[int | None, ...]
     total: int
     status: str = ""
+    colour: int | None = None  # which series colour and marker: the same person's in every picture
+    marked: tuple[bool, ...] = ()  # per score: flagged with the scene's `mark` (e.g. adjusted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,3 +122,5 @@ class StandingsScene:
     rows: tuple[StandingsRow, ...]
     limit: int | None = None
     columns: tuple[str, ...] = field(default=())
+    mark: str = "†"  # drawn after a marked score
+    notes: tuple[str, ...] = ()  # lines under the chart: what a mark or a column means

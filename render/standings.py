@@ -1,6 +1,9 @@
 """A league or match table with a small chart of each player's running total over the deals.
 
-Each player keeps one colour in the table's dot and the chart's line, so the two read together.
+Each player keeps one colour and one marker shape (circle, square, triangle, diamond) in the
+table's key and the chart's line, so the two read together, and readers who do not tell the
+colours apart follow the shapes. A row may name its colour (a league member keeps theirs from
+one picture to the next while their rank changes).
 Only the last `MAX_DEAL_COLUMNS` deals get a column (the chart still shows them all), which keeps
 the picture's size fixed by the number of players alone.
 """
@@ -28,14 +31,36 @@ MAX_DEAL_COLUMNS = 9
 TOTAL_WIDTH = 110
 CHART_HEIGHT = 260
 CHART_SCALE = 2  # the chart is drawn twice as large and reduced, to smooth its lines
+NOTE = 28  # a line of notes under the chart
+MARKERS = ("circle", "square", "triangle", "diamond")  # 4 shapes by 10 colours: 20 told apart
 
 
-def standings_height(rows: int) -> int:
-    return HEADER + ROW + rows * ROW + 24 + CHART_HEIGHT + 24
+def standings_height(rows: int, notes: int = 0) -> int:
+    return HEADER + ROW + rows * ROW + 24 + CHART_HEIGHT + 24 + notes * NOTE
+
+
+def style(scene: StandingsScene, index: int) -> tuple[tuple[int, int, int], str]:
+    """A row's colour and marker: its own where it names one, else its place in the table."""
+    key = scene.rows[index].colour
+    key = index if key is None else key
+    return theme.SERIES[key % len(theme.SERIES)], MARKERS[key % len(MARKERS)]
+
+
+def marker(
+    draw: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, fill: tuple[int, int, int]
+) -> None:
+    if shape == "square":
+        draw.rectangle((x - r * 0.85, y - r * 0.85, x + r * 0.85, y + r * 0.85), fill=fill)
+    elif shape == "triangle":
+        draw.polygon([(x, y - r * 1.1), (x + r, y + r * 0.75), (x - r, y + r * 0.75)], fill=fill)
+    elif shape == "diamond":
+        draw.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)], fill=fill)
+    else:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
 def standings_image(scene: StandingsScene) -> Image.Image:
-    canvas = felt(WIDTH, standings_height(len(scene.rows)))
+    canvas = felt(WIDTH, standings_height(len(scene.rows), len(scene.notes)))
     draw = ImageDraw.Draw(canvas)
     text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
     deals = max((len(row.scores) for row in scene.rows), default=0)
@@ -55,13 +80,15 @@ def standings_image(scene: StandingsScene) -> Image.Image:
         middle = top + ROW / 2
         if index % 2 == 0:
             draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + ROW), radius=10, fill=theme.PANEL)
-        colour = theme.SERIES[index % len(theme.SERIES)]
-        draw.ellipse((PAD + 14, middle - 8, PAD + 30, middle + 8), fill=colour)
+        colour, shape = style(scene, index)
+        marker(draw, shape, PAD + 22, middle, 8, colour)
         name = player_name(row.name, font(20, "bold"), NAME_WIDTH - 50)
         text(draw, (PAD + 40, middle), name, 20, theme.INK, "bold", "lm")
         for column, deal in enumerate(shown):
             score = row.scores[deal] if deal < len(row.scores) else None
             value, ink = ("–", theme.FADED) if score is None else (str(score), theme.INK)
+            if score is not None and deal < len(row.marked) and row.marked[deal]:
+                value, ink = value + scene.mark, theme.WARN
             text(draw, (deals_left + (column + 0.5) * DEAL_WIDTH, middle), value, 19, ink, "regular", "mm")
         text(draw, (total_x, middle), str(row.total), 21, theme.GOLD, "bold", "rm")
         if row.status:
@@ -70,6 +97,9 @@ def standings_image(scene: StandingsScene) -> Image.Image:
     chart_top = HEADER + ROW + len(scene.rows) * ROW + 24
     chart = _chart(scene, WIDTH - 2 * PAD, CHART_HEIGHT)
     canvas.paste(chart, (PAD, chart_top))
+    for line, note in enumerate(scene.notes):
+        y = chart_top + CHART_HEIGHT + 24 + (line + 0.5) * NOTE
+        text(draw, (PAD, y), player_name(note, font(17), WIDTH - 2 * PAD), 17, theme.MUTED, "regular", "lm")
     return canvas
 
 
@@ -85,8 +115,11 @@ def _running_totals(row: StandingsRow) -> list[int]:
 def _nice_step(rough: float) -> int:
     """The smallest of 1, 2, 5, 10, 20, 50... at least `rough`, so the axis reads 0, 25, 50."""
     magnitude = 10 ** max(0, math.floor(math.log10(max(rough, 1))))
-    return next(int(step * magnitude) for step in (1, 2, 2.5, 5, 10) if step * magnitude >= rough and
-                float(step * magnitude).is_integer())
+    return next(
+        int(step * magnitude)
+        for step in (1, 2, 2.5, 5, 10)
+        if step * magnitude >= rough and float(step * magnitude).is_integer()
+    )
 
 
 def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
@@ -121,14 +154,13 @@ def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
     # (at most 6 either way), little enough to read every value, enough to see every line.
     spread = min(3.0, 12 / max(len(series) - 1, 1)) * s
     for index, points in enumerate(series):
-        colour = theme.SERIES[index % len(theme.SERIES)]
+        colour, shape = style(scene, index)
         nudge = (index - (len(series) - 1) / 2) * spread
         xy = [(x_of(deal), y_of(value) + nudge) for deal, value in enumerate(points)]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=3 * s, joint="curve")
-        dot = 5 * s
         for x, y in xy:
-            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour)
+            marker(draw, shape, x, y, 6 * s, colour)
     return image.reduce(s)
 
 

@@ -258,8 +258,12 @@ async def test_a_night_is_seated_in_threads_checked_in_played_out_and_scored(
     names = ("alice", "bob", "carol", "dave", "erin")
     await sign_up(double, bot, *names)
     users = {double.user(name).id: double.user(name) for name in names}
+    early = await answer(double, await double.slash_command(double.user("alice"), "league standings"))
+    assert "standings appear once night 1" in early  # not an empty chart
 
     await at(bot, clock, FIRST_NIGHT)
+    playing = await answer(double, await double.slash_command(double.user("alice"), "league standings"))
+    assert "No table of night 1 has finished yet" in playing
     (event,) = double.scheduled_events.values()
     assert event["status"] == 2  # the Discord event is live while the night is played
     threads = thread_ids(double)

@@ -23,7 +23,8 @@ from league_helpers import (
     play_moves,
 )
 
-from bot.leagues import LeagueError, NightStatus, standings_scene
+from bot.leagues import LeagueError, NightStatus
+from bot.scenes import league_standings_scene as standings_scene
 from bot.service import LeagueEventKind as K
 from bot.service import ServiceError
 from bot.store import SeatRecord

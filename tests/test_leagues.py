@@ -8,9 +8,10 @@ from test_leagues_points import pool_in_order
 
 from bot.engine import Rules, RummyError
 from bot.engine.match import Match
-from bot.leagues import League, LeagueError, NightStatus, ScheduleError, SeatingError, standings_scene
+from bot.leagues import League, LeagueError, NightStatus, ScheduleError, SeatingError
 from bot.leagues.night import Night
 from bot.leagues.season import Season
+from bot.scenes import league_standings_scene as standings_scene
 from render.scenes import StandingsScene
 from render.standings import render_standings
 
@@ -421,3 +422,44 @@ def test_a_league_stored_before_leagues_chose_rules_plays_the_standard_rules():
         del season["rules"]
     old = League.from_json(raw)
     assert old.rules == "standard" and old.table_rules == Rules()
+
+
+def test_during_a_night_the_standings_count_its_settled_tables_as_provisional():
+    lg = two_nights()
+    season = lg.season
+    third = lg.next_night
+    third.open_signup()
+    for user in (10, 11, 12, 13, 14, 15):
+        third.sign_up(user, third.starts_at - timedelta(hours=1))
+    tables = lg.start_night(third.starts_at)
+    first = tables[0]
+    lg.settle_table(first.round, first.number, pool_in_order(len(first.present)), first.present)
+    settled = {p.user_id: p.points for p in third.placings()}
+    assert settled and len(settled) == len(first.present)
+    assert [line.per_night for line in season.standings()] == [
+        line.per_night for line in two_nights().season.standings()
+    ]
+    provisional = {line.user_id: line for line in season.standings(provisional=True)}
+    for user, points in settled.items():
+        assert provisional[user].per_night[-1] == points
+    scene = standings_scene(season, {}, provisional=True)
+    assert scene.columns == ("N1", "N2", "N3*")
+    assert any("provisional" in note for note in scene.notes)
+    assert standings_scene(season, {}).columns == ("N1", "N2") and not standings_scene(season, {}).notes
+
+
+def test_a_member_keeps_a_colour_whatever_their_rank_and_an_adjusted_night_is_marked():
+    lg = two_nights()
+    season = lg.season
+    before = {row.name.split(". ")[1]: row.colour for row in standings_scene(season, NAMES).rows}
+    season.adjust(15, 2, 30, "scored by hand after a crash", ADMIN, utc(2026, 3, 28, 9))
+    after = standings_scene(season, NAMES)
+    assert after.rows[0].name == "1. Chen"  # the adjustment made Chen first ...
+    assert {row.name.split(". ")[1]: row.colour for row in after.rows} == before  # ... in Chen's colour
+    assert len(set(before.values())) == 6
+    chen = after.rows[0]
+    assert chen.marked == (False, True) and not any(any(row.marked) for row in after.rows[1:])
+    assert any("adjustment" in note for note in after.notes)
+
+
+NAMES = {10: "Asha", 11: "Bilal", 12: "Dev", 13: "Esha", 14: "Farid", 15: "Chen"}

@@ -188,8 +188,11 @@ class LeagueCog(
             record = self.find(interaction, league)
             if not record.league.seasons:
                 raise LeagueError(f"{record.league.name} has no season yet.")
+            season = record.league.seasons[-1]
+            if not season.counted_nights(provisional=True):
+                raise LeagueError(text.no_standings_yet(record.league))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            file = await self.bot.league_presenter.standings_file(record)
+            file = await self.bot.league_presenter.standings_file(record, provisional=True)
             await interaction.followup.send(file=file, ephemeral=True)
 
         await self.bot.actions.guarded(interaction, None, guarded)

@@ -19,8 +19,9 @@ import discord
 
 from bot.discord import league_text as text
 from bot.discord.league_components import league_view
-from bot.leagues import Night, NightStatus, Placing, Table, standings_scene
+from bot.leagues import Night, NightStatus, Placing, Table
 from bot.leagues.schedule import from_iso
+from bot.scenes import league_standings_scene
 from bot.service import TableEvent
 from render import render_standings
 
@@ -334,11 +335,15 @@ class LeaguePresenter:
         content = f"🏁 **{text.night_title(record.league, night)}** is over. Season standings:"
         await self.say(record.league.channel_id, content, file=await self.standings_file(record))
 
-    async def standings_file(self, record: LeagueRecord) -> discord.File:
-        """The season's standings picture: each member's points night by night, and the total."""
+    async def standings_file(self, record: LeagueRecord, *, provisional: bool = False) -> discord.File:
+        """The season's standings picture: each member's points night by night, and the total;
+        `provisional` adds the night being played, as far as its settled tables go."""
         season = record.league.seasons[-1]
         title = f"{record.league.name} · season {season.number}"
-        png = await asyncio.to_thread(render_standings, standings_scene(season, record.names, title=title))
+        if provisional and season.counted_nights(True) != season.finished_nights():
+            title += " · provisional"
+        scene = league_standings_scene(season, record.names, title=title, provisional=provisional)
+        png = await asyncio.to_thread(render_standings, scene)
         return discord.File(io.BytesIO(png), filename="league-standings.png")
 
     # ----------------------------------------------------------------- league notes

@@ -61,6 +61,22 @@ def when(instant: datetime) -> str:
     return f"{discord_timestamp(instant)} ({discord_timestamp(instant, 'R')})"
 
 
+def no_standings_yet(league: League) -> str:
+    """`/league standings` before any table of the season has a result: when there will be one."""
+    running, upcoming = league.running_night, league.next_night
+    if running is not None:
+        return (
+            f"No table of night {running.number} has finished yet: standings appear as soon as one "
+            "does (provisional until the night is over)."
+        )
+    if upcoming is not None:
+        return (
+            "No night has been played this season yet: standings appear once night "
+            f"{upcoming.number} ({when(upcoming.starts_at)}) has results."
+        )
+    return "No night has been played this season yet."
+
+
 def night_title(league: League, night: Night) -> str:
     return f"{league.name} · Night {night.number}"
 

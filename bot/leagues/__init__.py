@@ -6,7 +6,7 @@ tested with a fixed clock, and the persistence and Discord layers stay thin wrap
 
 `schedule` (when nights are, reminders, the restart decision), `seating` (tables for a night),
 `points` (league points from a finished pool `Match`, season tie-breaks), `night` (one night's
-sign-ups, tables and results), `season` (standings, adjustments, the standings picture's scene)
+sign-ups, tables and results), `season` (standings and adjustments)
 and `league` (settings, seasons and the one upcoming night). Every model has `to_json` /
 `from_json`, with times as UTC ISO strings.
 """
@@ -16,7 +16,7 @@ from bot.leagues.league import League
 from bot.leagues.night import Night, NightStatus, Table
 from bot.leagues.points import DEFAULT_POINTS, Placing, PointsTable, finishing_order, table_placings
 from bot.leagues.schedule import CatchUp, Reminder, Schedule, catch_up, reminders
-from bot.leagues.season import Adjustment, Season, StandingLine, standings_scene
+from bot.leagues.season import Adjustment, Season, StandingLine
 from bot.leagues.seating import seat_tables
 
 __all__ = [
@@ -40,6 +40,5 @@ __all__ = [
     "finishing_order",
     "reminders",
     "seat_tables",
-    "standings_scene",
     "table_placings",
 ]

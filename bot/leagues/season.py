@@ -8,19 +8,15 @@ corrects, so `/league history` can show it and the standings picture counts it i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine.rules import Rules
 from bot.leagues.errors import LeagueError
 from bot.leagues.night import Night, NightStatus
 from bot.leagues.points import Placing, Tally, ranked
 from bot.leagues.schedule import as_utc, from_iso, to_iso
-
-if TYPE_CHECKING:
-    from render.scenes import StandingsScene
 
 MAX_REASON = 200
 
@@ -59,6 +55,7 @@ class StandingLine:
     user_id: int
     points: int
     per_night: tuple[int | None, ...]
+    adjusted: tuple[bool, ...]  # per night: an admin's adjustment is part of that night's points
     wins: int
     average_position: float | None
     conceded: int
@@ -88,6 +85,27 @@ class Season:
     def finished_nights(self) -> list[Night]:
         return [night for night in self.nights if night.status is NightStatus.FINISHED]
 
+    def counted_nights(self, provisional: bool = False) -> list[Night]:
+        """The nights standings count: the finished ones, and with `provisional` the night being
+        played too, as far as its settled tables go (what members ask during a night)."""
+        nights = self.finished_nights()
+        running = next((n for n in self.nights if n.status is NightStatus.RUNNING), None)
+        if provisional and running is not None and running.placings():
+            nights.append(running)
+        return nights
+
+    def colour_order(self) -> dict[int, int]:
+        """Each member's place in the order they first played this season (then by id): what a
+        picture colours them by, so a member keeps a colour from one picture to the next while
+        their rank changes, and members who come later take the next colours."""
+        first: dict[int, tuple[int, int]] = {}
+        for night in self.nights:
+            for placing in night.placings():
+                first.setdefault(placing.user_id, (night.number, placing.user_id))
+        for adjustment in self.adjustments:
+            first.setdefault(adjustment.user_id, (adjustment.night, adjustment.user_id))
+        return {user: index for index, user in enumerate(sorted(first, key=first.__getitem__))}
+
     def adjust(self, user: int, night: int, delta: int, reason: str, by: int, now: datetime) -> Adjustment:
         """Corrects a finished night's result for one member; the reason is required and kept."""
         reason = " ".join(reason.split())
@@ -113,9 +131,9 @@ class Season:
                 totals[adjustment.user_id] = totals.get(adjustment.user_id, 0) + adjustment.delta
         return totals
 
-    def tallies(self) -> dict[int, Tally]:
+    def tallies(self, provisional: bool = False) -> dict[int, Tally]:
         tallies: dict[int, Tally] = {}
-        for night in self.finished_nights():
+        for night in self.counted_nights(provisional):
             for placing in night.placings():
                 tally = tallies.get(placing.user_id) or Tally(placing.user_id)
                 tallies[placing.user_id] = tally.add(placing)
@@ -128,11 +146,13 @@ class Season:
         """Season points per member, what seating balances tables by."""
         return {user: tally.points for user, tally in self.tallies().items()}
 
-    def standings(self) -> list[StandingLine]:
-        nights = self.finished_nights()
+    def standings(self, provisional: bool = False) -> list[StandingLine]:
+        """Ranked lines; `provisional` counts the night being played so far (see `counted_nights`)."""
+        nights = self.counted_nights(provisional)
         per_night = [self.night_points(night) for night in nights]
+        adjusted = {(a.user_id, a.night) for a in self.adjustments}
         lines = []
-        for rank, tally in enumerate(ranked(self.tallies()), start=1):
+        for rank, tally in enumerate(ranked(self.tallies(provisional)), start=1):
             user = tally.user_id
             placings = [p for night in nights for p in night.placings() if p.user_id == user]
             lines.append(
@@ -141,6 +161,7 @@ class Season:
                     user_id=user,
                     points=tally.points,
                     per_night=tuple(points.get(user) for points in per_night),
+                    adjusted=tuple((user, night.number) in adjusted for night in nights),
                     wins=tally.wins,
                     average_position=None if not tally.positions else tally.average_position,
                     conceded=tally.conceded,
@@ -185,31 +206,3 @@ class Season:
             # A season stored before leagues chose their rules played the defaults.
             rules=Rules.from_json(raw["rules"]) if "rules" in raw else Rules(),
         )
-
-
-def standings_scene(
-    season: Season, names: Mapping[int, str], *, title: str = "", limit: int | None = None
-) -> StandingsScene:
-    """The season table for `render_standings`: one column per finished night (N1, N2, ...).
-
-    The picture's status column carries wins and no-shows, the two things members ask about
-    after the total. `names` comes from the front end (display names change; ids do not).
-    """
-    # Imported here: `render` loads Pillow, and the league core, like the engine, stays importable
-    # (and testable) without any imaging.
-    from render.scenes import StandingsRow, StandingsScene
-
-    nights = season.finished_nights()
-    rows = []
-    for line in season.standings():
-        status = [f"{line.wins} win{'s' if line.wins != 1 else ''}"] if line.wins else []
-        if line.no_shows:
-            status.append(f"{line.no_shows} no-show{'s' if line.no_shows != 1 else ''}")
-        name = names.get(line.user_id, f"Member {line.user_id}")
-        rows.append(StandingsRow(f"{line.rank}. {name}", line.per_night, line.points, " · ".join(status)))
-    return StandingsScene(
-        title=title or f"Season {season.number} standings",
-        rows=tuple(rows),
-        limit=limit,
-        columns=tuple(f"N{night.number}" for night in nights),
-    )
