@@ -31,7 +31,7 @@ from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import ServiceEventKind, Table, TableEvent, visible_events
-from bot.terminal.narrate import event_lines
+from bot.narrate import event_lines
 from render import render_result, render_standings, render_table
 
 if TYPE_CHECKING:

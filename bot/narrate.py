@@ -1,7 +1,8 @@
-"""Engine events and states as lines of text for one player at the terminal.
+"""Engine events and states as lines of text, shared by the front ends (the terminal table, and
+the Discord table message's recent moves), so both tell a move in the same words.
 
-Every event passes through `Event.visible_to(seat)` first, so the terminal can never print a
-card the player is not allowed to see.
+Every event passes through `Event.visible_to(seat)` first, so no front end can print a card the
+reader is not allowed to see.
 """
 
 from __future__ import annotations
