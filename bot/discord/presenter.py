@@ -27,11 +27,11 @@ from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
+from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import ServiceEventKind, Table, TableEvent, visible_events
-from bot.narrate import event_lines
 from render import render_result, render_standings, render_table
 
 if TYPE_CHECKING:

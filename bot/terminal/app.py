@@ -22,9 +22,9 @@ from bot.engine.events import Event, EventKind
 from bot.engine.formats import Format, FormatSpec
 from bot.engine.match import Match, MatchPhase, Standing
 from bot.hand_layout import HandLayout
+from bot.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
 from bot.rules_options import preset, rules_line
 from bot.rules_text import describe_rules
-from bot.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
 
 YOU = 0
 BOT_NAMES = ("Asha", "Ravi", "Meera", "Kabir", "Anjali", "Dev", "Isha", "Arjun", "Nila")
