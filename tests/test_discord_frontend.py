@@ -190,7 +190,8 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
 
 async def test_closed_dms_fall_back_to_a_private_hand_in_the_channel(discord_double, bot_runner, tmp_path):
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice, bob = double.user("alice"), double.user("bob")
     double.close_dms(bob)
     await start_table(double, bot, alice, bob)
@@ -211,6 +212,22 @@ async def test_closed_dms_fall_back_to_a_private_hand_in_the_channel(discord_dou
         if r.to_user == bob.id
     ]
     assert later_dm_attempts == []
+    # A quarter of an hour later Bob has opened his DMs: his hand is tried there again, and
+    # once it arrives the refusal is forgotten (and not announced twice meanwhile).
+    clock.advance(16 * 60)
+    double.open_dms(bob)
+    table = bot.service.table_in(double.channel_id)
+    for _ in range(2):  # a move each way: Bob's hand is refreshed when he acts or is to act
+        mover = alice if table.match.deal.turn == 0 else bob
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await settle(bot)
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+    assert any(f.filename == "hand.png" for m in double.dms_to(bob) for f in m.files.values())
+    assert bob.id not in bot.presenter.dm_refused
+    assert await bot.store.dm_refusals(since=0.0) == set()
+    channel_text = " ".join(m.content for m in double.messages_to(double.channel_id))
+    assert channel_text.count("I can't send you direct messages") == 1
 
 
 async def test_buttons_work_after_a_restart_and_stale_or_double_presses_are_refused(

@@ -41,14 +41,15 @@ log = logging.getLogger(__name__)
 DM_REFUSED = 50007
 UNKNOWN_CHANNEL = 10003
 MESSAGE_LIMIT = 2000
-DM_REFUSAL_MEMORY = 24 * 3600.0  # seconds a refused DM is not retried (people do open their DMs)
+DM_REFUSAL_MEMORY = 24 * 3600.0  # how long a stored refusal is believed after a restart
+DM_RETRY = 15 * 60.0  # a refused player's hand is tried by DM again after this (people open their DMs)
 
 
 class Presenter:
     def __init__(self, bot: RummyBot, edit_delay: float = 0.8) -> None:
         self.bot = bot
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
-        self.dm_refused: set[int] = set()
+        self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
         self._shown: dict[int, Shown] = {}
 
     # ----------------------------------------------------------------- lookups
@@ -100,8 +101,9 @@ class Presenter:
                 shown.hands[int(parts[3])] = message
             elif parts[2] == "ping":
                 shown.ping = message
-        since = self.bot.service.clock.now() - DM_REFUSAL_MEMORY
-        self.dm_refused |= await store.dm_refusals(since)
+        now = self.bot.service.clock.now()
+        for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
+            self.dm_refused.setdefault(user_id, now)
 
     async def adopt_table_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         """The message that shows this table from now on (the lobby a command posted, say)."""
@@ -253,7 +255,8 @@ class Presenter:
         """Edits the player's hand DM in place, or sends one; a refused DM is remembered and the
         player is told in the channel to use `/rummy hand`."""
         user_id = table.record.seats[seat].user_id
-        if user_id is None or user_id in self.dm_refused:
+        now = self.bot.service.clock.now()
+        if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
         settings = await self.bot.preferences.user(user_id)
         message = await build_hand_message(
@@ -283,12 +286,17 @@ class Presenter:
             sent = await user.send(content=message.content, file=message.file(), view=message.view)
             hands[user_id] = sent
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
+            if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
+                await self.bot.store.allow_dms(user_id)
         except discord.Forbidden as error:
             if error.code != DM_REFUSED:
                 raise
-            self.dm_refused.add(user_id)
+            known = user_id in self.dm_refused
+            self.dm_refused[user_id] = now
             with contextlib.suppress(Exception):
-                await self.bot.store.refuse_dms(user_id, self.bot.service.clock.now())
+                await self.bot.store.refuse_dms(user_id, now)
+            if known:  # told already when they were first refused
+                return
             await self.say(
                 table,
                 f"<@{user_id}>, I can't send you direct messages (your privacy settings block them). "

@@ -7,7 +7,6 @@ Identical cards from different decks are equal values: a hand is a multiset, and
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -24,10 +23,6 @@ class Suit(StrEnum):
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
-
-    @property
-    def is_red(self) -> bool:
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
 
 
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
@@ -151,12 +146,6 @@ def build_shoe(decks: int, printed_jokers: int) -> list[Card]:
     """The unshuffled cards of a deal: `decks` standard packs plus `printed_jokers` jokers."""
     standard = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
     return standard * decks + [JOKER] * printed_jokers
-
-
-def shuffled_shoe(decks: int, printed_jokers: int, rng: random.Random) -> list[Card]:
-    shoe = build_shoe(decks, printed_jokers)
-    rng.shuffle(shoe)
-    return shoe
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

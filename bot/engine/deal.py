@@ -390,9 +390,6 @@ class Deal:
 
     # ----------------------------------------------------------------- timeout
 
-    def can_timeout(self, seat: int) -> bool:
-        return _allowed(self.verify_timeout, seat)
-
     def verify_timeout(self, seat: int) -> None:
         self._verify_seat(seat)
         if self.phase is Phase.OVER:

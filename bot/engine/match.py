@@ -104,9 +104,6 @@ class Match:
 
     # ----------------------------------------------------------------- deals
 
-    def can_next_deal(self) -> bool:
-        return self.phase is MatchPhase.BETWEEN_DEALS
-
     def next_deal(self) -> list[Event]:
         """Starts the next deal: the first player moves one seat on from the last deal's."""
         if self.phase is not MatchPhase.BETWEEN_DEALS:

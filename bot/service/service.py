@@ -154,14 +154,6 @@ class TableService:
     def tables(self) -> list[Table]:
         return list(self._tables.values())
 
-    def view(self, channel_id: int, user_id: int | None) -> SeatView | None:
-        """What a user may see of the deal in this channel (a spectator's view if not seated)."""
-        table = self.table_in(channel_id)
-        if table is None or table.match is None or table.match.deal is None:
-            return None
-        seat = table.seat_of(user_id) if user_id is not None else None
-        return table.match.deal.view(seat)
-
     # ----------------------------------------------------------------- the lobby
 
     async def open_table(

@@ -79,7 +79,6 @@ _UPDATE_MATCH = (
     "UPDATE matches SET seq = ?, snapshot = ?, clock = ?, status = ?, updated_at = ? "
     "WHERE id = ? AND seq = ? - 1"
 )
-_UPDATE_CLOCK = "UPDATE matches SET clock = ? WHERE id = ?"
 _ABANDON_MATCH = "UPDATE matches SET status = 'abandoned', updated_at = ? WHERE id = ? AND status = 'playing'"
 _INSERT_DEAL = "INSERT INTO deals (match_id, number, snapshot, winner, finished_at) VALUES (?, ?, ?, ?, ?)"
 _UPSERT_STANDING = (
@@ -121,7 +120,6 @@ _WRITE_ORDER = (
     _INSERT_MATCH,
     _INSERT_COMMAND,
     _UPDATE_MATCH,
-    _UPDATE_CLOCK,
     _ABANDON_MATCH,
     _INSERT_DEAL,
     _UPSERT_STANDING,
@@ -139,7 +137,7 @@ _WRITE_ORDER = (
     SET_FRONT_END_STATE,
 )
 _MUST_CHANGE_EVERY_ROW = frozenset(
-    {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _UPDATE_CLOCK, UPDATE_LEAGUE}
+    {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, UPDATE_LEAGUE}
 )
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 
@@ -352,9 +350,6 @@ class Store(LeagueStore, MessageStore):
             statements[_UPDATE_TABLE] = [_table_update_row(record.table, record.at)]
         _add_command(statements, record, self._snapshots)
         await self._write(statements)
-
-    async def save_clock(self, match_id: int, clock: dict[str, Any]) -> None:
-        await self._write({_UPDATE_CLOCK: [(dumps(clock), match_id)]})
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
         await self._write({_UPSERT_SETTINGS: [(guild_id, dumps(settings), now)]})
