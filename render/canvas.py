@@ -38,7 +38,7 @@ def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Imag
     FreeType rasterising is the biggest part of composing a picture after pasting the cards.
     """
     face = font(size, weight)
-    left, top, right, bottom = face.getbbox(value, anchor=anchor)
+    left, top, right, bottom = (round(edge) for edge in face.getbbox(value, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255, anchor=anchor)
     return mask, left, top

@@ -159,8 +159,8 @@ def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
         xy = [(x_of(deal), y_of(value) + nudge) for deal, value in enumerate(points)]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=3 * s, joint="curve")
-        for x, y in xy:
-            marker(draw, shape, x, y, 6 * s, colour)
+        for point_x, point_y in xy:
+            marker(draw, shape, point_x, point_y, 6 * s, colour)
     return image.reduce(s)
 
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import runtime
 from bot.discord.actions import Actions
 from bot.discord.cog import RummyCog
-from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.components import DYNAMIC_ITEMS, interaction_field
 from bot.discord.league_admin_cog import LeagueAdminCog
 from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
@@ -135,7 +135,7 @@ class RummyBot(commands.Bot):
         an older rendering (a hand from an earlier turn) would otherwise go unanswered."""
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(interaction_field(interaction, "custom_id") or "")
         if not custom_id.startswith("rummy:"):
             return
         current = {

@@ -49,6 +49,14 @@ POSTING = {
 }
 
 
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    """The channel a command was used in; Discord always sends it for slash commands, but its
+    type allows none, and a command with no channel has no table to act on."""
+    if interaction.channel_id is None:
+        raise RummyError("Use this command in a server channel.")
+    return interaction.channel_id
+
+
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions the bot lacks in this channel for a table: checked before opening one, so
     a table is never opened where its messages cannot be posted."""
@@ -68,7 +76,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
 
     def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> Table:
         """The channel's table; one set aside as damaged only for a cancel."""
-        table = self.bot.service.table_in(interaction.channel_id)
+        table = self.bot.service.table_in(channel_of(interaction))
         if table is None:
             raise RummyError("There is no table in this channel. Open one with `/rummy new`.")
         if table.damage is not None and not damaged_too:
@@ -106,7 +114,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             chosen = preset(rules.value if rules else server.default_preset)
             if turn_seconds is not None:
                 chosen = with_turn_seconds(chosen, turn_seconds)
-            if self.bot.leagues.by_table_channel(interaction.channel_id or 0) is not None:
+            if self.bot.leagues.by_table_channel(channel_of(interaction)) is not None:
                 # A casual table here would take the league table's channel and wedge its night.
                 raise RummyError(
                     "This thread is a league table: its game starts on its own once everyone has "
@@ -120,7 +128,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             await interaction.response.defer(thinking=True)
             events = await self.bot.service.open_table(
                 interaction.guild_id,
-                interaction.channel_id,
+                channel_of(interaction),
                 interaction.user.id,
                 interaction.user.display_name,
                 format=format.value,
@@ -132,7 +140,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             content, files, view = await self.bot.presenter.table_message_parts(table)
             message = await interaction.edit_original_response(content=content, attachments=files, view=view)
             # Later edits go through the channel, not the interaction, whose token expires in 15 minutes.
-            await self.bot.presenter.adopt_table_message(table.id, interaction.channel_id, message.id)
+            await self.bot.presenter.adopt_table_message(table.id, channel_of(interaction), message.id)
             await self.bot.presenter.publish(events)
 
         await self.run(interaction, work)
@@ -164,7 +172,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
             await interaction.response.defer(ephemeral=True, thinking=True)
             perms = getattr(interaction.user, "guild_permissions", None)
             events = await self.bot.service.cancel(
-                interaction.channel_id, interaction.user.id, can_manage=bool(perms and perms.manage_guild)
+                channel_of(interaction), interaction.user.id, can_manage=bool(perms and perms.manage_guild)
             )
             await self.bot.presenter.publish(events)
             await interaction.followup.send("The table is cancelled.", ephemeral=True)
@@ -232,7 +240,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     async def discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        table = self.bot.service.table_in(interaction.channel_id)
+        table = self.bot.service.table_in(channel_of(interaction))
         if table is None:
             return []
         try:
@@ -290,7 +298,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = self.bot.service.table_in(interaction.channel_id)
+            table = self.bot.service.table_in(channel_of(interaction))
             if table is None:
                 server = await self.bot.preferences.server(interaction.guild_id or 0)
                 name = server.default_preset
@@ -310,7 +318,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     @app_commands.command(name="help", description="What to do next, and the commands worth knowing")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = self.bot.service.table_in(interaction.channel_id)
+            table = self.bot.service.table_in(channel_of(interaction))
             admin = interaction.guild_id is not None and interaction.permissions.manage_guild
             text = help_text(table, interaction.user.id, admin=admin)
             await interaction.response.send_message(text, ephemeral=True)

@@ -6,7 +6,8 @@ in memory) and a button from an earlier turn is refused by the service as stale.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import ui
@@ -35,6 +36,13 @@ HAND_ACTIONS = {
 
 NO_LONGER_VALID = "That button is no longer valid: use the latest message (or `/rummy hand`)."
 UNKNOWN = ("?", discord.ButtonStyle.secondary)  # how a button with an action we never made is rebuilt
+
+
+def interaction_field(interaction: discord.Interaction[Any], key: str) -> object:
+    """One field of the interaction's raw data (a component's custom_id, a menu's values): its
+    type is a union of payloads, so it is read as what it is, an untrusted JSON object."""
+    data: Mapping[str, object] = cast("Mapping[str, object]", interaction.data or {})
+    return data.get(key)
 
 
 def _bot(interaction: discord.Interaction[Any]) -> RummyBot:
@@ -113,7 +121,8 @@ class DiscardSelect(
         return cls(int(match["table"]), match["turn"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        value = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
+        values = interaction_field(interaction, "values")
+        value = str(values[0]) if isinstance(values, list) and values else "-"
         card = value.split(":", 1)[1] if ":" in value else ""
         await _bot(interaction).actions.discard(interaction, self.table_id, self.turn, card)
 

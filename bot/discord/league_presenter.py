@@ -71,6 +71,7 @@ class LeaguePresenter:
                     await self._cancel_events(event.guild_id, event.data.get("event_ids", []))
                     await self.say(event.data.get("channel_id"), gone(event.data["name"]))
                     continue
+                assert show is not None  # (one or the other, checked above)
                 record = self.record(event.guild_id, event.league_id)
                 await show(self, record, event)
             except discord.HTTPException as error:

@@ -283,7 +283,8 @@ class Presenter:
                     )
                     return
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            sent = await user.send(content=message.content, file=message.file(), view=message.view)
+            view = message.view or discord.utils.MISSING
+            sent = await user.send(content=message.content, file=message.file(), view=view)
             hands[user_id] = sent
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs

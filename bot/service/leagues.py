@@ -193,7 +193,9 @@ class LeagueService:
         """The league table playing (or checking in) in this channel, in the round being played."""
         for record in self._records.values():
             night = record.league.running_night
-            for table in night.round_tables() if night else ():
+            if night is None:
+                continue
+            for table in night.round_tables():
                 if table.thread_id == channel_id:
                     return record, night, table
         return None
@@ -538,7 +540,9 @@ class LeagueService:
     async def _settle_finished(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
         """Settles the night's tables whose match is over (or that were closed before it ended)."""
         night = record.league.running_night
-        for table in night.round_tables() if night else []:
+        if night is None:
+            return
+        for table in night.round_tables():
             if table.table_id is None or table.settled or self._playing(table):
                 continue
             stored = await self.store.table(table.table_id)
@@ -557,8 +561,10 @@ class LeagueService:
     async def _close_check_ins(self, record: LeagueRecord, events: list[AnyEvent]) -> None:
         """Starts every table whose check-in is over: everyone is in, or the deadline came."""
         night = record.league.running_night
+        if night is None:
+            return
         now = self._now()
-        for table in night.round_tables() if night else []:
+        for table in night.round_tables():
             if not table.check_in_due(now):
                 continue
             async with self._changing(record):
@@ -726,7 +732,8 @@ class LeagueService:
                 with saving():
                     await self.store.delete_league(stored.id)
                 del self._damaged[stored.id]
-                data = {"name": stored.name, "channel_id": _channel_of(stored.state), "event_ids": []}
+                channel = _channel_of(stored.state)
+                data: dict[str, Any] = {"name": stored.name, "channel_id": channel, "event_ids": []}
                 return [LeagueEvent(stored.id, guild_id, LeagueEventKind.DELETED, data=data)]
         record = self.find(guild_id, name)
         async with self._lock(record):

@@ -332,7 +332,7 @@ class Store(LeagueStore, MessageStore):
 
     async def start_match(self, table: TableRecord, first: CommandRecord) -> None:
         """Marks the table playing and stores the match with its first command, atomically."""
-        statements = {
+        statements: dict[str, Rows] = {
             _UPDATE_TABLE: [_table_update_row(table, first.at)],
             _INSERT_MATCH: [(first.match_id, table.id, first.at, first.at)],
         }
