@@ -5,6 +5,7 @@ import random
 import pytest
 from service_helpers import GUILD, choose, open_and_start, open_service, play_one, user
 
+from bot.engine.commands import BadCommandError
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import EventKind
 from bot.engine.match import Match, MatchPhase
@@ -266,7 +267,7 @@ async def test_a_caller_cancelled_mid_save_leaves_memory_and_disk_agreeing(servi
 async def test_a_command_without_its_arguments_is_refused(service):
     table = await open_and_start(service, 17, players=2)
     await service.play(17, user(17, table.match.deal.turn), {"command": "pick", "source": "closed"})
-    with pytest.raises(ServiceError, match="needs card"):
+    with pytest.raises(BadCommandError, match="missing its card"):
         await service.play(17, user(17, table.match.deal.turn), {"command": "discard"})
 
 

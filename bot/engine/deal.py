@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.cards import ACE, Card, build_shoe, format_cards, is_wild, parse_card, parse_cards
+from bot.engine.commands import Command, Source
 from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import Event, EventKind
@@ -28,11 +29,6 @@ class Phase(StrEnum):
     PICK = "pick"
     DISCARD = "discard"
     OVER = "over"
-
-
-class Source(StrEnum):
-    CLOSED = "closed"
-    OPEN = "open"
 
 
 class SeatStatus(StrEnum):
@@ -674,8 +670,10 @@ class Deal:
         deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
         return deal, events
 
-    def apply(self, entry: dict[str, Any]) -> list[Event]:
-        """Applies one command in its logged form (as stored, or as a front end sends it)."""
+    def apply(self, entry: Command | dict[str, Any]) -> list[Event]:
+        """Applies one command, typed or in its logged form (as stored)."""
+        if isinstance(entry, Command):
+            entry = entry.to_json()
         try:
             return self._apply(entry)
         except KeyError as missing:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.engine.commands import Command
 from bot.engine.deal import Deal, Phase, SeatStatus
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import Event, EventKind
@@ -144,8 +145,11 @@ class Match:
 
     # ----------------------------------------------------------------- commands
 
-    def apply(self, entry: dict[str, Any]) -> list[Event]:
-        """Applies one command in its logged form: deal commands go to the deal in progress."""
+    def apply(self, entry: Command | dict[str, Any]) -> list[Event]:
+        """Applies one command, typed or in its logged form (as stored): deal commands go to
+        the deal in progress."""
+        if isinstance(entry, Command):
+            entry = entry.to_json()
         command = entry.get("command")
         if command in DEAL_COMMANDS:
             return self._deal_command(entry)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import ai
+from bot.engine.commands import PLAYER_COMMANDS, BadCommandError, Command, Split, parse_command
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
 from bot.engine.events import Event, EventKind
@@ -36,6 +37,7 @@ from bot.service.errors import (
     saving,
 )
 from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.inputs import BadInputError, checked_id, checked_text
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
 from bot.service.table import Table
@@ -54,16 +56,6 @@ from bot.store import (
 
 log = logging.getLogger(__name__)
 
-COMMAND_ARGUMENTS: dict[str, tuple[str, ...]] = {
-    "pick": ("source",),
-    "discard": ("card",),
-    "declare": ("groups", "finish"),
-    "drop": (),
-    "next_deal": (),
-    "rejoin": (),
-    "split": (),
-}
-PLAYER_COMMANDS = frozenset(COMMAND_ARGUMENTS)
 RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
@@ -149,7 +141,7 @@ class TableService:
     # ----------------------------------------------------------------- looking
 
     def table_in(self, channel_id: int) -> Table | None:
-        return self._by_channel.get(channel_id)
+        return self._by_channel.get(channel_id) if type(channel_id) is int else None
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -172,6 +164,12 @@ class TableService:
     ) -> list[TableEvent]:
         """Opens a lobby with the host seated; a league opens its tables with `seats` (the
         members present, host first) and its `league_id`, and then starts them itself."""
+        guild_id, channel_id = checked_id(guild_id, "server"), checked_id(channel_id, "channel")
+        host_id, host_name = checked_id(host_id, "user"), checked_text(host_name, "name") or "?"
+        if type(point_value) is not int or not (max_seats is None or type(max_seats) is int):
+            raise BadInputError("The point value and the seats are whole numbers.")
+        if not isinstance(format, str) or not (rules is None or isinstance(rules, Rules)):
+            raise BadInputError("That is not a format and rules I know.")
         try:
             format, rules = Format(format), rules or Rules()
         except ValueError:
@@ -218,6 +216,7 @@ class TableService:
         return [TableEvent(table.id, ServiceEventKind.TABLE_OPENED, 0, data)]
 
     async def join(self, channel_id: int, user_id: int, name: str) -> list[TableEvent]:
+        user_id, name = checked_id(user_id, "user"), checked_text(name, "name") or "?"
         return await self._sit(channel_id, SeatRecord(user_id, name))
 
     async def add_computer(self, channel_id: int, by_user: int, level: str = "easy") -> list[TableEvent]:
@@ -282,6 +281,8 @@ class TableService:
         and for rules that cannot seat who is already seated. Saved before it is announced."""
         table = self._table(channel_id)
         _refuse_league(table, "it plays its season's rules")
+        if not isinstance(changes, Mapping) or not all(isinstance(name, str) for name in changes):
+            raise BadInputError("Rule changes are options by name.")
         unknown = set(changes) - RULE_FIELDS
         if unknown:
             raise ServiceError(f"There is no rule option {', '.join(sorted(unknown))}.")
@@ -294,7 +295,10 @@ class TableService:
             if record.status is not TableStatus.OPEN:
                 raise StaleCommandError("The match has started: its rules no longer change.")
             before = Rules.from_json(record.rules)
-            after = before.replace(**changes)  # a RulesError for options that do not go together
+            try:  # a RulesError for options that do not go together
+                after = before.replace(**changes)
+            except (TypeError, ValueError):  # a value of the wrong kind (a forged menu value)
+                raise BadInputError("That value does not fit that rule option.") from None
             if len(record.seats) > after.max_players:
                 most, seated = after.max_players, len(record.seats)
                 raise ServiceError(f"These rules seat at most {most} players; {seated} are seated.")
@@ -372,35 +376,38 @@ class TableService:
         self,
         channel_id: int,
         user_id: int,
-        command: dict[str, Any],
+        command: Command | Mapping[str, object],
         *,
         turn: str | None = None,
         command_id: str | None = None,
     ) -> list[TableEvent]:
-        """A player's game command. `turn` is the token of the turn the button was made for
-        (`Table.turn_token()`); `command_id` makes a retried command harmless. Either way a
-        stale command is refused with a reason and changes nothing."""
+        """A player's game command: typed (its seat must be the player's), or as data without a
+        seat (the player's is filled in) and checked field by field (`parse_command`). `turn` is
+        the token of the turn the button was made for (`Table.turn_token()`); `command_id` makes
+        a retried command harmless. A stale or malformed command is refused with a reason and
+        changes nothing."""
+        channel_id, user_id = checked_id(channel_id, "channel"), checked_id(user_id, "user")
+        turn, command_id = checked_text(turn, "turn"), checked_text(command_id, "command id")
         table = self._table(channel_id)
         async with table.lock:
             seat = self._seat(table, user_id)
+            if isinstance(command, Command):
+                if getattr(command, "seat", seat) != seat:
+                    raise ServiceError("That is not your seat.")
+            elif isinstance(command, Mapping):
+                command = parse_command({**command, "seat": seat})
+            else:
+                raise BadCommandError("A command must be a set of named fields.")
+            if type(command) not in PLAYER_COMMANDS:
+                raise ServiceError(f"'{command.NAME}' is not a command you can play.")
             if table.match is None:
                 raise ServiceError("The match has not started yet.")
             if command_id is not None and command_id in table.command_ids:
                 raise StaleCommandError("That was already done.")
             if turn is not None and turn != table.turn_token():
                 raise StaleCommandError("That button is from an earlier turn: use the latest message.")
-            name = command.get("command")
-            if name not in PLAYER_COMMANDS:
-                raise ServiceError(f"'{name}' is not a command you can play.")
-            # Only the command's own arguments go in, since the log keeps whatever it is given.
-            missing = [key for key in COMMAND_ARGUMENTS[name] if key not in command]
-            if missing:
-                raise ServiceError(f"'{name}' needs {' and '.join(missing)}.")
-            entry = {"command": name, **{key: command[key] for key in COMMAND_ARGUMENTS[name]}}
-            if name != "next_deal":
-                entry["seat"] = seat
-            events = await self._apply(table, entry, command_id)
-            if name == "split":
+            events = await self._apply(table, command.to_json(), command_id)
+            if isinstance(command, Split):
                 events += await self._computers_agree_to_split(table)
             return events
 
@@ -589,7 +596,7 @@ class TableService:
         return events
 
     def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:
-        table = self._by_channel.get(channel_id)
+        table = self._by_channel.get(checked_id(channel_id, "channel"))
         if table is None:
             raise ServiceError("There is no table in this channel.")
         if table.damage is not None and not damaged_too:
@@ -597,7 +604,7 @@ class TableService:
         return table
 
     def _seat(self, table: Table, user_id: int) -> int:
-        seat = table.seat_of(user_id)
+        seat = table.seat_of(checked_id(user_id, "user"))
         if seat is None:
             raise ServiceError("You are not seated at this table.")
         if table.id not in self._tables:

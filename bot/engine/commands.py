@@ -1,0 +1,208 @@
+"""Commands as typed records (pokerkit's habit): one frozen dataclass per command, checked once
+where it comes in, and written in one logged form.
+
+`parse_command` is the single door for a command that arrives as data (a stored log entry, a
+front end's input, anything a hostile user could shape): every field is checked and any bad
+value is refused with a `BadCommandError` written for players, never a `TypeError` or
+`KeyError` from deeper down. `to_json()` gives back exactly the form the logs have always
+stored, so matches stored before these types existed replay unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from bot.engine.cards import Card, parse_card
+from bot.engine.errors import CardNotationError, RummyError
+
+MAX_SEAT = 63  # far beyond any table: a seat number past it is not a seat, whatever the rules
+MAX_GROUPS = 14  # a 14-card hand cannot be shown in more groups than cards
+MAX_CARD_TEXT = 8  # "JOKER" is the longest card notation
+
+
+class BadCommandError(RummyError):
+    """A command whose shape or values are wrong: nothing is done with it."""
+
+
+class Source(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command's name in the log; subclasses add their typed fields."""
+
+    NAME: ClassVar[str]
+
+    def to_json(self) -> dict[str, object]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand(Command):
+    seat: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.NAME, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(SeatCommand):
+    NAME = "pick"
+    source: Source
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.NAME, "seat": self.seat, "source": self.source.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(SeatCommand):
+    NAME = "discard"
+    card: Card
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.NAME, "seat": self.seat, "card": self.card.code}
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(SeatCommand):
+    NAME = "declare"
+    groups: tuple[tuple[Card, ...], ...]
+    finish: Card
+
+    def to_json(self) -> dict[str, object]:
+        groups = [" ".join(card.code for card in group) for group in self.groups]
+        return {"command": self.NAME, "seat": self.seat, "groups": groups, "finish": self.finish.code}
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(SeatCommand):
+    NAME = "drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(SeatCommand):
+    NAME = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(SeatCommand):
+    NAME = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoin(SeatCommand):
+    NAME = "rejoin"
+
+
+@dataclass(frozen=True, slots=True)
+class Split(SeatCommand):
+    NAME = "split"
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal(Command):
+    NAME = "next_deal"
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.NAME}
+
+
+COMMANDS: dict[str, type[Command]] = {
+    kind.NAME: kind for kind in (Pick, Discard, Declare, Drop, Leave, Timeout, Rejoin, Split, NextDeal)
+}
+DEAL_COMMANDS: frozenset[type[Command]] = frozenset({Pick, Discard, Declare, Drop, Timeout})
+# What a player may ask for at the table (the service fills in their seat; the next deal may be
+# started before its clock runs out); timeouts come from the clock, and leaving from the table.
+PLAYER_COMMANDS: frozenset[type[Command]] = frozenset({Pick, Discard, Declare, Drop, Rejoin, Split, NextDeal})
+
+
+def parse_command(raw: object) -> Command:
+    """A command from its data form, every field checked; `BadCommandError` for anything else."""
+    if isinstance(raw, Command):
+        return raw
+    if not isinstance(raw, Mapping):
+        raise BadCommandError("A command must be a set of named fields.")
+    name = raw.get("command")
+    kind = COMMANDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise BadCommandError(f"'{_shown(name)}' is not a command.")
+    if kind is NextDeal:
+        return NextDeal()
+    seat = _seat(_field(raw, "seat"))
+    if kind is Pick:
+        return Pick(seat, _source(_field(raw, "source")))
+    if kind is Discard:
+        return Discard(seat, _card(_field(raw, "card")))
+    if kind is Declare:
+        return Declare(seat, _groups(_field(raw, "groups")), _card(_field(raw, "finish")))
+    return kind(seat)  # type: ignore[call-arg]  # a seat is all the rest take
+
+
+def _field(raw: Mapping[object, object], key: str) -> object:
+    if key not in raw:
+        raise BadCommandError(f"That command is missing its {key}.")
+    return raw[key]
+
+
+def _seat(value: object) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_SEAT:
+        raise BadCommandError(f"'{_shown(value)}' is not a seat.")
+    return value
+
+
+def _source(value: object) -> Source:
+    if isinstance(value, Source):
+        return value
+    if isinstance(value, str) and value in {source.value for source in Source}:
+        return Source(value)
+    raise BadCommandError("Pick from the closed deck or the open pile.")
+
+
+def _card(value: object) -> Card:
+    if isinstance(value, Card):
+        return value
+    if not isinstance(value, str) or len(value) > MAX_CARD_TEXT:
+        raise BadCommandError(f"'{_shown(value)}' is not a card: write it like AS, 10H, QD or JK.")
+    try:
+        return parse_card(value)
+    except CardNotationError as error:
+        raise BadCommandError(str(error)) from None
+
+
+def _groups(value: object) -> tuple[tuple[Card, ...], ...]:
+    """Groups as stored (each a string of card codes) or as lists of cards or codes."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise BadCommandError("Declare your cards as a list of groups.")
+    groups: list[tuple[Card, ...]] = []
+    for group in value:
+        if len(groups) >= MAX_GROUPS:
+            raise BadCommandError(f"A hand is shown in at most {MAX_GROUPS} groups.")
+        groups.append(_group(group))
+    return tuple(groups)
+
+
+def _group(value: object) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        cards = value.replace(",", " ").split()
+        if len(cards) > MAX_GROUPS:
+            raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
+        return tuple(_card(card) for card in cards)
+    if isinstance(value, bytes) or not isinstance(value, Iterable):
+        raise BadCommandError("Each group is a list of cards.")
+    cards_in: list[Card] = []
+    for card in value:
+        if len(cards_in) >= MAX_GROUPS:
+            raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
+        cards_in.append(_card(card))
+    return tuple(cards_in)
+
+
+def _shown(value: object) -> str:
+    """A bad value as a refusal may quote it: short, whatever it is."""
+    text = value if isinstance(value, str) else type(value).__name__
+    return text if len(text) <= 20 else text[:19] + "…"
