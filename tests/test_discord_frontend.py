@@ -540,3 +540,14 @@ async def test_slash_commands_are_synced_only_when_they_changed(discord_double, 
 
     bot = await bot_runner.restart(bot, changed)
     assert syncs() == 2 and "ping" in double.global_commands
+
+
+async def test_a_refusal_names_the_player_to_wait_for_not_a_seat_number(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    to_act, waiting = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
+    early = await double.slash_command(waiting, "rummy pick", options={"source": "closed"})
+    words = await answer(double, early)
+    assert words == f"It is not your turn: wait for {to_act.name}." and "seat" not in words

@@ -64,7 +64,7 @@ class Actions:
         try:
             await work()
         except RummyError as error:
-            await self.tell(interaction, str(error))
+            await self.tell(interaction, self.in_words(error, table_id, interaction))
         except Exception:
             log.exception("table %s: interaction %s failed", table_id, interaction.id)
             await self.tell(interaction, APOLOGY)
@@ -72,6 +72,18 @@ class Actions:
             self.in_flight -= 1
             if self.in_flight == 0:
                 self._idle.set()
+
+    def in_words(self, error: RummyError, table_id: int | None, interaction: discord.Interaction[Any]) -> str:
+        """A refusal as players read it: seats named as the table shows them."""
+        if not error.seats:
+            return str(error)
+        table = self.service.table_in(interaction.channel_id) if table_id is None else None
+        if table_id is not None:
+            table = next((t for t in self.service.tables() if t.id == table_id), None)
+        if table is None:
+            return str(error)
+        seats = table.record.seats
+        return error.render(lambda seat: seats[seat].name if seat < len(seats) else f"seat {seat + 1}")
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private answer, whether or not the interaction was already acknowledged."""

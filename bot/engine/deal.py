@@ -517,7 +517,7 @@ class Deal:
         if not self.seats[seat].in_play:
             raise IllegalActionError("You are out of this deal.")
         if seat != self.turn:
-            raise IllegalActionError(f"It is not your turn: wait for seat {self.turn + 1}.")
+            raise IllegalActionError("It is not your turn: wait for {player}.", seats={"player": self.turn})
         if self.phase is not phase:
             if self.phase is Phase.PICK:
                 raise IllegalActionError(f"Pick a card first (closed deck or open pile) before you {action}.")

@@ -1,8 +1,26 @@
-"""Domain errors whose messages are written for players, so front ends can show them as is."""
+"""Domain errors whose messages are written for players, so front ends can show them as is.
+
+A message that names a player holds a placeholder (`{player}`) and the seat it stands for: the
+engine knows seats, not names, so a front end renders it with the names it shows
+(`error.render(name_of_seat)`); `str(error)` falls back to "seat N" for logs and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 
 
 class RummyError(Exception):
     """Base of every error the engine raises on bad input; the message is player-readable."""
+
+    def __init__(self, message: str = "", *, seats: Mapping[str, int] | None = None) -> None:
+        self.template, self.seats = message, dict(seats or {})
+        super().__init__(self.render(lambda seat: f"seat {seat + 1}"))
+
+    def render(self, name_of_seat: Callable[[int], str]) -> str:
+        if not self.seats:
+            return self.template
+        return self.template.format(**{key: name_of_seat(seat) for key, seat in self.seats.items()})
 
 
 class CardNotationError(RummyError):

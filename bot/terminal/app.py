@@ -127,7 +127,7 @@ class TerminalTable:
             try:
                 self.your_command(line)
             except RummyError as error:
-                self.say(f"! {error}")
+                self.say(f"! {error.render(lambda seat: self.names[seat])}")
 
     def your_command(self, line: str) -> None:
         deal = self.match.deal
