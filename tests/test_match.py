@@ -187,3 +187,23 @@ def test_random_matches_conserve_chips_end_with_a_winner_and_replay(fmt):
         raw = json.loads(json.dumps(match.to_json()))
         assert Match.from_json(raw).to_json() == match.to_json()
         assert Match.replay(raw).to_json() == match.to_json()
+
+
+def test_a_stored_match_that_breaks_the_rules_is_refused_even_under_python_O():
+    """The restart checks are real exceptions, caught by the quarantine, not asserts -O removes."""
+    import subprocess
+    import sys
+
+    code = (
+        "import random\n"
+        "from bot.engine.errors import CorruptTableError\n"
+        "from bot.engine.match import Match\n"
+        "match, _ = Match.start('points', 2, random.Random(1))\n"
+        "match.deal.seats[0].hand.pop()\n"
+        "try:\n"
+        "    match.check_invariants()\n"
+        "except CorruptTableError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "cards are not conserved"

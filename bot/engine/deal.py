@@ -18,7 +18,7 @@ from typing import Any
 from bot.engine.cards import ACE, Card, build_shoe, format_cards, is_wild, parse_card, parse_cards
 from bot.engine.commands import Command, Source
 from bot.engine.commitment import commit, new_salt
-from bot.engine.errors import IllegalActionError
+from bot.engine.errors import IllegalActionError, require
 from bot.engine.events import Event, EventKind
 from bot.engine.melds import judge_groups
 from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, Rules
@@ -576,16 +576,17 @@ class Deal:
         held = Counter(card for zone in zones for card in zone)
         if self.cut_joker is not None:
             held[self.cut_joker] += 1
-        assert held == Counter(self.shoe), "cards are not conserved"
+        require(held == Counter(self.shoe), "cards are not conserved")
         if self.phase is Phase.OVER:
-            assert self.winner is not None and all(s.points is not None for s in self.seats)
+            settled = all(s.points is not None for s in self.seats)
+            require(self.winner is not None and settled, "a deal over without its result")
             return
-        assert self.seats[self.turn].in_play, "the player to act is out"
-        assert sum(s.in_play for s in self.seats) >= 2
+        require(self.seats[self.turn].in_play, "the player to act is out")
+        require(sum(s.in_play for s in self.seats) >= 2, "fewer than two players in a deal in play")
         for index, seat in enumerate(self.seats):
             expected = CARDS_PER_HAND + (index == self.turn and self.phase is Phase.DISCARD)
             if seat.in_play:
-                assert len(seat.hand) == expected, f"seat {index} holds {len(seat.hand)} cards"
+                require(len(seat.hand) == expected, f"seat {index} holds {len(seat.hand)} cards")
 
     # ----------------------------------------------------------------- serialisation
 

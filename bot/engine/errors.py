@@ -33,3 +33,15 @@ class RulesError(RummyError):
 
 class IllegalActionError(RummyError):
     """A command that the current state of the deal or match does not allow."""
+
+
+class CorruptTableError(RummyError):
+    """A stored deal or match that breaks the game's invariants (cards not conserved, chips that
+    do not add up): raised by the checks a restart runs, which the quarantine of damaged tables
+    catches. A real exception, not an `assert`, so `python -O` cannot skip the checks."""
+
+
+def require(condition: bool, problem: str) -> None:
+    """One invariant of a stored table: `CorruptTableError(problem)` when it does not hold."""
+    if not condition:
+        raise CorruptTableError(problem)

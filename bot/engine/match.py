@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.engine.commands import Command
 from bot.engine.deal import Deal, Phase, SeatStatus
-from bot.engine.errors import IllegalActionError
+from bot.engine.errors import IllegalActionError, require
 from bot.engine.events import Event, EventKind
 from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
 from bot.engine.rules import Rules
@@ -348,14 +348,16 @@ class Match:
         family = self.spec.family
         if family is not Family.POOL:
             opening = DEAL_CHIPS * self.spec.deals if family is Family.DEALS else 0
-            assert sum(self.standings) == opening * self.players, "chips are not conserved"
+            require(sum(self.standings) == opening * self.players, "chips are not conserved")
         else:
             for seat, status in enumerate(self.seat_status):
                 if status is Standing.ELIMINATED:
-                    assert self.standings[seat] >= self.spec.pool_limit
-        assert (self.phase is MatchPhase.PLAYING) == (self.deal is not None)
+                    require(
+                        self.standings[seat] >= self.spec.pool_limit, f"seat {seat} is out below the limit"
+                    )
+        require((self.phase is MatchPhase.PLAYING) == (self.deal is not None), "a deal without its phase")
         if self.phase is MatchPhase.OVER:
-            assert self.winner is not None or self.shares
+            require(self.winner is not None or bool(self.shares), "a match over with no winner")
 
     def to_json(self) -> dict[str, Any]:
         return {
