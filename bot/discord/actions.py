@@ -20,6 +20,7 @@ from bot.discord.hands import HandMessage, build_hand_message
 from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
 from bot.engine.cards import Card
+from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import Deal
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
@@ -118,8 +119,14 @@ class Actions:
         return layout, deal, seat
 
     async def play(
-        self, interaction: discord.Interaction[Any], table: Table, command: dict[str, Any], turn: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        make: Callable[[int], Command],
+        turn: str | None,
     ) -> list[TableEvent]:
+        """Plays the command `make` builds for the player's seat; the service checks it is theirs."""
+        command = make(self.seat_of(table, interaction.user.id))
         events: list[TableEvent] = await self.service.play(
             table.record.channel_id,
             interaction.user.id,
@@ -216,7 +223,8 @@ class Actions:
             if action == "sort":
                 self.presenter.layout(table.id, interaction.user.id).custom = False
             else:
-                events = await self.play(interaction, table, {"command": "pick", "source": action}, turn)
+                source = Source(action)  # "closed" or "open": other actions never reach here
+                events = await self.play(interaction, table, lambda seat: Pick(seat, source), turn)
                 await self.presenter.publish(events, actor=self.in_own_dm(interaction, table))
             await self.show_own_hand(interaction, table)
 
@@ -228,7 +236,8 @@ class Actions:
         async def work() -> None:
             table = self.table_by_id(table_id)
             await interaction.response.defer()
-            events = await self.play(interaction, table, {"command": "discard", "card": card}, turn)
+            chosen = read_card(card)
+            events = await self.play(interaction, table, lambda seat: Discard(seat, chosen), turn)
             await self.presenter.publish(events, actor=self.in_own_dm(interaction, table))
             await self.show_own_hand(interaction, table)
 
@@ -255,7 +264,7 @@ class Actions:
         async def work() -> None:
             table = self.table_by_id(table_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            events = await self.play(interaction, table, {"command": "drop"}, turn)
+            events = await self.play(interaction, table, Drop, turn)
             await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
             await interaction.followup.send("You dropped out of this deal.", ephemeral=True)
 
@@ -318,12 +327,8 @@ class Actions:
                     "Your cards changed since you asked: press Declare again to see the new grouping."
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            command = {
-                "command": "declare",
-                "groups": [" ".join(card.code for card in group) for group in groups],
-                "finish": chosen.code,
-            }
-            events = await self.play(interaction, table, command, turn)
+            shown = tuple(tuple(group) for group in groups)
+            events = await self.play(interaction, table, lambda seat: Declare(seat, shown, chosen), turn)
             await self.presenter.publish(events)
             shows = [e for e in events if e.kind in ("declared", "wrong_show")]
             show = shows[0].event if shows else None

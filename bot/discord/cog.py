@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,7 @@ from discord.ext import commands
 from bot.discord.help_text import help_text
 from bot.discord.presenter import message_chunks
 from bot.engine.cards import parse_cards
+from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
 from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
@@ -183,11 +185,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         name="rejoin", description="Pool: come back after elimination (once, between deals)"
     )
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
-        await self.game(interaction, {"command": "rejoin"})
+        await self.game(interaction, Rejoin)
 
     @app_commands.command(name="split", description="Pool: agree to end and share the pool (2 or 3 left)")
     async def split(self, interaction: discord.Interaction[Any]) -> None:
-        await self.game(interaction, {"command": "split"})
+        await self.game(interaction, Split)
 
     @app_commands.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -218,7 +220,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         ]
     )
     async def pick(self, interaction: discord.Interaction[Any], source: app_commands.Choice[str]) -> None:
-        await self.game(interaction, {"command": "pick", "source": source.value})
+        await self.game(interaction, lambda seat: Pick(seat, Source(source.value)))
 
     @app_commands.command(name="discard", description="Discard a card from your hand")
     @app_commands.describe(card="The card, like 10H, or its number in your hand")
@@ -232,7 +234,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
                 if len(named) != 1:
                     raise RummyError("Name one card, like 10H, or its number in your hand.")
                 chosen = named[0]
-            await self.game(interaction, {"command": "discard", "card": chosen.code})
+            await self.game(interaction, lambda seat: Discard(seat, chosen))
 
         await self.run(interaction, work)
 
@@ -258,7 +260,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         name="drop", description="Drop out of this deal (costs what this table's rules say; you confirm)"
     )
     async def drop(self, interaction: discord.Interaction[Any]) -> None:
-        await self.game(interaction, {"command": "drop"})
+        await self.game(interaction, Drop)
 
     @app_commands.command(name="declare", description="Show your hand as grouped (you confirm first)")
     async def declare(self, interaction: discord.Interaction[Any]) -> None:
@@ -282,11 +284,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
 
         await self.run(interaction, work)
 
-    async def game(self, interaction: discord.Interaction[Any], command: dict[str, Any]) -> None:
+    async def game(self, interaction: discord.Interaction[Any], make: Callable[[int], Command]) -> None:
+        """Plays the command `make` builds for the player's seat, then shows their hand privately."""
+
         async def work() -> None:
             table = self.here(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            events = await self.actions.play(interaction, table, command, None)
+            events = await self.actions.play(interaction, table, make, None)
             await self.bot.presenter.publish(events)  # their hand DM too: it must not show the old turn
             seat = self.actions.seat_of(table, interaction.user.id)
             await self.actions.send_private_hand(interaction, table, seat, "Done.")

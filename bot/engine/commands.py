@@ -137,9 +137,9 @@ def parse_command(raw: object) -> Command:
     if kind is Pick:
         return Pick(seat, _source(_field(raw, "source")))
     if kind is Discard:
-        return Discard(seat, _card(_field(raw, "card")))
+        return Discard(seat, read_card(_field(raw, "card")))
     if kind is Declare:
-        return Declare(seat, _groups(_field(raw, "groups")), _card(_field(raw, "finish")))
+        return Declare(seat, _groups(_field(raw, "groups")), read_card(_field(raw, "finish")))
     return kind(seat)  # type: ignore[call-arg]  # a seat is all the rest take
 
 
@@ -163,7 +163,8 @@ def _source(value: object) -> Source:
     raise BadCommandError("Pick from the closed deck or the open pile.")
 
 
-def _card(value: object) -> Card:
+def read_card(value: object) -> Card:
+    """A card from anything a user could send (a menu value, a typed word), or a refusal."""
     if isinstance(value, Card):
         return value
     if not isinstance(value, str) or len(value) > MAX_CARD_TEXT:
@@ -191,14 +192,14 @@ def _group(value: object) -> tuple[Card, ...]:
         cards = value.replace(",", " ").split()
         if len(cards) > MAX_GROUPS:
             raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
-        return tuple(_card(card) for card in cards)
+        return tuple(read_card(card) for card in cards)
     if isinstance(value, bytes) or not isinstance(value, Iterable):
         raise BadCommandError("Each group is a list of cards.")
     cards_in: list[Card] = []
     for card in value:
         if len(cards_in) >= MAX_GROUPS:
             raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
-        cards_in.append(_card(card))
+        cards_in.append(read_card(card))
     return tuple(cards_in)
 
 

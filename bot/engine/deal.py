@@ -674,7 +674,7 @@ class Deal:
     def apply(self, entry: Command | dict[str, Any]) -> list[Event]:
         """Applies one command, typed or in its logged form (as stored)."""
         if isinstance(entry, Command):
-            entry = entry.to_json()
+            return self.apply(dict(entry.to_json()))
         try:
             return self._apply(entry)
         except KeyError as missing:

@@ -149,7 +149,7 @@ class Match:
         """Applies one command, typed or in its logged form (as stored): deal commands go to
         the deal in progress."""
         if isinstance(entry, Command):
-            entry = entry.to_json()
+            return self.apply(dict(entry.to_json()))
         command = entry.get("command")
         if command in DEAL_COMMANDS:
             return self._deal_command(entry)
