@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import ai
-from bot.engine.commands import PLAYER_COMMANDS, BadCommandError, Command, Split, parse_command
+from bot.engine.commands import (
+    PLAYER_COMMANDS,
+    BadCommandError,
+    Command,
+    Leave,
+    NextDeal,
+    Split,
+    Timeout,
+    parse_command,
+)
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
 from bot.engine.events import Event, EventKind
@@ -251,7 +260,7 @@ class TableService:
         async with table.lock:
             seat = self._seat(table, user_id)
             if table.record.status is TableStatus.PLAYING:
-                return await self._apply(table, {"command": "leave", "seat": seat}, None)
+                return await self._apply(table, Leave(seat), None)
             _refuse_league(table, "it starts as soon as its members are seated")
             record = table.record
             sitter = record.seats.pop(seat)
@@ -406,7 +415,7 @@ class TableService:
                 raise StaleCommandError("That was already done.")
             if turn is not None and turn != table.turn_token():
                 raise StaleCommandError("That button is from an earlier turn: use the latest message.")
-            events = await self._apply(table, command.to_json(), command_id)
+            events = await self._apply(table, command, command_id)
             if isinstance(command, Split):
                 events += await self._computers_agree_to_split(table)
             return events
@@ -422,10 +431,12 @@ class TableService:
             return []
         events: list[TableEvent] = []
         for seat in left:
-            events += await self._apply(table, {"command": "split", "seat": seat}, None)
+            events += await self._apply(table, Split(seat), None)
         return events
 
-    async def _apply(self, table: Table, entry: dict[str, Any], command_id: str | None) -> list[TableEvent]:
+    async def _apply(
+        self, table: Table, entry: Command | dict[str, Any], command_id: str | None
+    ) -> list[TableEvent]:
         """Applies one command (the table's lock is held), saves it, then reports it."""
         match, clock = table.match, table.clock
         assert match is not None and clock is not None and table.match_id is not None
@@ -530,7 +541,7 @@ class TableService:
             if match is None or clock is None or not clock.due(now) or table.id not in self._tables:
                 return []  # a command got in first
             if match.deal is None:
-                return await self._apply(table, {"command": "next_deal"}, None)
+                return await self._apply(table, NextDeal(), None)
             seat = match.deal.turn
             sitter = table.record.seats[seat]
             if sitter.computer:
@@ -542,7 +553,7 @@ class TableService:
                     return await self._apply(table, {**decision, "seat": seat}, None)
                 except IllegalActionError:
                     log.warning("table %s: computer player proposed an illegal move", table.id)
-            return await self._apply(table, {"command": "timeout", "seat": seat}, None)
+            return await self._apply(table, Timeout(seat), None)
 
     async def decide(self, level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
         """What a computer player of `level` plays from `view`, thought out in `thinkers` when

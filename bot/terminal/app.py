@@ -16,6 +16,7 @@ from typing import TextIO
 from bot.engine import Rules
 from bot.engine.ai import ComputerPlayer, Level
 from bot.engine.cards import Card, parse_card, rank_name
+from bot.engine.commands import Declare, Discard, Drop, Pick, Source
 from bot.engine.deal import Phase
 from bot.engine.errors import RummyError
 from bot.engine.events import Event, EventKind
@@ -135,14 +136,14 @@ class TerminalTable:
         word, _, rest = line.partition(" ")
         word = word.lower()
         if word in ("c", "closed", "pc"):
-            self.tell(self.match.apply({"command": "pick", "seat": YOU, "source": "closed"}))
+            self.tell(self.match.apply(Pick(YOU, Source.CLOSED)))
         elif word in ("o", "open", "po"):
-            self.tell(self.match.apply({"command": "pick", "seat": YOU, "source": "open"}))
+            self.tell(self.match.apply(Pick(YOU, Source.OPEN)))
         elif word in ("d", "discard"):
             card = self.named_card(rest)
-            self.tell(self.match.apply({"command": "discard", "seat": YOU, "card": card.code}))
+            self.tell(self.match.apply(Discard(YOU, card)))
         elif word == "drop":
-            self.tell(self.match.apply({"command": "drop", "seat": YOU}))
+            self.tell(self.match.apply(Drop(YOU)))
         elif word in ("declare", "show"):
             self.declare(rest)
         elif word in ("group", "g", "sort"):
@@ -191,13 +192,7 @@ class TerminalTable:
         if answer.strip().lower() not in ("y", "yes"):
             self.say("Not declared.")
             return
-        entry = {
-            "command": "declare",
-            "seat": YOU,
-            "groups": [" ".join(card.code for card in group) for group in groups],
-            "finish": finish.code,
-        }
-        self.tell(self.match.apply(entry))
+        self.tell(self.match.apply(Declare(YOU, tuple(tuple(group) for group in groups), finish)))
 
     # ----------------------------------------------------------------- between deals
 
