@@ -307,11 +307,17 @@ class Deal:
         self._record("drop", seat)
         return self._drop(seat)
 
+    def drop_cost(self, seat: int) -> tuple[Outcome, int]:
+        """What dropping now costs this seat, and which drop it is: a first drop before the
+        seat's first pick of the deal, a middle drop after it (the front ends ask before they
+        confirm a drop; `drop` charges the same)."""
+        self._verify_seat(seat)
+        if self.seats[seat].has_picked:
+            return Outcome.MIDDLE_DROP, self.rules.middle_drop
+        return Outcome.FIRST_DROP, self.rules.first_drop
+
     def _drop(self, seat: int) -> list[Event]:
-        player = self.seats[seat]
-        first = not player.has_picked
-        outcome = Outcome.FIRST_DROP if first else Outcome.MIDDLE_DROP
-        points = self.rules.first_drop if first else self.rules.middle_drop
+        outcome, points = self.drop_cost(seat)
         self._settle_seat(seat, SeatStatus.DROPPED, outcome, points)
         events = [Event(EventKind.DROPPED, seat, data={"points": points, "outcome": outcome.value})]
         return events + self._after_turn()
