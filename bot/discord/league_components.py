@@ -8,7 +8,7 @@ open gets the service's reason, privately.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import ui
@@ -40,7 +40,7 @@ class LeagueButton(
         return cls(match["action"], int(match["league"]), int(match["night"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RummyBot = interaction.client  # type: ignore[assignment]
+        bot = cast("RummyBot", interaction.client)
         await bot.league_cog.button(interaction, self.action, self.league_id, self.night)
 
 
