@@ -363,10 +363,10 @@ def test_the_engine_says_what_a_drop_costs_now_and_charges_exactly_that():
     # 000: "first drop 20 points, middle drop 40 points" (the table's rules, whatever they are)
     rules = Rules(first_drop=15, middle_drop=35)
     deal, _ = Deal.start(3, rules, random.Random(4), first_player=0)
-    assert deal.drop_cost(0) == (Outcome.FIRST_DROP, 15)
+    assert deal.drop_cost(0) == 15
     deal.pick(0, "closed")
-    assert deal.drop_cost(0) == (Outcome.MIDDLE_DROP, 35)
+    assert deal.drop_cost(0) == 35
     deal.discard(0, deal.seats[0].hand[0])
-    outcome, cost = deal.drop_cost(1)
+    cost = deal.drop_cost(1)
     deal.drop(1)
-    assert (deal.seats[1].outcome, deal.seats[1].points) == (outcome, cost) == (Outcome.FIRST_DROP, 15)
+    assert (deal.seats[1].outcome, deal.seats[1].points) == (Outcome.FIRST_DROP, cost) == (Outcome.FIRST_DROP, 15)

@@ -21,7 +21,7 @@ from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
 from bot.engine.cards import Card
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
-from bot.engine.deal import Deal, Outcome
+from bot.engine.deal import Deal
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
@@ -251,8 +251,8 @@ class Actions:
         if deal is None or seat is None:
             raise RummyError("You are not playing a deal at this table.")
         deal.verify_drop(seat)  # an IllegalActionError, answered privately like every RummyError
-        outcome, cost = deal.drop_cost(seat)
-        first = outcome is Outcome.FIRST_DROP
+        cost = deal.drop_cost(seat)
+        first = not deal.seats[seat].has_picked
         kind = "a first drop, before your first pick" if first else "a middle drop, after a pick"
         await interaction.response.send_message(
             f"Drop out of this deal? It costs **{cost} points** ({kind}).",

@@ -307,17 +307,14 @@ class Deal:
         self._record("drop", seat)
         return self._drop(seat)
 
-    def drop_cost(self, seat: int) -> tuple[Outcome, int]:
-        """What dropping now costs this seat, and which drop it is: a first drop before the
-        seat's first pick of the deal, a middle drop after it (the front ends ask before they
-        confirm a drop; `drop` charges the same)."""
-        self._verify_seat(seat)
-        if self.seats[seat].has_picked:
-            return Outcome.MIDDLE_DROP, self.rules.middle_drop
-        return Outcome.FIRST_DROP, self.rules.first_drop
+    def drop_cost(self, seat: int) -> int:
+        """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
+        return self.rules.middle_drop if self.seats[seat].has_picked else self.rules.first_drop
 
     def _drop(self, seat: int) -> list[Event]:
-        outcome, points = self.drop_cost(seat)
+        player = self.seats[seat]
+        outcome = Outcome.MIDDLE_DROP if player.has_picked else Outcome.FIRST_DROP
+        points = self.drop_cost(seat)
         self._settle_seat(seat, SeatStatus.DROPPED, outcome, points)
         events = [Event(EventKind.DROPPED, seat, data={"points": points, "outcome": outcome.value})]
         return events + self._after_turn()
