@@ -369,4 +369,4 @@ def test_the_engine_says_what_a_drop_costs_now_and_charges_exactly_that():
     deal.discard(0, deal.seats[0].hand[0])
     cost = deal.drop_cost(1)
     deal.drop(1)
-    assert (deal.seats[1].outcome, deal.seats[1].points) == (Outcome.FIRST_DROP, cost) == (Outcome.FIRST_DROP, 15)
+    assert deal.seats[1].outcome is Outcome.FIRST_DROP and deal.seats[1].points == cost == 15
