@@ -40,7 +40,7 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
     rules = spec.deal_rules(base)
     lines = _format_lines(spec, point_value)
     decks = ", ".join(f"{decks} decks up to {players} players" for players, decks in rules.deck_plan)
-    jokers = "with one printed joker per deck" if rules.printed_jokers else "without printed jokers"
+    jokers = f"with {rules.printed_jokers_per_deck} printed joker(s) per deck"
     lines.append(f"**Cards**: {decks}, {jokers}. Each player gets 13 cards.")
     if rules.cut_joker:
         aces = (
