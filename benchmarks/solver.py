@@ -114,7 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--count", type=int, default=10_000, help="hands per size (default 10000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", default="standard", help="a Rules preset: standard, octro, lenient, home")
+    parser.add_argument("--rules", default="standard", choices=Rules.PRESET_NAMES, help="a Rules preset")
     parser.add_argument("--sizes", default="13,14", help="hand sizes to time (default 13,14)")
     args = parser.parse_args()
     rules = Rules.preset(args.rules)

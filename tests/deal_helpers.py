@@ -55,6 +55,8 @@ def random_command(deal: Deal, rng: random.Random, chaos: float = 1.0) -> dict:
     if roll < 0.03:
         return {"command": "leave", "seat": rng.randrange(deal.players)}
     if deal.phase is Phase.PICK:
+        if roll < 0.05 and deal.can_declare(seat):  # a 13-card show before any pick (004)
+            return _random_show(seat, list(deal.seats[seat].hand), None)
         if roll < 0.06 and deal.can_drop(seat):
             return {"command": "drop", "seat": seat}
         source = Source.OPEN if rng.random() < 0.4 and deal.can_pick(seat, Source.OPEN) else Source.CLOSED
@@ -64,16 +66,20 @@ def random_command(deal: Deal, rng: random.Random, chaos: float = 1.0) -> dict:
         finish = rng.choice(hand)
         rest = list(hand)
         rest.remove(finish)
-        groups = [rest[i : i + 3] for i in range(0, 12, 3)]
-        groups[-1] += rest[12:]
-        return {
-            "command": "declare",
-            "seat": seat,
-            "groups": [_codes(g) for g in groups],
-            "finish": finish.code,
-        }
+        return _random_show(seat, rest, finish)
     choices = [card for card in hand if deal.can_discard(seat, card)]
     return {"command": "discard", "seat": seat, "card": rng.choice(choices).code}
+
+
+def _random_show(seat: int, cards: list[Card], finish: Card | None) -> dict:
+    groups = [cards[i : i + 3] for i in range(0, 12, 3)]
+    groups[-1] += cards[12:]
+    return {
+        "command": "declare",
+        "seat": seat,
+        "groups": [_codes(g) for g in groups],
+        "finish": finish.code if finish else None,
+    }
 
 
 def _codes(cards: Sequence[Card]) -> str:

@@ -38,10 +38,9 @@ def play_match(fmt, players, rules, seed, levels):
 
 
 VARIANTS = {
-    "standard": Rules(),
+    **{name: Rules.preset(name) for name in Rules.PRESET_NAMES},
     "lenient picks": Rules(rediscard_open_pick=True, pick_discarded_joker=True),
-    "octro": Rules.preset("octro"),
-    "lenient": Rules.preset("lenient"),
+    "old lenient": Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),
     "settle on empty deck": Rules(closed_deck_empty="settle", cut_joker=False),
 }
 

@@ -32,13 +32,15 @@ def test_start_deals_thirteen_each_turns_the_open_card_and_cuts_the_joker():
     deal.check_invariants()
 
 
-def test_seven_players_use_three_decks_and_eleven_are_refused():
-    # 004: "seven or more ... three packs", up to ten players; 000: standard seats 2 to 6
+def test_seven_players_use_three_decks_at_home_and_eleven_are_refused():
+    # 004: "You can play with up to ten players, 2-6 players play with 2 packs of cards and if you
+    # play with seven or more players then you should use three packs of cards."
     home = Rules.preset("home")
     deal, _ = Deal.start(7, home, random.Random(3))
     assert len(deal.shoe) == 3 * 52 + 3
     with pytest.raises(Exception, match="at most 10"):
         Deal.start(11, home, random.Random(3))
+    # 000: "Indian Rummy card game is played between 2 to 6".
     with pytest.raises(Exception, match="at most 6"):
         Deal.start(7, RULES, random.Random(3))
 

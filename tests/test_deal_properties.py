@@ -13,10 +13,9 @@ from bot.engine import IllegalActionError, Rules
 from bot.engine.deal import Deal, Phase
 
 RULE_VARIANTS = [
-    Rules(),
+    *(Rules.preset(name) for name in Rules.PRESET_NAMES),
     Rules(rediscard_open_pick=True, pick_discarded_joker=True, max_missed_turns=1),
     Rules(closed_deck_empty="settle", cut_joker=False),
-    Rules.preset("octro"),
 ]
 
 

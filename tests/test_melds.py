@@ -9,15 +9,19 @@ from bot.engine.errors import CardNotationError, RulesError
 from bot.engine.melds import GroupKind, classify_group, judge_groups, make_meld, wild_rank_of
 from bot.engine.rules import Rules
 
-PURE, IMPURE, SET, INVALID = (
+PURE, IMPURE, SET, SPARE, INVALID = (
     GroupKind.PURE_SEQUENCE,
     GroupKind.IMPURE_SEQUENCE,
     GroupKind.SET,
+    GroupKind.SPARE_JOKERS,
     GroupKind.INVALID,
 )
 STANDARD = Rules()
 OCTRO = Rules.preset("octro")
-LENIENT = Rules.preset("lenient")
+APP = Rules.preset("app")
+HOME = Rules.preset("home")
+# What the old "lenient" preset played: printed jokers alone make a set, sets of any size.
+LENIENT = Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True)
 ONE_JOKER = Rules(one_joker_per_impure_sequence=True)
 
 
@@ -67,12 +71,29 @@ GROUPS = [
     ("QH KH AH", "A", STANDARD, PURE),
     ("QH KH AS", "A", STANDARD, IMPURE),
     ("2D 3D AC", "A", STANDARD, IMPURE),
-    # Jokers alone are a group only where the table allows it, and never a sequence.
-    ("JK JK 7S", "7", STANDARD, INVALID),
-    ("JK JK 7S", "7", LENIENT, SET),
-    ("7H 7S 7D", "7", STANDARD, INVALID),
+    # 000: "A set is a group of 3 or 4 cards of different suits but of the same value. One can
+    # use any kind of joker (wild or printed) to replace any card in the set": a wild-rank card
+    # may be itself in a set as in a run, so three sevens are a set with sevens wild. A group of
+    # wild cards alone is never a sequence.
+    ("7H 7S 7D", "7", STANDARD, SET),
+    ("7S 7H JK", "7", STANDARD, SET),
+    ("JK JK 7S", "7", STANDARD, SET),
+    ("7S 7S 7H", "7", STANDARD, SET),  # one 7♠ is itself, the other stands in
+    ("7H 7S 7D 7C", "7", STANDARD, SET),
+    ("7H 7S 7D 7C JK", "7", STANDARD, INVALID),
+    ("AH AS JK", "A", STANDARD, SET),
+    ("7H 7S 7D", "7", OCTRO, SET),
+    # Printed jokers alone are a group only where the table allows it.
+    ("JK JK JK", "7", STANDARD, INVALID),
+    ("JK JK JK", None, LENIENT, SET),
     ("JK JK JK JK JK", None, LENIENT, SET),
     ("JK JK JK JK JK JK JK JK JK", None, LENIENT, INVALID),
+    # 001: "If you have unused jokers, select these jokers and put on a separate plank."
+    ("JK", None, OCTRO, SPARE),
+    ("JK 7S", "7", OCTRO, SPARE),
+    ("JK JK JK", None, OCTRO, SPARE),
+    ("JK JK", None, STANDARD, INVALID),
+    ("JK 5S", None, OCTRO, INVALID),
     # One natural card and two jokers: a run where runs may take two jokers, else a set.
     ("5H JK JK", None, STANDARD, IMPURE),
     ("5H JK JK", None, ONE_JOKER, SET),
@@ -161,7 +182,7 @@ DECLARATIONS = [
         None,
         OCTRO,
         False,
-        76,
+        67,  # every card counts, the Ace 1 (see below)
         "One of your two required sequences needs 4 or more cards.",
     ),
     ("8S 9S 10S | QD JK AD | 5C 5D 5H 5S | 3C 3D 3H", None, STANDARD, True, 0, "Valid declaration."),
@@ -174,11 +195,25 @@ DECLARATIONS = [
         71,
         "You need a second sequence.",
     ),
-    # Spare jokers inside groups are fine, and a group of jokers alone where allowed.
+    # Spare jokers inside groups are fine, and in a set with a wild card being itself.
     ("AH 2H 3H | 5S 6S JK 8S JK | 9C 9D 9H JK | KD", None, STANDARD, False, 10, None),
     ("AH 2H 3H JK | 5S 6S 7S | 9C 9D 9H | KD KS KC", None, STANDARD, True, 0, "Valid declaration."),
-    ("AH 2H 3H | 5S 6S 7S | 9C 9D 9H 9S | JK JK 7C", "7", STANDARD, False, 0, None),
-    ("AH 2H 3H | 5S 6S 7S | 9C 9D 9H 9S | JK JK 7C", "7", LENIENT, True, 0, "Valid declaration."),
+    ("AH 2H 3H | 5S 6S 7S | 9C 9D 9H 9S | JK JK 7C", "7", STANDARD, True, 0, "Valid declaration."),
+    ("AH 2H 3H | 5S 6S 7S | 9C 9D 9H 9S | JK JK JK", "8", STANDARD, False, 0, None),
+    ("AH 2H 3H | 5S 6S 7S | 9C 9D 9H 9S | JK JK JK", None, LENIENT, True, 0, "Valid declaration."),
+    # 001: "Even if there are free jokers and the rest of the cards form runs and sets as
+    # required, the declare is valid."
+    ("10H JH QH | 4S 5S 6S 7S | 9D 9C 9H | JK JK JK", None, OCTRO, True, 0, "Valid declaration."),
+    ("10H JH QH | 4S 5S 6S 7S | 9D 9C 9H | KD | JK JK", None, OCTRO, False, 10, None),
+    # 001: "Unmatched J, Q, K or 10: 10 points each; Rest ... each as its rank value": Ace 1.
+    ("8S 9S 10S JS | QD KD JK | 5C 5D 5H | AC 2D 4H", None, OCTRO, False, 7, None),
+    ("8S 9S 10S JS | QD KD JK | 5C 5D 5H | AC 2D 4H", None, STANDARD, False, 16, None),
+    # 004: "If a player has a straight run in his hand though, he does not pay for the cards in
+    # that straight run or in any other runs in his hand": sets and loose cards still pay.
+    ("AH 2H 3H | 5S 6S JK | 9C 9D 9H | KD QD JD 4C", None, HOME, False, 61, None),
+    ("AH 2H 3H | 5S 6S JK | 9C 9D 9H | KD QD JD 4C", None, STANDARD, False, 34, None),
+    ("AH 2H 3H | 5S 6S JK | 9C 9D 9H 9S | KD QD JD", None, HOME, True, 36, "Valid declaration."),
+    ("2H 3H JK | 5S 6S JK | 9C 9D 9H | KD QD JD 4C", None, HOME, False, 77, None),
     # Points: once both lives are there only the cards outside valid groups count.
     (
         "AH 2H 3H | 5S 6S JK | 9C 9D KH | QD 4C 2S 3S",
@@ -197,7 +232,9 @@ DECLARATIONS = [
         80,
         "You need a second sequence.",
     ),
-    # ...but where a pure sequence protects, only the runs go uncounted (003, 004).
+    # ...but where a pure sequence protects, only the runs go uncounted (003, 004). 003: "If the
+    # player has formed pure sequence (1st Life), the value of cards that are not in sequence
+    # are calculated."
     (
         "AH 2H 3H | 9C 9D 9H | 4C 5D 6S | 10S 2C 7D KC",
         None,
@@ -206,6 +243,8 @@ DECLARATIONS = [
         71,
         "You need a second sequence.",
     ),
+    ("AH 2H 3H | 9C 9D 9H | 4C 5D 6S | 10S 2C 7D KC", None, APP, False, 71, None),
+    ("AH 2H 3H | 9C 9D 9H | 4C 5D 6S | 10S 2C 7D KC", None, HOME, False, 71, None),
     (
         "AH 2H 3H | 9C 9D 9H | 4C 5D 6S | 10S 2C 7D KC",
         None,
@@ -214,6 +253,9 @@ DECLARATIONS = [
         80,
         "You need a second sequence.",
     ),
+    # 003, as we read "cards not in sequence" once both lives are there: cards outside every
+    # valid group, sets included, go uncounted.
+    ("AH 2H 3H | 5S 6S JK | 9C 9D 9H | KD QD JD 4C", None, APP, False, 34, None),
     # Wild cards and printed jokers count nothing, whatever happens.
     ("JK 7S 7D | 2C 3S", "7", STANDARD, False, 5, None),
     # The cap.
@@ -256,6 +298,18 @@ def test_reasons_point_at_what_to_fix():
         == "You need a second sequence."
     )
     assert "13 cards" in judge_groups(groups_of("AH 2H 3H | 5S 6S 7S"), None).reason
+
+
+def test_each_group_is_labelled_with_what_it_is_charged():
+    """Without both lives every group pays (no "0 pts" over a set that is charged); with them
+    only the loose cards, and on home rules the sets too."""
+    no_life = judge_groups(groups_of("AH 2H 3H | 9C 9D 9H | 4C 5D 6S 7S | KD QS JD"), None)
+    assert no_life.group_points == (15, 27, 22, 30) and no_life.points == 80
+    life = groups_of("AH 2H 3H | 5S 6S JK | 9C 9D 9H | KD QD JD 4C")
+    assert judge_groups(life, None).group_points == (0, 0, 0, 34)
+    assert judge_groups(life, None, HOME).group_points == (0, 0, 27, 34)
+    protects = groups_of("AH 2H 3H | 9C 9D 9H | 4C 5D 6S | 10S 2C 7D KC")
+    assert judge_groups(protects, None, APP).group_points == (0, 27, 15, 29)
 
 
 def test_judge_kinds_follow_the_groups():

@@ -3,6 +3,7 @@ import asyncio
 import pytest
 from service_helpers import GUILD, open_and_start, open_service, user
 
+from bot.engine import Rules
 from bot.engine.events import EventKind
 from bot.service import ManualClock, ServiceEventKind, ServiceSettings, TableService
 from bot.store import Store
@@ -138,3 +139,35 @@ async def test_due_tables_act_together_and_share_commits(timed):
     events = await service.fire_due()
     assert {event.table_id for event in events} == {service.table_in(c).id for c in range(20, 40)}
     assert service.store.commits - before < 10
+
+
+async def test_two_clocks_pick_then_discard_and_a_pick_starts_the_discard_clock(timed):
+    # 003: "Player has 20 seconds to pick one card ... and after that will has 20 seconds to
+    # discard"; "Not pick yet - Automatically pick one card from closed deck. Picked but not
+    # dropped - Automatically discard the new one."
+    clock, service = timed
+    app = Rules.preset("app")
+    await service.open_table(GUILD, 3, user(3, 0), "Host", rules=app)
+    await service.join(3, user(3, 1), "Player 1")
+    await service.start(3, user(3, 0))
+    table = service.table_in(3)
+    deal = table.match.deal
+    seat = deal.turn
+    clock.advance(app.turn_seconds - 1)
+    assert await service.fire_due() == []
+    clock.advance(1)
+    events = await service.fire_due()
+    assert kinds(events)[:2] == [EventKind.MISSED_TURN, EventKind.PICKED]
+    assert deal.turn == seat and deal.on_discard_clock  # the discard clock now runs
+    clock.advance(app.discard_seconds - 1)
+    assert await service.fire_due() == []
+    clock.advance(1)
+    assert EventKind.DISCARDED in kinds(await service.fire_due()) and deal.turn != seat
+    # A player who picks in time starts the discard clock at once.
+    other = deal.turn
+    clock.advance(5)
+    await service.play(3, user(3, other), {"command": "pick", "source": "closed"})
+    clock.advance(app.discard_seconds - 1)
+    assert await service.fire_due() == []
+    clock.advance(1)
+    assert EventKind.DISCARDED in kinds(await service.fire_due()) and deal.turn == seat

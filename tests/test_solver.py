@@ -1,6 +1,6 @@
 """The solver against hand-made hands that punish greedy play, and against a brute-force
-reference on a few thousand random hands (2-deck shoe, random wild rank, several rule sets,
-some hands dealt heavy in jokers and some built close to a show)."""
+reference on a few thousand random hands (2-deck shoe, random wild rank, every preset and
+several other rule sets, some hands dealt heavy in jokers and some built close to a show)."""
 
 import copy
 import dataclasses
@@ -17,13 +17,18 @@ from bot.engine.melds import GroupKind, classify_group, judge_groups, life_met, 
 from bot.engine.rules import Rules
 from bot.engine.solver import Arrangement, best_arrangement
 
+PRESETS = [Rules.preset(name) for name in Rules.PRESET_NAMES]
 RULE_SETS = [
-    Rules(),
-    Rules.preset("octro"),
-    Rules.preset("lenient"),
+    *PRESETS,
     Rules(max_set_size=3),
     Rules(pure_sequence_protects=True, require_four_card_life=True),
     Rules(one_joker_per_impure_sequence=True, joker_only_groups=True, score_cap=120),
+    # What the old "lenient" preset played (tables stored with it still load).
+    Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),
+    # Tight room for spare jokers: a show may need a set of wild cards alone.
+    Rules(one_joker_per_impure_sequence=True, max_set_size=3),
+    # Sets pay once both lives are met, and no pure sequence protects alone.
+    Rules(sets_protected=False, ace_points=1, score_cap=150),
 ]
 
 
@@ -34,7 +39,9 @@ def brute_force(cards, wild, rules):
     """(points, valid) by trying every grouping: the first remaining card is either left out
     or put in every group of remaining cards that classify_group accepts. A group's natural
     cards share a suit (a run) or a rank (a set), so only such cards and wild ones are tried
-    with it. Wild cards sort last, so once only they remain they can form only joker groups."""
+    with it. Wild cards sort last, so once only they remain they can form only groups of wild
+    cards alone. Where the table has a plank for spare jokers, wild cards left out of every
+    group lie there, and the show is still valid."""
     key = lambda card: (is_wild(card, wild), card.sort_key)  # noqa: E731
 
     @cache
@@ -50,7 +57,7 @@ def brute_force(cards, wild, rules):
             old = found.get(flags, (10**9, 10**9))
             found[flags] = (min(old[0], ungrouped), min(old[1], outside))
 
-        points = card_points(first, wild)
+        points = card_points(first, wild, rules.ace_points)
         for (pure, seqs, long, _), (ungrouped, outside) in best(rest).items():
             keep((pure, seqs, long, 0), ungrouped + points, outside + points)
         partners = Counter(
@@ -68,7 +75,7 @@ def brute_force(cards, wild, rules):
             left.subtract(group[1:])
             left = tuple(sorted(left.elements(), key=key))
             is_run = kind.is_sequence
-            group_points = sum(card_points(c, wild) for c in group)
+            group_points = sum(card_points(c, wild, rules.ace_points) for c in group)
             for (pure, seqs, long, grouped), (ungrouped, outside) in best(left).items():
                 flags = (
                     pure | (kind is GroupKind.PURE_SEQUENCE),
@@ -79,7 +86,7 @@ def brute_force(cards, wild, rules):
                 keep(flags, ungrouped, outside + (0 if is_run else group_points))
         return found
 
-    total = sum(card_points(c, wild) for c in cards)
+    total = sum(card_points(c, wild, rules.ace_points) for c in cards)
     points, valid = total, False
     for (pure, seqs, long, grouped), (ungrouped, outside) in best(tuple(sorted(cards, key=key))).items():
         life = life_met(pure, seqs, bool(long), rules)
@@ -94,7 +101,7 @@ def brute_force(cards, wild, rules):
                 rules=rules,
             ),
         )
-        valid = valid or (life and grouped and ungrouped == 0)
+        valid = valid or (life and (grouped or rules.spare_jokers_plank) and ungrouped == 0)
     return min(points, rules.score_cap), valid
 
 
@@ -148,9 +155,13 @@ def check_arrangement(cards, wild, rules, result):
         assert meld.kind is not GroupKind.INVALID
         assert classify_group(meld.cards, wild, rules) is meld.kind, meld
     judged = judge_groups([m.cards for m in result.groups] + [[c] for c in result.ungrouped], wild, rules)
-    assert judged.points == result.points
+    if result.valid and not rules.sets_protected:
+        # Home rules: a show pays for its sets, and a loser may pay less laid out otherwise.
+        assert judged.points >= result.points
+    else:
+        assert judged.points == result.points
     if result.valid:
-        assert result.points == 0 and not result.ungrouped
+        assert not result.ungrouped and (result.points == 0 or not rules.sets_protected)
         if sum(len(m.cards) for m in result.groups) == 13:
             assert judge_groups([m.cards for m in result.groups], wild, rules).valid
 
@@ -367,7 +378,10 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
     rule_sets = [
         Rules.preset("octro"),
         Rules(identical_triplet_pure=True),
-        Rules.preset("lenient").replace(identical_triplet_pure=True),
+        Rules(
+            pure_sequence_protects=True, max_set_size=8, joker_only_groups=True, identical_triplet_pure=True
+        ),
+        Rules.preset("home").replace(identical_triplet_pure=True),
     ]
     for index in range(150):
         shoe = build_shoe(3, 3)

@@ -78,6 +78,11 @@ class ComputerPlayer:
 
     def _pick_phase(self, view: SeatView) -> dict[str, Any]:
         assert view.seat is not None
+        if view.can_declare:  # a show before any pick (004): the 13 cards as they are
+            show = _solve(view.hand, view.wild_rank, view.rules)
+            if show.valid and not show.ungrouped:
+                groups = [format_cards(meld.cards) for meld in show.groups]
+                return {"command": "declare", "seat": view.seat, "groups": groups, "finish": None}
         if self.level is Level.STRONG and _should_drop(view):
             return {"command": "drop", "seat": view.seat}
         open_card = view.open_card
@@ -92,12 +97,13 @@ class ComputerPlayer:
 
     def _easy_discard(self, view: SeatView, best: Arrangement) -> Card:
         allowed = _discardable(view)
-        careless = [card for card in allowed if card_points(card, view.wild_rank) >= EASY_HIGH_CARD]
+        ace = view.rules.ace_points
+        careless = [card for card in allowed if card_points(card, view.wild_rank, ace) >= EASY_HIGH_CARD]
         if careless and self.rng.random() < EASY_CARELESS:
             return self.rng.choice(careless)
         if best.discard is not None and best.discard in allowed:
             return best.discard
-        return max(allowed, key=lambda card: (card_points(card, view.wild_rank), card.sort_key))
+        return max(allowed, key=lambda card: (card_points(card, view.wild_rank, ace), card.sort_key))
 
 
 def decide(level: Level | str, view: SeatView, rng: random.Random) -> dict[str, Any]:
@@ -199,11 +205,12 @@ def taken_from_open(view: SeatView) -> list[tuple[int, Card]]:
 
 def unseen_cards(view: SeatView, taken: Sequence[tuple[int, Card]]) -> Counter[Card]:
     """Cards this seat could still draw or be thrown: the shoe less its own hand, the open pile,
-    the cut card and the discards others took (those sit in known hands)."""
+    the cut card when it is kept out of play, and the discards others took (those sit in known
+    hands). A cut card under the closed deck (001, 003) will be drawn, so it still counts."""
     unseen = _shoe(view)
     unseen.subtract(view.hand)
     unseen.subtract(view.open_pile)
-    if view.cut_joker is not None:
+    if view.cut_joker is not None and not view.rules.cut_card_in_play:
         unseen[view.cut_joker] -= 1
     unseen.subtract(card for _, card in taken)
     return +unseen  # drops the counts that went to zero or below (duplicates misread)
@@ -284,7 +291,7 @@ class _Counting:
             if needed:
                 outs += WILD_OUTS_WEIGHT * self.live_wilds
             forgiven = min(MOST_FORGIVEN, OUTS_WEIGHT * outs)
-            total += card_points(card, self.wild) * (1 - forgiven)
+            total += card_points(card, self.wild, self.rules.ace_points) * (1 - forgiven)
         if not pure:
             total += NO_PURE_SEQUENCE - (PURE_DRAW_RELIEF if pure_draw else 0.0)
         if sequences < 2:
@@ -303,7 +310,7 @@ class _Counting:
         score, _, _, card = min(
             (
                 self.score(_without(hand, card)) + self.feeding(card),
-                -card_points(card, self.wild),
+                -card_points(card, self.wild, self.rules.ace_points),
                 card.sort_key,
                 card,
             )

@@ -152,11 +152,14 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda card: card.sort_key)
 
 
-def card_points(card: Card, wild_rank: int | None) -> int:
-    """Penalty points of an unmelded card: A K Q J 10, pips face value, any joker 0."""
+def card_points(card: Card, wild_rank: int | None, ace_points: int = 10) -> int:
+    """Penalty points of an unmelded card: K Q J 10, pips face value, any joker 0, and an Ace
+    what the rules say (10 on most pages; Octro counts it by its rank, 1)."""
     if card.rank == JOKER_RANK or card.rank == wild_rank:
         return 0
-    return 10 if card.rank == ACE or card.rank > 10 else card.rank
+    if card.rank == ACE:
+        return ace_points
+    return 10 if card.rank > 10 else card.rank
 
 
 def is_wild(card: Card, wild_rank: int | None) -> bool:

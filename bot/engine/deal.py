@@ -4,6 +4,15 @@ Each command has `can_x` (a yes/no for buttons), `verify_x` (raises a player-rea
 `IllegalActionError`) and `x` (verifies, applies, returns events). A rejected command changes
 nothing. Every accepted command is appended to `log`, and every random outcome (the shoe, the
 toss, each reshuffle) is recorded, so `Deal.replay` rebuilds the exact state from the log alone.
+What the clock does for an absent player (a timeout) is decided here too, from the rules: one
+clock for the turn, or (003) a pick clock then a discard clock, and an automatic show for a
+hand that is complete when its time runs out.
+
+How a deal ends decides what each seat pays, and each seat's `outcome` says why: a valid show
+scores the other hands (a hand that could itself have shown may pay the rules' missed
+declaration instead, 003; a show before any pick doubles what they pay and one after a single
+pick halves it, 004; a player who left is scored by hand when the show came before their next
+turn, 003); an empty deck may score every hand, the lowest winning (003).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError, require
 from bot.engine.events import Event, EventKind
 from bot.engine.melds import judge_groups
-from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, Rules
+from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, LeaveCost, Rules
 from bot.engine.solver import best_arrangement
 
 
@@ -48,7 +57,16 @@ class Outcome(StrEnum):
     FIRST_DROP = "first_drop"
     MIDDLE_DROP = "middle_drop"
     LEFT = "left"
+    LEFT_HAND_SCORED = "left_hand_scored"  # left, and a show came before their next turn (003)
+    MISSED_DECLARATION = "missed_declaration"  # their 13 cards were a valid show too (003)
     WRONG_SHOW = "wrong_show"
+
+
+class Stakes(StrEnum):
+    """What every scored hand pays after an early show (004), applied after the score cap."""
+
+    DOUBLE = "double"  # the show came before the winner picked any card
+    HALF = "half"  # the show came after the winner picked just one card
 
 
 @dataclass
@@ -56,7 +74,8 @@ class Seat:
     hand: list[Card]
     status: SeatStatus = SeatStatus.PLAYING
     has_picked: bool = False  # picked at least once this deal: a drop is then a middle drop
-    missed_turns: int = 0  # consecutive turns lost to the clock
+    missed_turns: int = 0  # consecutive turns the clock played
+    picks: int = 0  # cards picked this deal (a show after one pick halves the stakes, 004)
     points: int | None = None  # charged once the seat's deal is settled
     outcome: Outcome | None = None
 
@@ -70,6 +89,7 @@ class Seat:
             "status": self.status.value,
             "has_picked": self.has_picked,
             "missed_turns": self.missed_turns,
+            "picks": self.picks,
             "points": self.points,
             "outcome": self.outcome.value if self.outcome else None,
         }
@@ -81,6 +101,7 @@ class Seat:
             status=SeatStatus(raw["status"]),
             has_picked=raw["has_picked"],
             missed_turns=raw["missed_turns"],
+            picks=raw.get("picks", int(raw["has_picked"])),  # rows from before counted no picks
             points=raw["points"],
             outcome=Outcome(raw["outcome"]) if raw["outcome"] else None,
         )
@@ -98,6 +119,7 @@ class SeatView:
     open_pile: tuple[Card, ...]
     closed_count: int
     cut_joker: Card | None
+    cut_card_under_deck: bool  # the cut card lies face up under the closed deck, drawn last
     wild_rank: int | None
     statuses: tuple[SeatStatus, ...]
     hand_sizes: tuple[int, ...]
@@ -106,6 +128,7 @@ class SeatView:
     picked: Card | None  # the card this seat took this turn
     picked_from_open: bool
     can_pick_open: bool
+    can_declare: bool  # after a pick, or at one's first turn where a 13-card show is allowed
     rules: Rules
 
     @property
@@ -139,6 +162,9 @@ class Deal:
     finish_slot: list[Card] = field(default_factory=list)
     discards: list[tuple[int, Card]] = field(default_factory=list)
     reshuffles: list[list[Card]] = field(default_factory=list)
+    clock_played: bool = False  # the clock has acted in this turn (it counts one missed turn)
+    leavers: list[int] = field(default_factory=list)  # left, and their next turn has not come
+    stakes: Stakes | None = None
     winner: int | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     rng: random.Random | None = field(default=None, repr=False, compare=False)
@@ -185,6 +211,8 @@ class Deal:
                 hands[seat].append(deck.pop())
         open_card = deck.pop()
         cut_joker = deck.pop() if rules.cut_joker else None
+        if cut_joker is not None and rules.cut_card_in_play:
+            deck.insert(0, cut_joker)  # 001, 003: face up under the closed deck, the last card drawn
         seats = [
             Seat(hands[seat]) if seat in hands else Seat([], SeatStatus.SITTING_OUT, points=0)
             for seat in range(players)
@@ -211,6 +239,7 @@ class Deal:
                 open_card,
                 data={
                     "cut_joker": cut_joker.code if cut_joker else None,
+                    "cut_card_in_play": deal.cut_card_under_deck,
                     "wild_rank": deal.wild_rank,
                     "commitment": deal.commitment,
                 },
@@ -243,8 +272,7 @@ class Deal:
         self.verify_pick(seat, source)
         source = Source(source)
         self._record("pick", seat, source=source.value)
-        player = self.seats[seat]
-        player.missed_turns = 0
+        self.seats[seat].missed_turns = 0
         return [self._take(seat, source)]
 
     def _take(self, seat: int, source: Source) -> Event:
@@ -252,6 +280,7 @@ class Deal:
         card = (self.open_pile if source is Source.OPEN else self.closed).pop()
         player.hand.append(card)
         player.has_picked = True
+        player.picks += 1
         self.picked, self.picked_from_open = card, source is Source.OPEN
         self.phase = Phase.DISCARD
         return Event(
@@ -302,14 +331,14 @@ class Deal:
             raise IllegalActionError("Dropping is not allowed in this format.")
         self._verify_turn(seat, Phase.PICK, "drop")
 
+    def drop_cost(self, seat: int) -> int:
+        """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
+        return self.rules.middle_drop if self.seats[seat].has_picked else self.rules.first_drop
+
     def drop(self, seat: int) -> list[Event]:
         self.verify_drop(seat)
         self._record("drop", seat)
         return self._drop(seat)
-
-    def drop_cost(self, seat: int) -> int:
-        """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
-        return self.rules.middle_drop if self.seats[seat].has_picked else self.rules.first_drop
 
     def _drop(self, seat: int) -> list[Event]:
         player = self.seats[seat]
@@ -331,12 +360,22 @@ class Deal:
         if not self.seats[seat].in_play:
             raise IllegalActionError("You are no longer playing in this deal.")
 
+    def leave_cost(self, seat: int) -> int:
+        """What leaving the table would cost this seat now (unless, where the rules say so, a
+        show before its next turn has its hand scored instead)."""
+        if self.rules.leave_cost is LeaveCost.DROP_OR_HAND:
+            return self.drop_cost(seat)
+        return self.rules.middle_drop
+
     def leave(self, seat: int) -> list[Event]:
-        """A player who leaves the table is charged a middle drop, whenever it happens."""
+        """A player who leaves is charged a middle drop (000), or as a drop, first or middle, with
+        the hand scored instead if someone shows before the leaver's next turn (003)."""
         self.verify_leave(seat)
         self._record("leave", seat)
-        points = self.rules.middle_drop
+        points = self.leave_cost(seat)
         self._settle_seat(seat, SeatStatus.LEFT, Outcome.LEFT, points)
+        if self.rules.leave_cost is LeaveCost.DROP_OR_HAND:
+            self.leavers.append(seat)
         events = [Event(EventKind.LEFT, seat, data={"points": points})]
         if seat == self.turn:
             self._return_picked(seat)
@@ -348,18 +387,38 @@ class Deal:
         begins with an ordinary pile and the hand keeps 13 cards."""
         if self.phase is Phase.DISCARD and self.picked is not None:
             self.seats[seat].hand.remove(self.picked)
+            self.seats[seat].picks -= 1
             (self.open_pile if self.picked_from_open else self.closed).append(self.picked)
 
     # ----------------------------------------------------------------- declare
 
     def can_declare(self, seat: int) -> bool:
-        """Whether declaring is open to `seat` now (the grouping is judged only on `declare`)."""
+        """Whether declaring is open to `seat` now (the grouping is judged only on `declare`):
+        after a pick, or before any where the rules allow a 13-card show at one's first turn."""
+        if self._may_show_before_pick(seat):
+            return True
         return _allowed(self._verify_turn, seat, Phase.DISCARD, "declare")
 
-    def verify_declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str) -> None:
+    def _may_show_before_pick(self, seat: int) -> bool:
+        return (
+            self.rules.show_before_pick
+            and _allowed(self._verify_turn, seat, Phase.PICK, "declare")
+            and not self.seats[seat].has_picked
+        )
+
+    def verify_declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str | None) -> None:
+        """`finish` is the card put in the finish slot; None only for a 13-card show at one's
+        first turn, before any pick, where the rules allow it (004)."""
+        declared = Counter(card for group in groups for card in group)
+        if finish is None:
+            if not self._may_show_before_pick(seat):
+                self._verify_turn(seat, Phase.DISCARD, "declare")
+                raise IllegalActionError("Put a card in the finish slot to declare.")
+            if declared != Counter(self.seats[seat].hand):
+                raise IllegalActionError("Your groups must use exactly the 13 cards in your hand, each once.")
+            return
         finish = _card(finish)
         self._verify_turn(seat, Phase.DISCARD, "declare")
-        declared = Counter(card for group in groups for card in group)
         declared[finish] += 1
         if declared != Counter(self.seats[seat].hand):
             raise IllegalActionError(
@@ -367,25 +426,53 @@ class Deal:
             )
         self._verify_not_handed_back(finish, "finish with")
 
-    def declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str) -> list[Event]:
+    def declare(
+        self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str | None = None
+    ) -> list[Event]:
         """A valid show wins the deal at once; a wrong show costs the penalty and puts the
         player out while the others play on."""
-        finish = _card(finish)
+        finish = None if finish is None else _card(finish)
         groups = [list(group) for group in groups]
         self.verify_declare(seat, groups, finish)
-        self._record("declare", seat, groups=[format_cards(g) for g in groups], finish=finish.code)
-        self.seats[seat].hand.remove(finish)
-        self.finish_slot.append(finish)
+        self._record(
+            "declare", seat, groups=[format_cards(g) for g in groups], finish=finish.code if finish else None
+        )
+        self.seats[seat].missed_turns = 0
+        return self._show(seat, groups, finish)
+
+    def _show(
+        self, seat: int, groups: list[list[Card]], finish: Card | None, automatic: bool = False
+    ) -> list[Event]:
+        if finish is not None:
+            self.seats[seat].hand.remove(finish)
+            self.finish_slot.append(finish)
         self.seats[seat].hand = [card for group in groups for card in group]
         judgement = judge_groups(groups, self.wild_rank, self.rules)
-        data = {"groups": [format_cards(g) for g in groups], "reason": judgement.reason}
+        data: dict[str, Any] = {"groups": [format_cards(g) for g in groups], "reason": judgement.reason}
+        public: dict[str, Any] = {"automatic": True} if automatic else {}
+        if finish is None:
+            public["before_pick"] = True
         if not judgement.valid:
             points = self.rules.wrong_declaration
             self._settle_seat(seat, SeatStatus.WRONG_SHOW, Outcome.WRONG_SHOW, points)
-            event = Event(EventKind.WRONG_SHOW, seat, finish, True, {"points": points}, data)
+            event = Event(EventKind.WRONG_SHOW, seat, finish, True, {"points": points, **public}, data)
             return [event, *self._after_turn()]
         self._settle_seat(seat, SeatStatus.DECLARED, Outcome.WON, 0)
-        return [Event(EventKind.DECLARED, seat, finish, data=data), *self._finish(seat)]
+        self.stakes = self._stakes(seat)
+        if self.stakes is not None:
+            public["stakes"] = self.stakes.value
+        return [
+            Event(EventKind.DECLARED, seat, finish, data={**data, **public}),
+            *self._finish(seat, shown=True),
+        ]
+
+    def _stakes(self, winner: int) -> Stakes | None:
+        """004: "if a player calls rummy after picking up just one card then the other players
+        pay just half ... if a player calls rummy before he has even picked up a card then
+        everyone else pays the winner twice"."""
+        if not self.rules.early_show_multipliers:
+            return None
+        return {0: Stakes.DOUBLE, 1: Stakes.HALF}.get(self.seats[winner].picks)
 
     # ----------------------------------------------------------------- timeout
 
@@ -396,14 +483,34 @@ class Deal:
         if seat != self.turn:
             raise IllegalActionError("Only the player to act can run out of time.")
 
+    @property
+    def on_discard_clock(self) -> bool:
+        """Whether the clock running is the discard clock of a two-clock turn (003)."""
+        return self.rules.discard_seconds is not None and self.phase is Phase.DISCARD
+
+    @property
+    def clock_seconds(self) -> int:
+        """The time the clock now running gives: the turn's, or the pick's or the discard's."""
+        if self.on_discard_clock:
+            assert self.rules.discard_seconds is not None
+            return self.rules.discard_seconds
+        return self.rules.turn_seconds
+
     def timeout(self, seat: int) -> list[Event]:
-        """The clock plays for an absent player: pick from the closed deck and throw that card
-        back. The configured number of misses in a row is a middle drop."""
+        """The clock plays for an absent player: it picks from the closed deck and throws that
+        card back. With two clocks (003) a timeout on the pick clock only picks, and the discard
+        clock starts; a timeout on the discard clock throws the new card back. A turn the clock
+        played in counts once toward the missed turns that make a middle drop. Where the rules
+        say so (003), a hand that can show when its time runs out declares by itself."""
         self.verify_timeout(seat)
         self._record("timeout", seat)
         player = self.seats[seat]
-        player.missed_turns += 1
-        missed = Event(EventKind.MISSED_TURN, seat, data={"missed": player.missed_turns})
+        if not self.clock_played:
+            player.missed_turns += 1
+            self.clock_played = True
+        missed = Event(
+            EventKind.MISSED_TURN, seat, data={"missed": player.missed_turns, "phase": self.phase.value}
+        )
         if player.missed_turns >= self.rules.max_missed_turns:
             self._return_picked(seat)
             self.phase = Phase.PICK
@@ -411,8 +518,31 @@ class Deal:
         events = [missed]
         if self.phase is Phase.PICK:
             events.append(self._take(seat, Source.CLOSED))
+            if self.on_discard_clock:
+                return events
+        show = self._automatic_show(seat)
+        if show is not None:
+            return events + self._show(seat, *show, automatic=True)
         assert self.picked is not None
         return events + self._put_down(seat, self.picked)
+
+    def _automatic_show(self, seat: int) -> tuple[list[list[Card]], Card] | None:
+        """The show a complete hand makes by itself at a timeout (003): the new card goes to the
+        finish slot when the other 13 are a show, else any card that leaves one."""
+        if not self.rules.declare_on_timeout or self.picked is None:
+            return None
+        hand = self.seats[seat].hand
+        rest = list(hand)
+        rest.remove(self.picked)
+        for cards, new_card in ((rest, self.picked), (hand, None)):
+            best = best_arrangement(cards, self.wild_rank, self.rules)
+            finish = new_card if new_card is not None else best.discard
+            if best.valid and finish is not None and self._may_finish_with(finish):
+                return [list(meld.cards) for meld in best.groups], finish
+        return None
+
+    def _may_finish_with(self, card: Card) -> bool:
+        return _allowed(self._verify_not_handed_back, card, "finish with")
 
     # ----------------------------------------------------------------- turn flow
 
@@ -427,12 +557,21 @@ class Deal:
             if self.rules.closed_deck_empty is ClosedDeckEmpty.SETTLE or len(self.open_pile) < 2:
                 return [Event(EventKind.DECK_EXHAUSTED), *self._settle_by_hands()]
             events.append(self._reshuffle())
-        self.turn = self._next_in_play(self.turn)
+        following = self._next_in_play(self.turn)
+        self._pass_leavers(self.turn, following)
+        self.turn = following
         self.turn_number += 1
         self.phase = Phase.PICK
         self.picked, self.picked_from_open = None, False
+        self.clock_played = False
         events.append(self._turn_event())
         return events
+
+    def _pass_leavers(self, current: int, following: int) -> None:
+        """The turn skips from `current` to `following`: the players who left from the seats in
+        between had their next turn now, so a later show no longer scores their hands."""
+        skipped = {(current + step) % self.players for step in range(1, (following - current) % self.players)}
+        self.leavers = [seat for seat in self.leavers if seat not in skipped]
 
     def _reshuffle(self) -> Event:
         """The open pile, less its top card, becomes the new closed deck. The new order is
@@ -472,23 +611,47 @@ class Deal:
         self._settle_seat(winner, SeatStatus.PLAYING, Outcome.WON, 0)
         return self._finish(winner)
 
-    def _finish(self, winner: int) -> list[Event]:
-        """Charges every seat still holding cards the best arrangement of its hand, then closes."""
+    def _finish(self, winner: int, shown: bool = False) -> list[Event]:
+        """Charges every seat still holding cards the best arrangement of its hand, then closes.
+        After a valid show (`shown`), the rules' missed declaration, stakes and leaver scoring
+        apply (see the module's docstring)."""
         self.winner = winner
         for index, seat in enumerate(self.seats):
             if seat.points is None:
-                self._settle_seat(index, seat.status, Outcome.HAND, self._hand_points(index))
+                self._settle_seat(index, seat.status, *self._scored(index, shown))
+        if shown:
+            for index in self.leavers:
+                points = self._staked(self._hand_points(index))
+                self._settle_seat(index, SeatStatus.LEFT, Outcome.LEFT_HAND_SCORED, points)
         self.phase = Phase.OVER
         self.picked, self.picked_from_open = None, False
         data = {
             "points": [seat.points for seat in self.seats],
             "outcomes": [seat.outcome.value if seat.outcome else None for seat in self.seats],
             "hands": [format_cards(seat.hand) for seat in self.seats],
+            "stakes": self.stakes.value if self.stakes else None,
             "salt": self.salt,
             "shoe": format_cards(self.shoe),
             "reshuffles": [format_cards(order) for order in self.reshuffles],
         }
         return [Event(EventKind.DEAL_OVER, winner, data=data)]
+
+    def _scored(self, seat: int, shown: bool) -> tuple[Outcome, int]:
+        """What a hand still in pays when the deal ends: its best arrangement, or the missed
+        declaration where its 13 cards were a valid show when another player showed (003)."""
+        best = best_arrangement(self.seats[seat].hand, self.wild_rank, self.rules)
+        missed = self.rules.missed_declaration_points
+        if shown and missed is not None and best.valid:
+            return Outcome.MISSED_DECLARATION, missed
+        return Outcome.HAND, self._staked(best.points)
+
+    def _staked(self, points: int) -> int:
+        """A scored hand's points after the cap, doubled or halved (rounded up) by the stakes."""
+        if self.stakes is Stakes.DOUBLE:
+            return points * 2
+        if self.stakes is Stakes.HALF:
+            return (points + 1) // 2
+        return points
 
     def _hand_points(self, seat: int) -> int:
         return best_arrangement(self.seats[seat].hand, self.wild_rank, self.rules).points
@@ -550,6 +713,17 @@ class Deal:
     def open_card(self) -> Card | None:
         return self.open_pile[-1] if self.open_pile else None
 
+    @property
+    def cut_card_under_deck(self) -> bool:
+        """Whether the cut card still lies face up under the closed deck (001, 003): it is the
+        deck's last card, so it is there until the deck first runs out."""
+        return (
+            self.cut_joker is not None
+            and self.rules.cut_card_in_play
+            and not self.reshuffles
+            and bool(self.closed)
+        )
+
     def view(self, seat: int | None) -> SeatView:
         mine = seat is not None and 0 <= seat < self.players
         picked_here = mine and seat == self.turn and self.picked is not None
@@ -562,6 +736,7 @@ class Deal:
             open_pile=tuple(self.open_pile),
             closed_count=len(self.closed),
             cut_joker=self.cut_joker,
+            cut_card_under_deck=self.cut_card_under_deck,
             wild_rank=self.wild_rank,
             statuses=tuple(s.status for s in self.seats),
             hand_sizes=tuple(len(s.hand) for s in self.seats),
@@ -570,6 +745,7 @@ class Deal:
             picked=self.picked if picked_here else None,
             picked_from_open=bool(picked_here and self.picked_from_open),
             can_pick_open=mine and self.can_pick(seat, Source.OPEN),
+            can_declare=mine and self.can_declare(seat),
             rules=self.rules,
         )
 
@@ -577,7 +753,7 @@ class Deal:
         """Every card of the shoe is in exactly one place, and the turn makes sense."""
         zones = [*(s.hand for s in self.seats), self.closed, self.open_pile, self.finish_slot]
         held = Counter(card for zone in zones for card in zone)
-        if self.cut_joker is not None:
+        if self.cut_joker is not None and not self.rules.cut_card_in_play:
             held[self.cut_joker] += 1
         require(held == Counter(self.shoe), "cards are not conserved")
         if self.phase is Phase.OVER:
@@ -615,6 +791,9 @@ class Deal:
             "finish_slot": format_cards(self.finish_slot),
             "discards": [[seat, card.code] for seat, card in self.discards],
             "reshuffles": [format_cards(order) for order in self.reshuffles],
+            "clock_played": self.clock_played,
+            "leavers": list(self.leavers),
+            "stakes": self.stakes.value if self.stakes else None,
             "winner": self.winner,
             "log": list(self.log),
         }
@@ -642,6 +821,10 @@ class Deal:
             finish_slot=parse_cards(raw["finish_slot"]),
             discards=[(seat, parse_card(card)) for seat, card in raw["discards"]],
             reshuffles=[parse_cards(order) for order in raw["reshuffles"]],
+            # Rows from before these were kept hold none of them.
+            clock_played=raw.get("clock_played", False),
+            leavers=list(raw.get("leavers", [])),
+            stakes=Stakes(raw["stakes"]) if raw.get("stakes") else None,
             winner=raw["winner"],
             log=list(raw["log"]),
             rng=rng,
@@ -697,7 +880,7 @@ class Deal:
             case "timeout":
                 return self.timeout(seat)
             case "declare":
-                return self.declare(seat, [parse_cards(g) for g in entry["groups"]], entry["finish"])
+                return self.declare(seat, [parse_cards(g) for g in entry["groups"]], entry.get("finish"))
         raise IllegalActionError(f"Unknown command '{entry.get('command')}'.")
 
 

@@ -7,10 +7,12 @@ charges points through the helpers here, and labels every group it returns with
 `classify_group`, so a hand can never be scored one way by the solver and another by a show.
 
 Wild cards (printed jokers and every card of the deal's wild rank) stand in for any card. A
-wild-rank card may also be itself: `5♥ 6♥ 7♥` with sevens wild is a pure sequence. A group of
-wild cards only (even `7♥ 7♠ 7♦` with sevens wild) is a "joker-only group", which some tables
-allow as a set and others refuse; it is never a sequence, because nothing in it fixes a suit that
-was not chosen just to make it one.
+wild-rank card may also be itself, in a run as in a set: `5♥ 6♥ 7♥` with sevens wild is a pure
+sequence, and `7♠ 7♥ 7♦` or `7♠ 7♥ JK` a set of sevens. A group of wild cards only is never a
+sequence (nothing in it fixes a run that was not chosen just to make one), so `7♠ JK JK` is a set
+of sevens, not a run. A group of printed jokers alone, where every card acts as a joker, is a
+set only where `joker_only_groups` allows it; where `spare_jokers_plank` does (Octro), unused
+jokers may lie on a plank of their own in a show, which is no meld and costs nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class GroupKind(StrEnum):
     PURE_SEQUENCE = "pure_sequence"
     IMPURE_SEQUENCE = "impure_sequence"
     SET = "set"
+    SPARE_JOKERS = "spare_jokers"  # unused jokers on their own plank (`Rules.spare_jokers_plank`)
     INVALID = "invalid"
 
     @property
@@ -64,9 +67,10 @@ class Judgement:
     """The verdict on one declared arrangement: the same figures settle a wrong show and a loss."""
 
     valid: bool
-    points: int
+    points: int  # what the arrangement is charged, after the cap
     kinds: tuple[GroupKind, ...]
     reason: str
+    group_points: tuple[int, ...] = ()  # what each group is charged, before the cap
 
 
 def wild_rank_of(wild_rank: int | str | None) -> int | None:
@@ -166,14 +170,12 @@ def is_identical_triplet(cards: Sequence[Card]) -> bool:
 
 def _analyse(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> tuple[GroupKind, _Reading | None]:
     """The group's kind, with the run reading behind it when it is a sequence."""
+    if all(is_wild(card, wild_rank) for card in cards):
+        return _wild_group_kind(cards, wild_rank, rules), None
     if len(cards) < 3:
         return GroupKind.INVALID, None
     if rules.identical_triplet_pure and is_identical_triplet(cards):
         return GroupKind.PURE_SEQUENCE, None
-    if all(is_wild(card, wild_rank) for card in cards):
-        if rules.joker_only_groups and len(cards) <= rules.max_set_size:
-            return GroupKind.SET, None
-        return GroupKind.INVALID, None
     reading = _run_reading(cards, wild_rank)
     if reading is not None:
         substitutes = reading[0]
@@ -184,6 +186,20 @@ def _analyse(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> tupl
     if _is_set(cards, wild_rank, rules):
         return GroupKind.SET, None
     return GroupKind.INVALID, None
+
+
+def _wild_group_kind(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> GroupKind:
+    """A group of wild cards only: a set when one of them can be itself (a card of the wild
+    rank) or the table lets printed jokers alone make one; else, where the table has a plank
+    for unused jokers, that plank."""
+    if 3 <= len(cards) <= rules.max_set_size:
+        if rules.identical_triplet_pure and is_identical_triplet(cards):
+            return GroupKind.PURE_SEQUENCE
+        if rules.joker_only_groups or any(card.rank == wild_rank for card in cards):
+            return GroupKind.SET
+    if rules.spare_jokers_plank and cards:
+        return GroupKind.SPARE_JOKERS
+    return GroupKind.INVALID
 
 
 def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> GroupKind:
@@ -204,7 +220,8 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
     with each joker in the place it fills, sets by suit with the jokers last."""
     key = (
         wild_rank or 0,
-        rules.identical_triplet_pure * 32
+        rules.spare_jokers_plank * 64
+        + rules.identical_triplet_pure * 32
         + rules.one_joker_per_impure_sequence * 16
         + rules.joker_only_groups * 8
         + rules.max_set_size,
@@ -236,9 +253,9 @@ def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> s
         return "a group needs at least 3 cards"
     naturals = [card for card in cards if not is_wild(card, wild_rank)]
     if not naturals:
-        if not rules.joker_only_groups:
-            return "a group cannot be made of jokers alone"
-        return f"a group of jokers holds at most {rules.max_set_size} cards"
+        if not rules.joker_only_groups and all(card.rank != wild_rank for card in cards):
+            return "a group cannot be made of printed jokers alone"
+        return f"a set holds at most {rules.max_set_size} cards"
     if len({card.rank for card in naturals}) == 1 and len(naturals) > 1:
         if len({card.suit for card in naturals}) != len(naturals):
             return "a set needs cards of different suits"
@@ -263,10 +280,10 @@ def life_met(pure: int, sequences: int, has_long: bool, rules: Rules) -> bool:
 def uncapped_points(
     *, all_points: int, ungrouped: int, outside_sequences: int, life: bool, pure: int, rules: Rules
 ) -> int:
-    """Melded cards only go uncounted once the lives are there; some tables let a pure
-    sequence alone protect the runs (never the sets)."""
+    """Melded cards only go uncounted once the lives are there (cards in sets only where
+    `sets_protected`); some tables let a pure sequence alone protect the sequences."""
     if life:
-        return ungrouped
+        return ungrouped if rules.sets_protected else outside_sequences
     if rules.pure_sequence_protects and pure >= 1:
         return outside_sequences
     return all_points
@@ -296,7 +313,7 @@ def judge_groups(
     kinds = tuple(classify_group(group, wild, rules) for group in groups)
 
     def points_of(selected: Sequence[Sequence[Card]]) -> int:
-        return sum(card_points(card, wild) for group in selected for card in group)
+        return sum(card_points(card, wild, rules.ace_points) for group in selected for card in group)
 
     pure = kinds.count(GroupKind.PURE_SEQUENCE)
     sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
@@ -314,7 +331,23 @@ def judge_groups(
     size = sum(len(group) for group in groups)
     reason = _reason(groups, kinds, invalid, size, wild, rules, pure, sequences, life)
     valid = not invalid and life and size == CARDS_PER_HAND
-    return Judgement(valid=valid, points=points, kinds=kinds, reason=reason)
+    charged = tuple(
+        points_of([group]) if _charged(kind, life, pure, rules) else 0
+        for kind, group in zip(kinds, groups, strict=True)
+    )
+    return Judgement(valid=valid, points=points, kinds=kinds, reason=reason, group_points=charged)
+
+
+def _charged(kind: GroupKind, life: bool, pure: int, rules: Rules) -> bool:
+    """Whether a group of this kind counts against its hand: the per-group form of
+    `uncapped_points`, for labels that show what each group costs."""
+    if kind is GroupKind.INVALID:
+        return True
+    if life:
+        return kind is GroupKind.SET and not rules.sets_protected
+    if rules.pure_sequence_protects and pure >= 1:
+        return not kind.is_sequence
+    return True
 
 
 def _reason(

@@ -1,5 +1,9 @@
-"""Rule options. Defaults follow the common app rules; each point where our source rule pages
-disagree is an option here, so a table can play the way its players know.
+"""Rule options, and the presets that bundle them the way each of our source rule pages plays.
+
+Every point where the pages in shared/rules-sources/ disagree is an option here (never a special
+case in a front end), so a table can play the way its players know: 000 Foryourummy and 002
+JungleeRummy are `standard` (the defaults), 001 Octro is `octro`, 003 an app's rule screen is
+`app`, 004 home rules are `home`. Each preset's comments quote the line it follows.
 """
 
 from __future__ import annotations
@@ -23,6 +27,15 @@ class ClosedDeckEmpty(StrEnum):
     SETTLE = "settle"  # the deal ends; every hand is scored and the lowest wins
 
 
+class LeaveCost(StrEnum):
+    """What a player who leaves the table in the middle of a deal is charged."""
+
+    MIDDLE_DROP = "middle_drop"  # 000: leaving before a show costs a middle drop, whenever it is
+    # 003: a first drop before any pick, else a middle drop; but the hand is scored instead when
+    # another player shows before the leaver's next turn would have come.
+    DROP_OR_HAND = "drop_or_hand"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     preset: str = "standard"  # the preset these rules started from (see `changed_options`)
@@ -32,27 +45,36 @@ class Rules:
     printed_jokers_per_deck: int = 1
     cut_joker: bool = True  # a card cut from the closed deck makes its rank wild
     aces_wild_on_printed_cut: bool = True  # if the cut card is a printed joker, Aces are wild
+    cut_card_in_play: bool = False  # the cut card lies face up under the closed deck, drawn last
 
     # Melds and declarations.
     max_set_size: int = 4
-    joker_only_groups: bool = False  # may a group be made of jokers alone?
+    joker_only_groups: bool = False  # may a group be made of printed jokers alone?
     one_joker_per_impure_sequence: bool = False
     require_four_card_life: bool = False  # one of the two required sequences must have 4+ cards
-    pure_sequence_protects: bool = False  # a pure sequence alone lets melded cards go uncounted
     identical_triplet_pure: bool = False  # three identical cards (3 decks) are a pure sequence (Octro)
+    spare_jokers_plank: bool = False  # unused jokers may lie on a plank of their own in a show
+    show_before_pick: bool = False  # a 13-card show at one's first turn, before picking
 
     # Points.
+    ace_points: int = 10  # what an unmatched Ace costs
+    pure_sequence_protects: bool = False  # a pure sequence alone lets the sequences go uncounted
+    sets_protected: bool = True  # with both lives, cards in sets go uncounted too
     score_cap: int = 80
     wrong_declaration: int = 80
     first_drop: int = 20
     middle_drop: int = 40
     drops_allowed: bool = True
+    leave_cost: LeaveCost = LeaveCost.MIDDLE_DROP
+    missed_declaration_points: int | None = None  # a loser whose 13 cards were a valid show pays this
+    early_show_multipliers: bool = False  # a show before any pick: losers pay double; after one: half
 
     # Turns.
-    max_missed_turns: int = 3  # consecutive timeouts that count as a middle drop
+    max_missed_turns: int = 3  # consecutive turns the clock played that count as a middle drop
     turn_seconds: int = 30  # the whole turn, or with `discard_seconds` the time to pick
     discard_seconds: int | None = None  # None: one clock for the turn; else the time to discard
     extra_time_seconds: int = 60  # a per-player bank for the whole match
+    declare_on_timeout: bool = False  # a hand that can show when its time runs out shows by itself
     pick_discarded_joker: bool = False  # may a joker the previous player discarded be picked?
     rediscard_open_pick: bool = False  # may the card just taken from the open pile go straight back?
     closed_deck_empty: ClosedDeckEmpty = ClosedDeckEmpty.RESHUFFLE
@@ -73,21 +95,26 @@ class Rules:
             if players * CARDS_PER_HAND + 2 > decks * 52:
                 raise RulesError(f"{decks} deck(s) cannot deal 13 cards to {players} players.")
             previous = players
+        if not 0 <= self.printed_jokers_per_deck <= 4:
+            raise RulesError("A deck holds between 0 and 4 printed jokers.")
         if not 3 <= self.max_set_size <= 8:
             raise RulesError("The largest set must be between 3 and 8 cards.")
+        if not 1 <= self.ace_points <= 10:
+            raise RulesError("An Ace scores between 1 and 10 points.")
         if self.score_cap < 1 or self.wrong_declaration < 0:
             raise RulesError("The score cap must be positive and penalties not negative.")
         if not 0 <= self.first_drop <= self.middle_drop:
             raise RulesError("A first drop cannot cost more than a middle drop.")
+        if self.missed_declaration_points is not None and self.missed_declaration_points < 0:
+            raise RulesError("A missed declaration cannot cost negative points.")
         if self.max_missed_turns < 1:
             raise RulesError("At least one missed turn must be allowed before the drop.")
         if self.turn_seconds < 5 or self.extra_time_seconds < 0:
             raise RulesError("A turn needs at least 5 seconds and the time bank cannot be negative.")
         if self.discard_seconds is not None and self.discard_seconds < 5:
             raise RulesError("The discard clock needs at least 5 seconds.")
-        if not 0 <= self.printed_jokers_per_deck <= 4:
-            raise RulesError("A deck holds between 0 and 4 printed jokers.")
         object.__setattr__(self, "closed_deck_empty", ClosedDeckEmpty(self.closed_deck_empty))
+        object.__setattr__(self, "leave_cost", LeaveCost(self.leave_cost))
 
     @property
     def max_players(self) -> int:
@@ -127,6 +154,7 @@ class Rules:
         data = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         data["deck_plan"] = [list(pair) for pair in self.deck_plan]
         data["closed_deck_empty"] = self.closed_deck_empty.value
+        data["leave_cost"] = self.leave_cost.value
         return data
 
     @classmethod
@@ -155,36 +183,111 @@ def _preset(cls: type[Rules], name: str) -> Rules:
         raise RulesError(f"There is no rules preset '{name}'. Presets: {names}.") from None
 
 
-# One name, two uses: on the class, `preset` looks a preset up; on a value, the dataclass field
-# is the name of the preset the rules started from.
+# One name, two uses, as the public API has it: on the class, `preset` looks a preset up; on a
+# value, the dataclass field (kept in the instance, which a classmethod does not override) is the
+# name of the preset the rules started from. Set after the class so the field keeps its default.
 Rules.preset = classmethod(_preset)  # type: ignore[assignment, method-assign]
 
 Rules.PRESETS = {
+    # 000 Foryourummy and 002 JungleeRummy, which agree: the defaults.
+    # 000: "played between 2 to 6 with two decks of cards along with two face Joker cards";
+    # "If the random card turns to be the printed joker then ace card ... can be used as joker";
+    # 20 / 40 / 80, "misses out 3 consecutive turns - 40 points", "30 seconds"; 002: "Points are
+    # capped at 80"; 000: leaving before a show "will get 40 points"; "all the discarded cards
+    # are reshuffled"; "if the opponent discards a joker card, then the player cannot pick that card".
     "standard": Rules(),
+    # 001 Octro Indian Rummy.
     "octro": Rules(
         preset="octro",
+        # "For 2 or 3 players, two 52-card decks (104 cards) and 4 jokers ... For 4 to 5 players,
+        # three decks (156 cards) and 6 jokers."
         deck_plan=((3, 2), (5, 3)),
         printed_jokers_per_deck=2,
+        # "placed face up under the stock pile so that it is visible" (we read: drawn last);
+        # "if the card kept under stock pile is a printed joker. Then only the printed jokers".
+        cut_card_in_play=True,
+        aces_wild_on_printed_cut=False,
+        # "In a run you can use only one joker"; "Either First Life or Second Life must have 4 or
+        # more cards"; "the three cards of same rank and same suit are treated as pure sequence".
         one_joker_per_impure_sequence=True,
         require_four_card_life=True,
         identical_triplet_pure=True,
+        # "Even if there are free jokers ... the declare is valid"; "put on a separate plank".
+        spare_jokers_plank=True,
+        # "Unmatched J, Q, K or 10: 10 points each; rest ... each as its rank value".
+        ace_points=1,
+        # The first player "picks ... the top card of discard pile": no exception for jokers.
+        pick_discarded_joker=True,
     ),
+    # 003 the app rule screen.
     "app": Rules(
         preset="app",
+        # "Two decks of Poker plus 2 Jokers, 106 cards totally. 2 ~ 5 players."
         deck_plan=((5, 2),),
+        # "All cards with the same rank as the card below the closed deck are considered Printed Jokers."
+        cut_card_in_play=True,
+        # "20 seconds to pick ... and after that will has 20 seconds to discard"; no time bank.
         turn_seconds=20,
         discard_seconds=20,
         extra_time_seconds=0,
+        # "If player finished all the 13 cards ... but timeout, that will automatically accomplishes
+        # a valid declaration."
+        declare_on_timeout=True,
+        # "If both open deck and closed deck are used up ... who calculated minimal points is the winner."
         closed_deck_empty=ClosedDeckEmpty.SETTLE,
+        # "If the player has formed pure sequence (1st Life), the value of cards that are not in
+        # sequence are calculated."
         pure_sequence_protects=True,
+        # "If player misses the declaration chance and other players accomplish a valid
+        # declaration and will be 2 points calculated."
+        missed_declaration_points=2,
+        # "Leave Table": first drop before any pick, else middle drop, hand scored on a show.
+        leave_cost=LeaveCost.DROP_OR_HAND,
     ),
-    "home": Rules(preset="home", deck_plan=((6, 2), (10, 3)), first_drop=10),
-    # Not a preset players choose (the engine branch removes it): kept for the engine's tests.
-    "lenient": Rules(pure_sequence_protects=True, max_set_size=8, joker_only_groups=True),
+    # 004 home rules.
+    "home": Rules(
+        preset="home",
+        # "up to ten players, 2-6 players play with 2 packs ... seven or more ... three packs";
+        # "play with the jokers left in the packs" (one per pack).
+        deck_plan=((6, 2), (10, 3)),
+        # "pack before he has even picked up a card then he must pay 10 points ... after picking
+        # a card then he must pay 40 points".
+        first_drop=10,
+        # "If a player has a straight run in his hand though, he does not pay for the cards in
+        # that straight run or in any other runs in his hand": sets and loose cards pay.
+        pure_sequence_protects=True,
+        sets_protected=False,
+        # "calls rummy after picking up just one card ... half ... before he has even picked up
+        # a card ... twice the value of their hands."
+        show_before_pick=True,
+        early_show_multipliers=True,
+        # "He can either pick up the face up card or take one from the top of the pack."
+        pick_discarded_joker=True,
+    ),
 }
-Rules.PRESET_SUMMARIES = {
-    "standard": "The big apps: 2-6 players, drops 20/40, wrong show 80, cap 80",
-    "octro": "Octro: 2-5 players, 2 jokers a deck, one joker a run, a 4-card life",
-    "app": "App screen: 20 s to pick + 20 s to discard, empty deck: lowest hand wins",
-    "home": "Home: up to 10 players, drops 10/40",
-}
+
+
+def _summaries(presets: dict[str, Rules]) -> dict[str, str]:
+    """One line per preset for choice lists, its figures read from the preset itself."""
+    standard, octro, app, home = (presets[name] for name in Rules.PRESET_NAMES)
+    return {
+        "standard": (
+            f"The big apps: {MIN_PLAYERS}-{standard.max_players} players, drops {standard.first_drop}/"
+            f"{standard.middle_drop}, wrong show {standard.wrong_declaration}, cap {standard.score_cap}"
+        ),
+        "octro": (
+            f"Octro: {MIN_PLAYERS}-{octro.max_players} players, {octro.printed_jokers_per_deck} jokers "
+            f"a deck, one joker a run, a 4-card life, Ace {octro.ace_points}"
+        ),
+        "app": (
+            f"App screen: {app.turn_seconds} s to pick + {app.discard_seconds} s to discard, missed "
+            f"show {app.missed_declaration_points}, empty deck: lowest hand wins"
+        ),
+        "home": (
+            f"Home: up to {home.max_players} players, drops {home.first_drop}/{home.middle_drop}, "
+            "a pure run frees every run, early rummy x2 or half"
+        ),
+    }
+
+
+Rules.PRESET_SUMMARIES = _summaries(Rules.PRESETS)

@@ -169,8 +169,11 @@ _LEVEL = [sum(_decode(code)) for code in _CODES]
 _HAS_PURE = [bool(code % 2) for code in _CODES]
 _ANY_CODE = [True] * len(_CODES)
 
-# Penalty points by position (1 = low Ace, 14 = high Ace), for cards that are not wild.
-_POSITION_POINTS = (0, 10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10)
+
+def _position_points(ace: int) -> tuple[int, ...]:
+    """Penalty points by position (1 = low Ace, 14 = high Ace), for cards that are not wild."""
+    return (0, ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, ace)
+
 
 # A suit's cards are one int: 3 bits per position (1..14) hold how many of that card the suit
 # has. Ints hash and subtract in one step, which is what the memo keys and set choices need.
@@ -200,19 +203,29 @@ _MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather th
 
 
 def _config(
-    one_joker: bool, four_life: bool, lone_set: bool, track: bool, exact: bool, max_set: int, triplet: bool
+    one_joker: bool,
+    four_life: bool,
+    lone_set: bool,
+    track: bool,
+    exact: bool,
+    max_set: int,
+    triplet: bool,
+    ace: int,
 ) -> tuple[Any, ...]:
-    """A search's settings (see `_suit_table`), with the same packed into an int last: the
-    memos are keyed by ints, which hash in one step where a nested tuple is hashed anew on
-    every lookup (and they add no container for the garbage collector to walk)."""
-    bits = one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5 | triplet << 9
-    return one_joker, four_life, lone_set, track, exact, max_set, triplet, bits << 45
+    """A search's settings (see `_suit_table`), with the same packed into an int, and last the
+    points by position for the Ace's worth: the memos are keyed by ints, which hash in one step
+    where a nested tuple is hashed anew on every lookup (and they add no container for the
+    garbage collector to walk)."""
+    bits = (
+        one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5 | triplet << 9
+    ) | ace << 10
+    return one_joker, four_life, lone_set, track, exact, max_set, triplet, bits << 45, _position_points(ace)
 
 
 def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
-    """One int for a suit search: counts in bits 0-44, settings in 45-54, the wild position in
-    55-58, and the joker pool (which has no fixed bound) above."""
-    return counts | config[7] | wild_position << 55 | jokers << 59
+    """One int for a suit search: counts in bits 0-44, settings in 45-58, the wild position in
+    59-62, and the joker pool (which has no fixed bound) above."""
+    return counts | config[7] | wild_position << 59 | jokers << 63
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -280,12 +293,13 @@ def _options(
     """What the card at the lowest position `x` can do, as (counts left, net jokers, life-code
     map, deadwood, group descriptor): be left out (a wild card is released to the pool), be
     the lowest natural of a run, be a lone card with jokers as a set (only where runs may not
-    take two jokers), or, for an Ace, move to the top to play above the King.
+    take two jokers, and in a show a wild card being itself, to hold spare jokers), or, for an
+    Ace, move to the top to play above the King.
 
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, lone_set, track, exact, max_set, triplet, _ = config
+    one_joker, four_life, lone_set, track, exact, max_set, triplet, _, points = config
     rest = counts - _ONE[x]
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
@@ -293,9 +307,12 @@ def _options(
         yield rest + _ONE[HIGH_ACE], 0, None, 0, None
     elif _is_wild_position(x, wild_position):
         yield rest, -1, None, 0, ("free", x)
+        if exact:  # a show may place spare jokers in a set where this card is itself
+            for extra in range(2, min(jokers, max_set - 1) + 1):
+                yield rest, extra, None, 0, ("lone", x, extra)
     else:
         if not exact:
-            yield rest, 0, None, _POSITION_POINTS[x], ("loose", x)
+            yield rest, 0, None, points[x], ("loose", x)
         if lone_set:
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
@@ -559,7 +576,7 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
 class _Hand:
     """A hand in the solver's terms: per-suit counts by position, printed jokers, the pool."""
 
-    def __init__(self, cards: Sequence[Card], wild: int | None) -> None:
+    def __init__(self, cards: Sequence[Card], wild: int | None, ace: int) -> None:
         self.cards = cards
         self.wild = wild
         self.printed = 0
@@ -575,7 +592,7 @@ class _Hand:
             if rank == wild:
                 self.wild_cards += 1
             else:
-                self.all_points += 10 if rank == ACE or rank > 10 else rank
+                self.all_points += ace if rank == ACE else 10 if rank > 10 else rank
             suit = _SUIT_INDEX[card.suit]
             counts[suit] += _ONE[rank]
             presence[suit] |= 1 << rank
@@ -720,16 +737,21 @@ class _Search:
     """One hand (13 cards, or any size): the searches that price it, sharing its set choices."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None, rules: Rules) -> None:
-        self.hand = _Hand(cards, wild)
+        self.hand = _Hand(cards, wild, rules.ace_points)
         self.rules = rules
         self.life_goal = _life_goal(rules)
-        one_joker = rules.one_joker_per_impure_sequence
-        most, triplet = rules.max_set_size, rules.identical_triplet_pure
-        four = rules.require_four_card_life
-        self.life_config = _config(one_joker, four, one_joker, True, False, most, triplet)
-        self.any_config = _config(one_joker, False, one_joker, False, False, most, triplet)
-        self.protect_config = _config(one_joker, False, False, True, False, most, triplet)
-        self.exact_config = _config(one_joker, False, one_joker, True, True, most, triplet)
+        one_joker, four = rules.one_joker_per_impure_sequence, rules.require_four_card_life
+        config = partial(
+            _config,
+            one_joker,
+            max_set=rules.max_set_size,
+            triplet=rules.identical_triplet_pure,
+            ace=rules.ace_points,
+        )
+        self.life_config = config(four, one_joker, True, False)
+        self.any_config = config(False, one_joker, False, False)
+        self.protect_config = config(False, False, True, False)
+        self.exact_config = config(False, one_joker, True, True)
 
     @cached_property
     def set_ranks(self) -> tuple[list[list[tuple[Any, ...]]], list[int]]:
@@ -826,7 +848,7 @@ class _Search:
         jokers in groups of jokers alone)."""
         hand, config = self.hand, self.exact_config
         pool, printed = hand.pool, hand.printed
-        lone = _joker_only_sizes(self.rules, pool)
+        lone = _joker_only_sizes(self.rules, pool, anchors=0)  # a wild card being itself: in the suits
         for sets, need, most, states in self.choices(True):
             table: list[Any] = [(0, 0, None)]
             for state in states:
@@ -860,14 +882,19 @@ def _life_goal(rules: Rules) -> list[bool]:
     return goal
 
 
-def _joker_only_sizes(rules: Rules, pool: int) -> list[int]:
-    """How many spare jokers groups of jokers alone can hold (0 always)."""
-    sizes = {0}
-    if rules.joker_only_groups:
-        for total in range(3, pool + 1):
-            if any(total - part in sizes for part in range(3, rules.max_set_size + 1)):
-                sizes.add(total)
-    return sorted(sizes)
+def _joker_only_sizes(rules: Rules, pool: int, anchors: int) -> list[int]:
+    """How many spare jokers groups of wild cards alone can hold (0 always): sets of 3 up to the
+    largest, each with a card of the wild rank being itself (`anchors` of them are spare), or
+    with any jokers where the table lets printed jokers alone make a set."""
+    fewest = {0: 0}  # jokers held -> the fewest groups that hold them
+    for total in range(3, pool + 1):
+        groups = min(
+            (fewest[total - size] + 1 for size in range(3, rules.max_set_size + 1) if total - size in fewest),
+            default=None,
+        )
+        if groups is not None and (rules.joker_only_groups or groups <= anchors):
+            fewest[total] = groups
+    return sorted(fewest)
 
 
 # ------------------------------------------------------------------------- building the answer
@@ -923,17 +950,19 @@ def _plan(hand: _Hand, best: _Best, rules: Rules) -> tuple[list[_Group], list[Ca
     return groups, loose, pool
 
 
-def _place_spares(groups: list[_Group], spare: int, rules: Rules, pool_size: int) -> list[int] | None:
+def _place_spares(groups: list[_Group], spare: int, rules: Rules, pool: list[Card]) -> list[int] | None:
     """Spreads spare jokers over the groups' room (a pure run may take some as long as one
-    pure run stays pure), else into groups of jokers alone; returns those groups' sizes, or
-    None when the spares cannot all be placed."""
+    pure run stays pure), else into groups of wild cards alone; returns those groups' sizes, or
+    None when the spares cannot all be placed. Groups take printed jokers first (see `_melds`),
+    so the wild-rank cards of `pool` are the last spares, there to be themselves in such sets."""
     if spare == 0:
         return []
     pure_runs = [g for g in groups if g.pure_run]
     keep = min(pure_runs, key=lambda g: g.room) if pure_runs else None
     open_groups = [g for g in groups if g is not keep and g.room > 0]
     room = sum(g.room for g in open_groups)
-    for joker_only in _joker_only_sizes(rules, pool_size):
+    anchors = sum(card.rank != JOKER_RANK for card in pool)
+    for joker_only in _joker_only_sizes(rules, len(pool), anchors):
         if joker_only <= spare and spare - joker_only <= room:
             left = spare - joker_only
             for group in open_groups:
@@ -945,8 +974,8 @@ def _place_spares(groups: list[_Group], spare: int, rules: Rules, pool_size: int
 
 
 def _split_joker_only(total: int, rules: Rules) -> list[int]:
-    """Group sizes (3 to the largest set) that add up to `total`, one of `_joker_only_sizes`."""
-    possible = set(_joker_only_sizes(rules, total))
+    """Group sizes (3 to the largest set) that add up to `total`, as few as can be."""
+    possible = set(_joker_only_sizes(rules.replace(joker_only_groups=True), total, anchors=0))
     sizes = []
     while total:
         size = next(n for n in range(min(rules.max_set_size, total), 2, -1) if total - n in possible)
@@ -962,10 +991,12 @@ def _melds(
     joker_only: list[int],
     wild: int | None,
     rules: Rules,
+    plank: bool = False,
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """Hands each group its jokers and orders everything for display. Printed jokers go first
     and wild cards of another suit before those of the run's own suit, so a joker is seen where
-    the solver meant it."""
+    the solver meant it; a group of wild cards alone leads with a card of the wild rank, itself.
+    With `plank`, the jokers left over lie on a plank of their own (a show's unused jokers)."""
     melds = []
     for group in groups:
         if group.jokers:
@@ -977,8 +1008,14 @@ def _melds(
             cards = group.naturals
         melds.append(make_meld(cards, wild, rules))
     for size in joker_only:
-        melds.append(make_meld(pool[:size], wild, rules))
-        del pool[:size]
+        pool.sort(key=lambda card: card.rank == JOKER_RANK)
+        anchor = pool.pop(0)
+        pool.sort(key=lambda card: card.rank != JOKER_RANK)
+        melds.append(make_meld([anchor, *pool[: size - 1]], wild, rules))
+        del pool[: size - 1]
+    if plank and pool:
+        melds.append(make_meld(pool, wild, rules))
+        pool = []
     melds.sort(key=lambda meld: (_KIND_ORDER[meld.kind], [card.sort_key for card in meld.cards]))
     ungrouped = sorted(loose + pool, key=lambda card: (is_wild(card, wild), card.sort_key))
     return tuple(melds), tuple(ungrouped)
@@ -988,7 +1025,8 @@ _KIND_ORDER = {
     GroupKind.PURE_SEQUENCE: 0,
     GroupKind.IMPURE_SEQUENCE: 1,
     GroupKind.SET: 2,
-    GroupKind.INVALID: 3,
+    GroupKind.SPARE_JOKERS: 3,
+    GroupKind.INVALID: 4,
 }
 
 
@@ -1026,7 +1064,7 @@ def _assess(cards: Sequence[Card], wild: int | None, rules: Rules, bound: int = 
     the points are then exact only when below it (the discard search needs no more)."""
     search = _Search(cards, wild, rules)
     life, protect = _cheapest_kinds(search, min(search.hand.all_points, rules.score_cap, bound))
-    show = _complete_show(search, life) if life is not None and life.deadwood == 0 else None
+    show = _show(search, life)
     assessment = _Assessment(search, 0, show is not None, life, protect, show)
     raw = min(assessment.priced(life, True), assessment.priced(protect, False), search.hand.all_points)
     assessment.points = min(raw, rules.score_cap)
@@ -1038,7 +1076,9 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     protects the runs) with a pure sequence: the two ways a hand can pay less than every card."""
     life = None
     if search.life_possible():
-        life = search.cheapest(search.life_config, search.life_goal, limit)
+        life = search.cheapest(
+            search.life_config, search.life_goal, limit, with_sets=search.rules.sets_protected
+        )
     protect = None
     if search.rules.pure_sequence_protects and (search.hand.runs_possible()[0] or search.triplet_possible()):
         protect_limit = life.deadwood if life is not None else limit
@@ -1046,18 +1086,30 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> int:
-    """What the 14 cards themselves would be charged, uncapped. Keeping 13 of them and
-    leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no discard can
-    leave less than this floor minus `d`'s points: once discards tried costliest first reach
-    that, none after them can do better."""
+def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool]:
+    """What the 14 cards themselves would be charged, uncapped, and whether they could hold
+    both lives at all. Keeping 13 of them and leaving out card `d` is one way to arrange the 14
+    with `d` unmatched, so no discard can leave less than this floor minus `d`'s points: once
+    discards tried costliest first reach that, none after them can do better."""
     search = _Search(cards, wild, rules)
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
-    return min(
+    floor = min(
         assessment.priced(assessment.life, True),
         assessment.priced(assessment.protect, False),
         search.hand.all_points,
     )
+    return floor, search.life_possible()
+
+
+def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
+    """The hand's complete show, if it has one. Where cards in sets count against a hand (home
+    rules), the cheapest life was looked for without sets, so a show that needs them is looked
+    for on its own: any arrangement with both lives and no deadwood."""
+    if not search.rules.sets_protected and (life is None or life.deadwood):
+        life = search.cheapest(search.life_config, search.life_goal, 1) if search.life_possible() else None
+    if life is None or life.deadwood:
+        return None
+    return _complete_show(search, life)
 
 
 def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1065,8 +1117,10 @@ def _complete_show(search: _Search, life: _Best) -> tuple[tuple[Meld, ...], tupl
     spares fit nowhere in any arrangement (so the hand cannot be declared)."""
     hand, rules = search.hand, search.rules
     groups, loose, pool = _plan(hand, life, rules)
+    if rules.spare_jokers_plank:
+        return _melds(groups, loose, pool, [], hand.wild, rules, plank=True)
     spare = hand.printed - life.jokers - sum(s[2] for s in life.sets)
-    joker_only = _place_spares(groups, spare, rules, hand.pool)
+    joker_only = _place_spares(groups, spare, rules, pool)
     if joker_only is None:
         exact = search.exact()
         if exact is None:
@@ -1087,7 +1141,7 @@ def _arrangement(assessment: _Assessment, discard: Card | None) -> Arrangement:
     keeps only the cards and the winning choice, not the search (an answer kept unread in a
     cache then holds next to nothing for the garbage collector to walk)."""
     if assessment.show is not None:
-        return Arrangement(True, 0, *assessment.show, discard)
+        return Arrangement(True, assessment.points, *assessment.show, discard)
     search = assessment.search
     cards, wild = tuple(search.hand.cards), search.hand.wild
     lay_out = partial(_lay_out, cards, wild, search.rules, _chosen(assessment))
@@ -1121,7 +1175,7 @@ def _lay_out(
         if chosen is None:
             return (), cards
     else:
-        hand = _Hand(cards, wild)
+        hand = _Hand(cards, wild, rules.ace_points)
     groups, loose, pool = _plan(hand, chosen, rules)
     return _melds(groups, loose, pool, [], wild, rules)
 
@@ -1136,23 +1190,29 @@ def best_arrangement(
     Discards are tried costliest first, so a later one must be charged strictly less to win;
     that bound lets each later search skip every arrangement that could not, and the 14 cards'
     own price (`_discard_floor`) ends the search once no cheaper discard can beat it (a hand
-    with no possible life then stops after its first discard)."""
+    with no possible life then stops after its first discard). Where cards in sets count
+    against a hand (home rules) a show may be charged points, so that floor says nothing of
+    shows, and a hand that could hold both lives tries every discard until one shows."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
         return _arrangement(_assess(cards, wild, rules), None)
     best: _Assessment | None = None
     best_discard: Card | None = None
-    floor = _discard_floor(cards, wild, rules)
-    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild), card.sort_key)):
-        if best is not None and best.valid:
+    floor, life_possible = _discard_floor(cards, wild, rules)
+    floor_ends = rules.sets_protected or not life_possible
+    ace = rules.ace_points
+    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key)):
+        if best is not None and best.valid and best.points == 0:
             break
         bound = _INFINITE if best is None else max(best.points, 1)
-        if min(floor - card_points(discard, wild), rules.score_cap) >= bound:
+        if floor_ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
             break  # this discard and every cheaper one leave at least the best found
         rest = list(cards)
         rest.remove(discard)
         assessment = _assess(rest, wild, rules, bound)
+        if assessment.valid and assessment.points >= bound:
+            assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
         if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
             best, best_discard = assessment, discard
     assert best is not None

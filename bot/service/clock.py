@@ -38,18 +38,20 @@ class ManualClock:
 
 @dataclass(frozen=True)
 class Timing:
-    turn_seconds: float  # a turn's own time (the rules' turn_seconds)
+    turn_seconds: float  # a turn's own time (the rules' turn_seconds), or its time to pick
     extra_seconds: float  # each player's bank for the whole match
     between_deals: float  # before the next deal starts on its own
     computer_delay: float  # how long a computer player "thinks"
     grace: float  # the fresh deadline a player gets when the bot comes back after a restart
+    discard_seconds: float | None = None  # with two clocks (003), the time to discard after a pick
 
 
 @dataclass
 class TurnClock:
     """Who must act by when. `base` ends the turn's own time; from there the player spends
     their extra-time bank until `deadline`, when the service acts for them. A turn is keyed by
-    deal and turn number, so the clock restarts exactly when the turn passes."""
+    deal and turn number (and, with two clocks, whether the discard clock runs), so the clock
+    restarts exactly when the turn passes, or when a pick starts the discard clock."""
 
     banks: list[float]
     key: list[int] = field(default_factory=list)  # [deal number, turn number], [] between deals
@@ -81,7 +83,8 @@ class TurnClock:
             if self.seat in computers:
                 self.base = self.deadline = now + timing.computer_delay
             else:
-                self.base = now + timing.turn_seconds
+                on_discard = match.deal.on_discard_clock and timing.discard_seconds is not None
+                self.base = now + (timing.discard_seconds if on_discard else timing.turn_seconds)
                 self.deadline = self.base + self.banks[self.seat]
         return True
 
@@ -129,10 +132,11 @@ def _turn_key(match: Match) -> list[int]:
         return [-1, -1]
     if match.deal is None:
         return [len(match.finished_deals), 0]
-    return [len(match.finished_deals) + 1, match.deal.turn_number]
+    key = [len(match.finished_deals) + 1, match.deal.turn_number]
+    return [*key, 1] if match.deal.on_discard_clock else key
 
 
 def turn_token(match: Match) -> str:
-    """What a button carries to prove it belongs to the current turn."""
-    deal, turn = _turn_key(match)
+    """What a button carries to prove it belongs to the current turn (whichever clock runs)."""
+    deal, turn = _turn_key(match)[:2]
     return f"{deal}.{turn}"

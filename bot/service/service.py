@@ -592,6 +592,7 @@ class TableService:
         defaults = Rules()
         return Timing(
             turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
+            discard_seconds=rules.get("discard_seconds"),
             extra_seconds=rules.get("extra_time_seconds", defaults.extra_time_seconds),
             between_deals=self.settings.between_deals_seconds,
             computer_delay=self.settings.computer_delay_seconds,
