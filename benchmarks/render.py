@@ -35,8 +35,10 @@ from render.standings import standings_image  # noqa: E402
 from render.table import table_image  # noqa: E402
 
 FULL_RESULT = ResultScene(
-    players=tuple(PlayerResult(f"Player {i}", samples.HAND_14.groups, 40, winner=i == 0, standing="-40")
-                  for i in range(6)),
+    players=tuple(
+        PlayerResult(f"Player {i}", samples.HAND_14.groups, 40, winner=i == 0, standing="-40")
+        for i in range(6)
+    ),
     wild_rank=7,
     title="Six players",
 )
@@ -72,8 +74,10 @@ def save(image, level):
 
 
 def main(runs):
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; {runs} runs each; "
-          f"PNG level {COMPRESS_LEVEL} after a 256-colour palette")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; {runs} runs each; "
+        f"PNG level {COMPRESS_LEVEL} after a 256-colour palette"
+    )
     start = time.perf_counter()
     for card in set(build_shoe(1, 1)):
         for wild in (False, True):
@@ -87,18 +91,22 @@ def main(runs):
         quantized, _, _, palette = timed(lambda i=image: quantize(i), runs)
         encoded, _, _, _ = timed(lambda p=palette: save(p, COMPRESS_LEVEL), runs)
         parts = composed + quantized + encoded
-        print(f"{name:22} {total:5.1f} ms median ({total_p90:5.1f} p90, {total_cpu:5.1f} CPU) | "
-              f"compose {composed:4.1f} "
-              f"({composed / parts:4.0%}) palette {quantized:4.1f} ({quantized / parts:4.0%}) "
-              f"encode {encoded:4.1f} ({encoded / parts:4.0%}) | {len(data) / 1024:5.1f} KB, "
-              f"{image.width} x {image.height}")
+        print(
+            f"{name:22} {total:5.1f} ms median ({total_p90:5.1f} p90, {total_cpu:5.1f} CPU) | "
+            f"compose {composed:4.1f} "
+            f"({composed / parts:4.0%}) palette {quantized:4.1f} ({quantized / parts:4.0%}) "
+            f"encode {encoded:4.1f} ({encoded / parts:4.0%}) | {len(data) / 1024:5.1f} KB, "
+            f"{image.width} x {image.height}"
+        )
     image = hand_image(samples.HAND_14)
     print("\nhand, encoding only, by zlib level:  RGB          | palette (incl. palette step)")
     for level in range(1, 7):
         rgb_ms, _, _, rgb = timed(lambda lv=level: save(image, lv), runs)
         pal_ms, _, _, pal = timed(lambda lv=level: encode(image, lv), runs)
-        print(f"  level {level}: {rgb_ms:5.1f} ms {len(rgb) / 1024:5.1f} KB | "
-              f"{pal_ms:5.1f} ms {len(pal) / 1024:5.1f} KB")
+        print(
+            f"  level {level}: {rgb_ms:5.1f} ms {len(rgb) / 1024:5.1f} KB | "
+            f"{pal_ms:5.1f} ms {len(pal) / 1024:5.1f} KB"
+        )
 
 
 if __name__ == "__main__":

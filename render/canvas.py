@@ -44,8 +44,15 @@ def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Imag
     return mask, left, top
 
 
-def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
-         fill: theme.RGB = theme.INK, weight: str = "regular", anchor: str = "la") -> None:
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    value: str,
+    size: int,
+    fill: theme.RGB = theme.INK,
+    weight: str = "regular",
+    anchor: str = "la",
+) -> None:
     if not value:
         return
     mask, left, top = _glyphs(value, size, weight, anchor)
@@ -56,13 +63,22 @@ def text_width(value: str, size: int, weight: str = "regular") -> float:
     return font(size, weight).getlength(value)
 
 
-def pill(draw: ImageDraw.ImageDraw, box: Box, fill: theme.RGB, outline: theme.RGB | None = None,
-         width: int = 2) -> None:
+def pill(
+    draw: ImageDraw.ImageDraw, box: Box, fill: theme.RGB, outline: theme.RGB | None = None, width: int = 2
+) -> None:
     draw.rounded_rectangle(box, radius=(box[3] - box[1]) / 2, fill=fill, outline=outline, width=width)
 
 
-def labelled_pill(draw: ImageDraw.ImageDraw, right: float, centre_y: float, value: str, size: int,
-                  fill: theme.RGB, ink: theme.RGB, weight: str = "bold") -> float:
+def labelled_pill(
+    draw: ImageDraw.ImageDraw,
+    right: float,
+    centre_y: float,
+    value: str,
+    size: int,
+    fill: theme.RGB,
+    ink: theme.RGB,
+    weight: str = "bold",
+) -> float:
     """A pill with text, right-aligned at `right`; returns its left edge so the next one can sit beside it."""
     pad = size * 0.7
     left = right - text_width(value, size, weight) - 2 * pad

@@ -30,9 +30,7 @@ _MISSING = "\U0010fffd"  # a private-use code point no font here has: it renders
 @lru_cache(maxsize=128)
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """`weight` is "regular", "bold" or "condensed" (bold condensed, for tight card indices)."""
-    return ImageFont.truetype(
-        str(FONT_DIR / _FILES[weight]), size=size, layout_engine=ImageFont.Layout.BASIC
-    )
+    return ImageFont.truetype(str(FONT_DIR / _FILES[weight]), size=size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @lru_cache(maxsize=4096)

@@ -66,6 +66,7 @@ def split_rows(groups: Sequence[HandGroup], width: int, style: RowStyle) -> list
     minimum = index_column(style.card_width)
     if len(groups) < 2 or row_step(groups, width, style) >= minimum:
         return [tuple(groups)]
+
     def tightest_step(cut: int) -> int:
         return min(row_step(groups[:cut], width, style), row_step(groups[cut:], width, style))
 
@@ -73,8 +74,9 @@ def split_rows(groups: Sequence[HandGroup], width: int, style: RowStyle) -> list
     return [tuple(groups[:best]), tuple(groups[best:])]
 
 
-def place_row(groups: Sequence[HandGroup], left: int, width: int, style: RowStyle,
-              first_position: int) -> Row:
+def place_row(
+    groups: Sequence[HandGroup], left: int, width: int, style: RowStyle, first_position: int
+) -> Row:
     step = max(1, row_step(groups, width, style))
     x, position = left, first_position
     placed_groups, placed_cards = [], []
@@ -94,13 +96,22 @@ def place_row(groups: Sequence[HandGroup], left: int, width: int, style: RowStyl
     return Row(tuple(placed_groups), tuple(placed_cards), step)
 
 
-def paste_cards(canvas: Image.Image, row: Row, top: int, style: RowStyle, wild_rank: int | None,
-                four_colour: bool, picked: int | None = None, lift: int = 0) -> None:
+def paste_cards(
+    canvas: Image.Image,
+    row: Row,
+    top: int,
+    style: RowStyle,
+    wild_rank: int | None,
+    four_colour: bool,
+    picked: int | None = None,
+    lift: int = 0,
+) -> None:
     margin = sprite_margin(style.card_width)
     for placed in row.cards:
         is_picked = placed.position == picked
-        sprite = card_sprite(placed.card, is_wild(placed.card, wild_rank), four_colour, style.card_width,
-                             highlight=is_picked)
+        sprite = card_sprite(
+            placed.card, is_wild(placed.card, wild_rank), four_colour, style.card_width, highlight=is_picked
+        )
         y = top - (lift if is_picked else 0)
         canvas.paste(sprite, (placed.x - margin, y - margin), sprite)
 
@@ -125,6 +136,7 @@ def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int
         name, points = group_label(placed.group, span, size)
         text(draw, (placed.left + 2, top), name, size, colour, "bold")
         text(draw, (placed.right - 2, top), points, size, theme.INK, "bold", anchor="ra")
-        draw.rounded_rectangle((placed.left, bar_y, placed.right, bar_y + max(3, size // 4)),
-                               radius=2, fill=colour)
+        draw.rounded_rectangle(
+            (placed.left, bar_y, placed.right, bar_y + max(3, size // 4)), radius=2, fill=colour
+        )
     return bar_y + max(3, size // 4) - top

@@ -71,8 +71,9 @@ def _line(draw: ImageDraw.ImageDraw, player: PlayerResult, top: int, scene: Resu
     """One line for a player with no cards to show: name, points, standing and why."""
     bottom, middle = top + LINE_HEIGHT, top + LINE_HEIGHT / 2
     edge, edge_width = (theme.GOLD, 3) if player.winner else (theme.PANEL_LINE, 1)
-    draw.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), radius=14, fill=theme.PANEL, outline=edge,
-                           width=edge_width)
+    draw.rounded_rectangle(
+        (PAD, top, WIDTH - PAD, bottom), radius=14, fill=theme.PANEL, outline=edge, width=edge_width
+    )
     name = player_name(player.name, font(22, "bold"), INFO_WIDTH - 24)
     text(draw, (PAD + 18, middle), name, 22, theme.GOLD if player.winner else theme.INK, "bold", "lm")
     ink = theme.GOLD if player.winner else theme.WARN
@@ -84,12 +85,14 @@ def _line(draw: ImageDraw.ImageDraw, player: PlayerResult, top: int, scene: Resu
     _tag(draw, player, WIDTH - PAD - 18, middle)
 
 
-def _plate(canvas: Image.Image, draw: ImageDraw.ImageDraw, player: PlayerResult, top: int,
-           scene: ResultScene) -> None:
+def _plate(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, player: PlayerResult, top: int, scene: ResultScene
+) -> None:
     bottom = top + PLATE_HEIGHT
     edge, edge_width = (theme.GOLD, 3) if player.winner else (theme.PANEL_LINE, 1)
-    draw.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), radius=14, fill=theme.PANEL, outline=edge,
-                           width=edge_width)
+    draw.rounded_rectangle(
+        (PAD, top, WIDTH - PAD, bottom), radius=14, fill=theme.PANEL, outline=edge, width=edge_width
+    )
     left = PAD + 18
     name = player_name(player.name, font(22, "bold"), INFO_WIDTH - 24)
     text(draw, (left, top + 16), name, 22, theme.GOLD if player.winner else theme.INK, "bold")

@@ -80,16 +80,31 @@ TABLE_EMPTY = TableScene(
 )
 
 # Ten seats, as home rules seat (004): three decks, every picture must stay readable.
-TEN_NAMES = ("Priya", "Arjun 🔥🔥", "Bot Kavya", "Mr. Extraordinarily Long Discord Display Name", "Sam",
-             "Meera", "Dev", "Isha", "Computer 3 (strong)", "Nila")
+TEN_NAMES = (
+    "Priya",
+    "Arjun 🔥🔥",
+    "Bot Kavya",
+    "Mr. Extraordinarily Long Discord Display Name",
+    "Sam",
+    "Meera",
+    "Dev",
+    "Isha",
+    "Computer 3 (strong)",
+    "Nila",
+)
 TABLE_10 = TableScene(
     open_card=card("9S"),
     closed_count=27,
     cut_joker=card("3D"),
     wild_rank=3,
     seats=tuple(
-        SeatView(name, 0 if index in (3, 7) else 13, f"{(index - 4) * 37:+,} chips", to_act=index == 5,
-                 status="dropped" if index in (3, 7) else "playing")
+        SeatView(
+            name,
+            0 if index in (3, 7) else 13,
+            f"{(index - 4) * 37:+,} chips",
+            to_act=index == 5,
+            status="dropped" if index in (3, 7) else "playing",
+        )
         for index, name in enumerate(TEN_NAMES)
     ),
     title="Points · Deal 1",
@@ -97,15 +112,32 @@ TABLE_10 = TableScene(
 
 RESULT = ResultScene(
     players=(
-        PlayerResult("Priya", (group("pure_sequence", "5H 6H 7H"), HAND_14.groups[1],
-                               group("set", "AS AH AC"), group("set", "KD KC KS")), 0, winner=True,
-                     standing="+196 chips"),
-        PlayerResult("Arjun 🔥", (group("pure_sequence", "2D 3D 4D"), group("set", "KD KC 7S"),
-                                   group("ungrouped", "AS 2C QD 9H 10H JD 5C", 80)), 80,
-                     standing="-80 chips"),
+        PlayerResult(
+            "Priya",
+            (
+                group("pure_sequence", "5H 6H 7H"),
+                HAND_14.groups[1],
+                group("set", "AS AH AC"),
+                group("set", "KD KC KS"),
+            ),
+            0,
+            winner=True,
+            standing="+196 chips",
+        ),
+        PlayerResult(
+            "Arjun 🔥",
+            (
+                group("pure_sequence", "2D 3D 4D"),
+                group("set", "KD KC 7S"),
+                group("ungrouped", "AS 2C QD 9H 10H JD 5C", 80),
+            ),
+            80,
+            standing="-80 chips",
+        ),
         PlayerResult("Bot Kavya", HAND_13_FOUR_COLOUR.groups, 30, standing="-30 chips"),
-        PlayerResult("Mr. Extraordinarily Long Discord Display Name", (), 20, standing="-20 chips",
-                     note="dropped"),
+        PlayerResult(
+            "Mr. Extraordinarily Long Discord Display Name", (), 20, standing="-20 chips", note="dropped"
+        ),
     ),
     wild_rank=7,
     title="Deal 3 · Priya declared",
@@ -115,9 +147,13 @@ RESULT_10 = ResultScene(
     players=(
         RESULT.players[0],
         *(
-            PlayerResult(name, () if index % 3 == 0 else RESULT.players[index % 3].groups,
-                         10 if index % 3 == 0 else RESULT.players[index % 3].points,
-                         standing=f"-{10 + index} chips", note="first drop" if index % 3 == 0 else "")
+            PlayerResult(
+                name,
+                () if index % 3 == 0 else RESULT.players[index % 3].groups,
+                10 if index % 3 == 0 else RESULT.players[index % 3].points,
+                standing=f"-{10 + index} chips",
+                note="first drop" if index % 3 == 0 else "",
+            )
             for index, name in enumerate(TEN_NAMES[1:], start=1)
         ),
     ),
@@ -141,11 +177,22 @@ STANDINGS_10 = StandingsScene(
     title="Pool 101 · standings",
     rows=tuple(
         StandingsRow(name, scores, total, "out" if total >= 101 else "")
-        for name, scores in zip(TEN_NAMES, (
-            (0, 12, 34, 0, 20), (40, 0, 2, 30, 8), (80, 25, None, None, None), (10, 10, 10, 40, 2),
-            (2, 0, 40, 13, 25), (20, 20, 0, 7, 33), (40, 40, 25, None, None), (5, 2, 14, 40, 0),
-            (13, 29, 2, 0, 40), (20, 10, 10, 10, 10),
-        ), strict=True)
+        for name, scores in zip(
+            TEN_NAMES,
+            (
+                (0, 12, 34, 0, 20),
+                (40, 0, 2, 30, 8),
+                (80, 25, None, None, None),
+                (10, 10, 10, 40, 2),
+                (2, 0, 40, 13, 25),
+                (20, 20, 0, 7, 33),
+                (40, 40, 25, None, None),
+                (5, 2, 14, 40, 0),
+                (13, 29, 2, 0, 40),
+                (20, 10, 10, 10, 10),
+            ),
+            strict=True,
+        )
         for total in [sum(score or 0 for score in scores)]
     ),
     limit=101,

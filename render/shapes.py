@@ -43,8 +43,10 @@ def club(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fil
     for dx, dy in ((0.0, -0.24), (-0.25, 0.09), (0.25, 0.09)):
         x, y = cx + dx * size, cy + dy * size
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
-    draw.polygon([(cx - size * 0.12, cy - size * 0.05), (cx + size * 0.12, cy - size * 0.05),
-                  (cx, cy + size * 0.2)], fill=fill)
+    draw.polygon(
+        [(cx - size * 0.12, cy - size * 0.05), (cx + size * 0.12, cy - size * 0.05), (cx, cy + size * 0.2)],
+        fill=fill,
+    )
     _stem(draw, cx, cy + size * 0.06, size, fill)
 
 
@@ -68,8 +70,12 @@ def diamond(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: 
         mx, my = (x0 + x1) / 2 + (cx - (x0 + x1) / 2) * 0.12, (y0 + y1) / 2 + (cy - (y0 + y1) / 2) * 0.12
         for i in range(12):
             t = i / 12
-            points.append(((1 - t) ** 2 * x0 + 2 * (1 - t) * t * mx + t**2 * x1,
-                           (1 - t) ** 2 * y0 + 2 * (1 - t) * t * my + t**2 * y1))
+            points.append(
+                (
+                    (1 - t) ** 2 * x0 + 2 * (1 - t) * t * mx + t**2 * x1,
+                    (1 - t) ** 2 * y0 + 2 * (1 - t) * t * my + t**2 * y1,
+                )
+            )
     draw.polygon(points, fill=fill)
 
 
@@ -90,8 +96,9 @@ def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fil
     draw.polygon(points, fill=fill)
 
 
-def crown(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fill, jewel: Fill,
-          peaks: int = 3) -> None:
+def crown(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fill, jewel: Fill, peaks: int = 3
+) -> None:
     """A king's crown (3 peaks) or a queen's lower, finer one (5 peaks)."""
     half = size / 2
     base, top = cy + size * 0.32, cy - size * (0.34 if peaks == 3 else 0.18)
@@ -117,40 +124,81 @@ def sword(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fi
     """The jack's motif: an upright sword."""
     blade = size * 0.07
     tip, guard = cy - size * 0.5, cy + size * 0.18
-    draw.polygon([(cx, tip), (cx + blade, tip + size * 0.1), (cx + blade, guard),
-                  (cx - blade, guard), (cx - blade, tip + size * 0.1)], fill=fill)
-    draw.rounded_rectangle((cx - size * 0.26, guard, cx + size * 0.26, guard + size * 0.07),
-                           radius=size * 0.035, fill=fill)
+    draw.polygon(
+        [
+            (cx, tip),
+            (cx + blade, tip + size * 0.1),
+            (cx + blade, guard),
+            (cx - blade, guard),
+            (cx - blade, tip + size * 0.1),
+        ],
+        fill=fill,
+    )
+    draw.rounded_rectangle(
+        (cx - size * 0.26, guard, cx + size * 0.26, guard + size * 0.07), radius=size * 0.035, fill=fill
+    )
     draw.rectangle((cx - blade * 0.8, guard, cx + blade * 0.8, cy + size * 0.42), fill=fill)
     knob = size * 0.08
     draw.ellipse((cx - knob, cy + size * 0.4, cx + knob, cy + size * 0.4 + 2 * knob), fill=jewel)
 
 
-def jester(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colours: tuple[Fill, ...],
-           face: Fill, line: Fill) -> None:
+def jester(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    size: float,
+    colours: tuple[Fill, ...],
+    face: Fill,
+    line: Fill,
+) -> None:
     """The printed joker's art: a three-horned jester's cap with bells over a smiling face."""
     band_y = cy - size * 0.02
     horns = ((-0.5, -0.32), (0.0, -0.52), (0.5, -0.32))
     for (tip_dx, tip_dy), colour in zip(horns, colours, strict=True):
         tip = (cx + tip_dx * size, cy + tip_dy * size)
         base_centre = cx + tip_dx * size * 0.45
-        draw.polygon([(base_centre - size * 0.2, band_y), tip, (base_centre + size * 0.2, band_y)],
-                     fill=colour, outline=line, width=max(1, round(size * 0.012)))
+        draw.polygon(
+            [(base_centre - size * 0.2, band_y), tip, (base_centre + size * 0.2, band_y)],
+            fill=colour,
+            outline=line,
+            width=max(1, round(size * 0.012)),
+        )
         bell = size * 0.06
-        draw.ellipse((tip[0] - bell, tip[1] - bell, tip[0] + bell, tip[1] + bell), fill=colours[-1],
-                     outline=line)
-    draw.rounded_rectangle((cx - size * 0.36, band_y - size * 0.02, cx + size * 0.36, band_y + size * 0.09),
-                           radius=size * 0.04, fill=colours[0], outline=line)
+        draw.ellipse(
+            (tip[0] - bell, tip[1] - bell, tip[0] + bell, tip[1] + bell), fill=colours[-1], outline=line
+        )
+    draw.rounded_rectangle(
+        (cx - size * 0.36, band_y - size * 0.02, cx + size * 0.36, band_y + size * 0.09),
+        radius=size * 0.04,
+        fill=colours[0],
+        outline=line,
+    )
     head = size * 0.26
     head_cy = band_y + size * 0.09 + head * 0.92
-    draw.ellipse((cx - head, head_cy - head, cx + head, head_cy + head), fill=face, outline=line,
-                 width=max(1, round(size * 0.012)))
+    draw.ellipse(
+        (cx - head, head_cy - head, cx + head, head_cy + head),
+        fill=face,
+        outline=line,
+        width=max(1, round(size * 0.012)),
+    )
     eye = size * 0.035
     for dx in (-0.1, 0.1):
-        draw.ellipse((cx + dx * size - eye, head_cy - head * 0.3 - eye, cx + dx * size + eye,
-                      head_cy - head * 0.3 + eye), fill=line)
-    draw.arc((cx - head * 0.55, head_cy - head * 0.45, cx + head * 0.55, head_cy + head * 0.55),
-             start=20, end=160, fill=line, width=max(1, round(size * 0.02)))
+        draw.ellipse(
+            (
+                cx + dx * size - eye,
+                head_cy - head * 0.3 - eye,
+                cx + dx * size + eye,
+                head_cy - head * 0.3 + eye,
+            ),
+            fill=line,
+        )
+    draw.arc(
+        (cx - head * 0.55, head_cy - head * 0.45, cx + head * 0.55, head_cy + head * 0.55),
+        start=20,
+        end=160,
+        fill=line,
+        width=max(1, round(size * 0.02)),
+    )
     cheek = size * 0.04
     for dx in (-0.17, 0.17):
         x, y = cx + dx * size, head_cy + head * 0.15

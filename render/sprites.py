@@ -47,8 +47,9 @@ def badge_box(card: Card, width: int) -> tuple[int, int, int, int]:
 
 
 @lru_cache(maxsize=1024)
-def card_sprite(card: Card, wild: bool = False, four_colour: bool = False, width: int = 130,
-                highlight: bool = False) -> Image.Image:
+def card_sprite(
+    card: Card, wild: bool = False, four_colour: bool = False, width: int = 130, highlight: bool = False
+) -> Image.Image:
     """The card with its shadow (or, `highlight`ed, a gold glow) as an RGBA image, cached."""
     scale = SUPERSAMPLE
     size = (width * scale, card_height(width) * scale)
@@ -76,17 +77,25 @@ def back_sprite(width: int = 130) -> Image.Image:
     line = max(1, round(w * 0.012))
     for offset in range(-h, w + h, step):
         for slope in (h, -h):
-            draw.line((inset + offset, inset, inset + offset + slope, inset + h), fill=theme.CARD_BACK_LINE,
-                      width=line)
+            draw.line(
+                (inset + offset, inset, inset + offset + slope, inset + h),
+                fill=theme.CARD_BACK_LINE,
+                width=line,
+            )
     # Redraw the border over the lines' ends, then the emblem.
     draw.rectangle((0, 0, w, inset), fill=theme.CARD_FACE)
     draw.rectangle((0, h - inset, w, h), fill=theme.CARD_FACE)
     draw.rectangle((0, 0, inset, h), fill=theme.CARD_FACE)
     draw.rectangle((w - inset, 0, w, h), fill=theme.CARD_FACE)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=round(w * 0.08), outline=theme.CARD_EDGE,
-                           width=max(1, round(w * 0.012)))
-    draw.rounded_rectangle((inset, inset, w - inset, h - inset), radius=round(w * 0.05),
-                           outline=theme.CARD_BACK, width=round(w * 0.02))
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=round(w * 0.08), outline=theme.CARD_EDGE, width=max(1, round(w * 0.012))
+    )
+    draw.rounded_rectangle(
+        (inset, inset, w - inset, h - inset),
+        radius=round(w * 0.05),
+        outline=theme.CARD_BACK,
+        width=round(w * 0.02),
+    )
     radius = w * 0.2
     draw.ellipse((w / 2 - radius, h / 2 - radius, w / 2 + radius, h / 2 + radius), fill=theme.CARD_FACE)
     shapes.star(draw, w / 2, h / 2, radius * 1.5, theme.CARD_BACK)
@@ -99,7 +108,10 @@ def _blank(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
     radius = round(width * 0.08)
     content = Image.new("RGB", size, theme.CARD_EDGE)
     ImageDraw.Draw(content).rounded_rectangle(
-        (0, 0, size[0] - 1, size[1] - 1), radius=radius, fill=theme.CARD_FACE, outline=theme.CARD_EDGE,
+        (0, 0, size[0] - 1, size[1] - 1),
+        radius=radius,
+        fill=theme.CARD_FACE,
+        outline=theme.CARD_EDGE,
         width=max(1, round(width * 0.012)),
     )
     mask = Image.new("L", size, 0)
@@ -127,8 +139,9 @@ def _draw_court(draw: ImageDraw.ImageDraw, card: Card, w: int, ink: theme.RGB) -
     h = w * ASPECT
     tint = tuple(round(255 - (255 - c) * 0.12) for c in ink)
     left, top, right, bottom = w * 0.4, h * 0.06, w * 0.93, h * 0.94
-    draw.rounded_rectangle((left, top, right, bottom), radius=w * 0.05, fill=tint, outline=ink,
-                           width=max(1, round(w * 0.012)))
+    draw.rounded_rectangle(
+        (left, top, right, bottom), radius=w * 0.05, fill=tint, outline=ink, width=max(1, round(w * 0.012))
+    )
     cx = (left + right) / 2
     jewel = theme.GOLD
     if card.rank == 13:
@@ -147,20 +160,35 @@ def _draw_joker(draw: ImageDraw.ImageDraw, w: int) -> None:
     for i, letter in enumerate("JOKER"):
         draw.text((w * 0.2, w * (0.06 + i * 0.175)), letter, font=letters, fill=theme.JOKER_INK, anchor="mt")
     h = w * ASPECT
-    shapes.jester(draw, w * 0.64, h * 0.52, w * 0.56,
-                  colours=((210, 30, 40), (20, 92, 200), (250, 196, 38)),
-                  face=(255, 232, 208), line=(40, 24, 60))
+    shapes.jester(
+        draw,
+        w * 0.64,
+        h * 0.52,
+        w * 0.56,
+        colours=((210, 30, 40), (20, 92, 200), (250, 196, 38)),
+        face=(255, 232, 208),
+        line=(40, 24, 60),
+    )
 
 
 def _draw_wild(draw: ImageDraw.ImageDraw, card: Card, width: int, scale: int) -> None:
     """A gold frame round the card and a gold star tag in the index column, visible when overlapped."""
     w, h = width * scale, card_height(width) * scale
     inset = w * 0.025
-    draw.rounded_rectangle((inset, inset, w - inset, h - inset), radius=w * 0.065, outline=theme.GOLD,
-                           width=max(2, round(w * 0.03)))
+    draw.rounded_rectangle(
+        (inset, inset, w - inset, h - inset),
+        radius=w * 0.065,
+        outline=theme.GOLD,
+        width=max(2, round(w * 0.03)),
+    )
     left, top, right, bottom = (v * scale for v in badge_box(card, width))
-    draw.rounded_rectangle((left, top, right, bottom), radius=w * 0.04, fill=theme.GOLD,
-                           outline=theme.GOLD_DARK, width=max(1, round(w * 0.01)))
+    draw.rounded_rectangle(
+        (left, top, right, bottom),
+        radius=w * 0.04,
+        fill=theme.GOLD,
+        outline=theme.GOLD_DARK,
+        width=max(1, round(w * 0.01)),
+    )
     shapes.star(draw, (left + right) / 2, (top + bottom) / 2, (bottom - top) * 0.78, theme.GOLD_DARK)
 
 

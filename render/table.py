@@ -66,8 +66,13 @@ def _caption(draw: ImageDraw.ImageDraw, x: int, top: int, caption: str, detail: 
 
 
 def _empty_slot(draw: ImageDraw.ImageDraw, x: int, top: int) -> None:
-    draw.rounded_rectangle((x, top, x + CARD_WIDTH, top + card_height(CARD_WIDTH)),
-                           radius=CARD_WIDTH * 0.08, outline=theme.PANEL_LINE, width=3, fill=theme.PANEL)
+    draw.rounded_rectangle(
+        (x, top, x + CARD_WIDTH, top + card_height(CARD_WIDTH)),
+        radius=CARD_WIDTH * 0.08,
+        outline=theme.PANEL_LINE,
+        width=3,
+        fill=theme.PANEL,
+    )
 
 
 def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) -> None:
@@ -83,8 +88,15 @@ def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) 
     _caption(draw, x, top, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
 
 
-def _face_slot(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: int, top: int, card: Card | None,
-               caption: str, scene: TableScene) -> None:
+def _face_slot(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    top: int,
+    card: Card | None,
+    caption: str,
+    scene: TableScene,
+) -> None:
     if card is None:
         _empty_slot(draw, x, top)
         _caption(draw, x, top, caption, "none")
@@ -96,7 +108,7 @@ def _face_slot(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: int, top: int,
 
 
 def _in_words(card: Card) -> str:
-    """"Queen of hearts": plain words under the picture, for screen readers' alt text habits too."""
+    """ "Queen of hearts": plain words under the picture, for screen readers' alt text habits too."""
     if card.suit is None:
         return "Printed joker"
     return f"{rank_name(card.rank)} of {card.suit.name.lower()}"
@@ -109,8 +121,9 @@ def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: i
     gone = seat.status in ("dropped", "out")
     ink, soft = (theme.FADED, theme.FADED) if gone else (theme.INK, theme.MUTED)
     edge, edge_width = (theme.GOLD, 3) if seat.to_act else (theme.PANEL_LINE, 1)
-    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=theme.PANEL, outline=edge,
-                           width=edge_width)
+    draw.rounded_rectangle(
+        (left, top, right, bottom), radius=12, fill=theme.PANEL, outline=edge, width=edge_width
+    )
     if seat.to_act:
         arrow = [(left - 26, middle - 12), (left - 8, middle), (left - 26, middle + 12)]
         draw.polygon(arrow, fill=theme.GOLD)
@@ -155,4 +168,3 @@ def _seat_icon(faded: bool) -> Image.Image:
 
 def render_table(scene: TableScene) -> bytes:
     return encode(table_image(scene))
-

@@ -56,9 +56,16 @@ GROUP_LABELS: dict[str, tuple[str, ...]] = {
 
 # Line colours for the standings chart: distinct on green and for the common colour blindnesses.
 SERIES: tuple[RGB, ...] = (
-    (255, 214, 64), (120, 200, 255), (255, 128, 170), (170, 255, 160),
-    (255, 170, 80), (210, 170, 255), (255, 255, 255), (110, 240, 220),
-    (240, 96, 80), (200, 160, 120),  # ten in all: a home table of ten never shares a colour
+    (255, 214, 64),
+    (120, 200, 255),
+    (255, 128, 170),
+    (170, 255, 160),
+    (255, 170, 80),
+    (210, 170, 255),
+    (255, 255, 255),
+    (110, 240, 220),
+    (240, 96, 80),
+    (200, 160, 120),  # ten in all: a home table of ten never shares a colour
 )
 
 

@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, cast
 
 from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, card_points, is_wild
 from bot.engine.errors import RulesError
@@ -65,6 +65,9 @@ class Arrangement:
     valid: bool
     points: int
     discard: Card | None
+    _groups: tuple[Meld, ...]
+    _ungrouped: tuple[Card, ...]
+    _lay_out: Callable[[], tuple[tuple[Meld, ...], tuple[Card, ...]]] | None
 
     def __init__(
         self,
@@ -84,7 +87,11 @@ class Arrangement:
 
     @classmethod
     def _deferred(
-        cls, valid: bool, points: int, discard: Card | None, lay_out: Callable[[], tuple[Any, Any]]
+        cls,
+        valid: bool,
+        points: int,
+        discard: Card | None,
+        lay_out: Callable[[], tuple[tuple[Meld, ...], tuple[Card, ...]]],
     ) -> Arrangement:
         """An answer whose groups come from `lay_out()` when first read."""
         arrangement = cls(valid, points, (), (), discard)
@@ -115,7 +122,7 @@ class Arrangement:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return self._fields() == cast(Arrangement, other)._fields()
 
     def __hash__(self) -> int:
         return hash(self._fields())
