@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine import best_arrangement, judge_groups
-from bot.engine.cards import Card, card_points, parse_cards
+from bot.engine.cards import Card, parse_cards
 from bot.engine.deal import Outcome, SeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
@@ -89,16 +89,13 @@ def table_scene(match: Match, names: Sequence[str], four_colour: bool = False) -
 def hand_groups(
     groups: Sequence[Sequence[Card]], wild_rank: int | None, match: Match
 ) -> tuple[HandGroup, ...]:
-    rules = match.spec.deal_rules(match.rules)
-    kinds = judge_groups(groups, wild_rank, rules).kinds
-    out = []
-    for group, kind in zip(groups, kinds, strict=True):
-        if kind is GroupKind.INVALID:
-            points = sum(card_points(card, wild_rank) for card in group)
-            out.append(HandGroup("ungrouped", tuple(group), points))
-        else:
-            out.append(HandGroup(kind.value, tuple(group), 0))
-    return tuple(out)
+    """Each group labelled with its kind and what it is charged (the engine's answer: every
+    group pays without both lives, and sets pay where the rules say so)."""
+    judgement = judge_groups(groups, wild_rank, match.spec.deal_rules(match.rules))
+    return tuple(
+        HandGroup("ungrouped" if kind is GroupKind.INVALID else kind.value, tuple(group), points)
+        for group, kind, points in zip(groups, judgement.kinds, judgement.group_points, strict=True)
+    )
 
 
 def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = False) -> HandScene:

@@ -2,10 +2,11 @@
 
 import random
 
+from bot.engine.cards import parse_cards
 from bot.engine.formats import Format
 from bot.engine.match import Match
 from bot.hand_layout import HandLayout
-from bot.scenes import hand_scene, result_scene, standing_text, standings_scene, table_scene
+from bot.scenes import hand_groups, hand_scene, result_scene, standing_text, standings_scene, table_scene
 
 NAMES = ["Asha", "Ravi", "Meera"]
 
@@ -70,3 +71,18 @@ def test_a_player_left_alone_after_the_others_drop_wins_without_showing_their_ca
     winner = next(p for p in scene.players if p.winner)
     assert winner.groups == () and winner.points == 0
     assert all(p.groups == () for p in scene.players)  # the drops show nothing either
+
+
+def test_group_labels_charge_every_card_when_the_hand_has_no_two_sequences():
+    # 000: "If a player has not formed two sequences ... the value of all cards is counted"
+    match, _ = Match.start("points", 2, random.Random(2))
+    groups = [
+        parse_cards("5H 5S 5D"),
+        parse_cards("7C 7D 7S"),
+        parse_cards("2H 3H 4H"),
+        parse_cards("KS QD 9C JH"),
+    ]
+    labels = hand_groups(groups, None, match)
+    assert [group.points for group in labels] == [15, 21, 9, 39]  # a set is not spared without both lives
+    groups[3] = parse_cards("9C 10C JC QC")  # now two sequences (one pure): melded cards cost nothing
+    assert [group.points for group in hand_groups(groups, None, match)] == [0, 0, 0, 0]
