@@ -109,13 +109,18 @@ def _drops_matter(spec: FormatSpec) -> bool:
     return spec.family is not Family.DEALS
 
 
+def _own_wrong(spec: FormatSpec) -> bool:
+    """Pool 61 charges its own wrong show (pool-61-notes) whatever the rules say."""
+    return spec.wrong_declaration is None
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("decks", "Decks", "deck_plan", DECK_PLANS, _plan_choice),
     Option("jokers", "Printed jokers per deck", "printed_jokers_per_deck", (0, 1, 2), str),
     Option("first_drop", "First drop", "first_drop", (0, 10, 15, 20, 25, 30), str, _points_only),
     Option("middle_drop", "Middle drop", "middle_drop", (20, 30, 40, 50, 60, 80), str, _points_only),
     Option("drops", "Drops allowed", "drops_allowed", (True, False), _yes, _drops_matter),
-    Option("wrong_show", "Wrong show", "wrong_declaration", (40, 60, 80, 100, 120, 160), str),
+    Option("wrong_show", "Wrong show", "wrong_declaration", (40, 60, 80, 100, 120, 160), str, _own_wrong),
     Option("set_size", "Largest set", "max_set_size", (3, 4, 5, 6, 8), lambda v: f"{v} cards"),
     Option(
         "turn",

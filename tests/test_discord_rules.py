@@ -191,6 +191,28 @@ async def test_a_pool_table_shows_and_charges_its_own_drops_whatever_the_preset(
     offered = [
         o["value"] for c in editor.payload["components"] for s in c["components"] for o in s["options"]
     ]
+    # pool-61-notes: Pool 61 charges 60 for a wrong show whatever the preset, so the editor does
+    # not offer it (a change would show as made and charge nothing); Pool 101 charges the rules'.
+    assert "first_drop" not in offered and "wrong_show" not in offered
+    # A crafted value for an option the editor does not offer here is refused, changing nothing.
+    table = bot.service.table_in(double.channel_id)
+    for key, value in (("first_drop", "0"), ("wrong_show", "160")):
+        custom_id = f"rummy:ruleval:{table_id}:{key}"
+        forged = editor.snapshot()  # a message carrying that menu, as only a forged client sends
+        forged["id"] = str(int(forged["id"]) + 10_000)
+        menu = {"type": 3, "custom_id": custom_id, "options": [{"label": value, "value": value}]}
+        forged["components"] = [{"type": 1, "components": [menu]}]
+        crafted = await choose(double, bot, alice, forged, custom_id, value, check=False)
+        assert "not offered" in await answer(double, crafted)
+    assert table.rules == Rules.PRESETS["home"] and "changed" not in double.message(lobby.id).content
+
+    other = double.add_channel("second")
+    lobby, table_id = await new_table(double, bot, alice, channel=other, format="pool-101")
+    opened = await press(double, bot, alice, lobby, f"rummy:lobby:{table_id}:rules")
+    editor = double.original_response(opened)
+    offered = [
+        o["value"] for c in editor.payload["components"] for s in c["components"] for o in s["options"]
+    ]
     assert "first_drop" not in offered and "wrong_show" in offered
 
 
