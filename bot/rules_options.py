@@ -110,7 +110,7 @@ def _drops_matter(spec: FormatSpec) -> bool:
 
 
 def _own_wrong(spec: FormatSpec) -> bool:
-    """Pool 61 charges its own wrong show (pool-61-notes) whatever the rules say."""
+    """Whether the rules' wrong show is charged: Pool 61 charges its own (pool-61-notes)."""
     return spec.wrong_declaration is None
 
 
