@@ -4,6 +4,7 @@ read-only or full disk, and buttons whose custom_id no button of ours has."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -198,3 +199,33 @@ async def test_a_damaged_league_is_told_once_in_its_channel_and_refuses_its_comm
     public = [m for m in double.messages_to(double.channel_id) if m.to_user is None]
     assert "was deleted by an admin" in public[-1].content
     assert "is created" in await create_league(double, bot)
+
+
+# ------------------------------------------------------------------------- settings
+
+
+@linux_only
+@pytest.mark.parametrize("fault", ["deleted", "read-only disk"])
+async def test_a_setting_that_cannot_be_saved_is_not_said_to_be_saved(
+    discord_double, bot_runner, tmp_path, fault
+):
+    """`/rummy settings` writes like a move does: when the database takes nothing, the member is
+    told why in the same words as players, never "Saved" nor the generic apology."""
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice = double.user("alice")
+    path = tmp_path / "rummy.db"
+    await empty_wal(bot.store)
+    refusing = read_only(path) if fault == "read-only disk" else contextlib.nullcontext()
+    if fault == "deleted":
+        os.remove(path)
+    expected = CANNOT_SAVE if fault == "read-only disk" else STOPPED
+    with refusing:
+        for options in ({"scope": "user", "deck": "four-colour"}, {"scope": "server", "rules": "home"}):
+            ix = await double.slash_command(alice, "rummy settings", options=options)
+            told = await answer(double, ix)
+            assert expected in told and "Saved" not in told
+        ix = await double.slash_command(alice, "rummy settings", options={"scope": "user"})
+        assert "**two-colour**" in await answer(double, ix)  # memory holds only what was kept
+        ix = await double.slash_command(alice, "rummy settings", options={"scope": "server"})
+        assert "**standard**" in await answer(double, ix)

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.engine.rules import Rules
 from bot.service.clock import Clock
-from bot.service.errors import ServiceError
+from bot.service.errors import ServiceError, saving
 from bot.store import Store
 
 DEFAULT_PRESET = "standard"
@@ -85,7 +85,8 @@ class Preferences:
         except ValueError:
             raise ServiceError(f"A deck is {' or '.join(Deck)}.") from None
         raw = {**await self._user_raw(user_id), "deck": chosen.value}
-        await self.store.set_user_settings(user_id, raw, self.clock.now())
+        with saving():  # a disk that takes nothing is said as for a move, never as "saved"
+            await self.store.set_user_settings(user_id, raw, self.clock.now())
         self._users[user_id] = raw  # after the save: memory never shows what was not kept
         return UserSettings.from_json(raw)
 
@@ -96,7 +97,8 @@ class Preferences:
             names = ", ".join(Rules.PRESET_NAMES)
             raise ServiceError(f"There is no rules preset '{preset}'. Presets: {names}.")
         raw = {**await self._server_raw(guild_id), "rules": preset}
-        await self.store.set_guild_settings(guild_id, raw, self.clock.now())
+        with saving():
+            await self.store.set_guild_settings(guild_id, raw, self.clock.now())
         self._servers[guild_id] = raw
         return ServerSettings.from_json(raw)
 
