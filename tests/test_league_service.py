@@ -3,6 +3,7 @@ clock: sign-up, reminders, seating, check-in, no-shows, games to the end, points
 
 import asyncio
 import json
+import sqlite3
 from datetime import datetime, timedelta
 
 import pytest
@@ -316,6 +317,29 @@ async def test_an_admin_cancelling_a_league_table_settles_it_without_placings(bo
         await bot.leagues.check_in(5001, user)
     with pytest.raises(ServiceError, match="league table"):
         await bot.tables.cancel(5001, 11)
+    cancelled = await bot.tables.cancel(5001, ADMIN, can_manage=True)
+    events = await bot.leagues.table_events(cancelled)
+    assert kinds(events) == ["table_settled", "night_finished", "night_open"]
+    assert [(p["position"], p["points"]) for p in events[0].data["placings"]] == [(None, 0), (None, 0)]
+
+
+async def test_a_damaged_league_table_cancelled_by_an_admin_settles_and_the_league_goes_on(bots, tmp_path):
+    """A league table whose row cannot be read back is set aside; cancelling it with `/rummy
+    cancel`, as its channel is told, settles it without placings like any cancelled league table,
+    rather than leave every later step of the league failing on the unreadable row."""
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:2])
+    for user in (11, 12):
+        await bot.leagues.check_in(5001, user)
+    table_id = bot.tables.table_in(5001).id
+    await bots.stop(bot)
+    conn = sqlite3.connect(tmp_path / "league.db")
+    with conn:
+        conn.execute("UPDATE tables SET seats = 'not json' WHERE id = ?", (table_id,))
+    conn.close()
+
+    bot = await bots.start(clock)
+    assert bot.tables.table_in(5001).damage is not None
     cancelled = await bot.tables.cancel(5001, ADMIN, can_manage=True)
     events = await bot.leagues.table_events(cancelled)
     assert kinds(events) == ["table_settled", "night_finished", "night_open"]

@@ -545,11 +545,14 @@ class LeagueService:
         for table in night.round_tables():
             if table.table_id is None or table.settled or self._playing(table):
                 continue
-            stored = await self.store.table(table.table_id)
-            if stored is None or stored.status.active:
+            # The status first, a plain column: a table set aside as damaged and then cancelled
+            # has JSON columns that cannot be read, and needs none of them to be settled.
+            status = await self.store.table_status(table.table_id)
+            if status is None or status.active:
                 continue  # not resumed (the table service logged why); left for someone to look at
+            stored = await self.store.table(table.table_id) if status is TableStatus.FINISHED else None
             async with self._changing(record):
-                if stored.status is TableStatus.FINISHED:
+                if stored is not None:
                     match = await self._match(table.table_id)
                     seats = [seat.user_id for seat in stored.seats if seat.user_id is not None]
                     record.league.settle_table(table.round, table.number, match, seats)

@@ -371,6 +371,11 @@ class Store(LeagueStore, MessageStore):
         row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return table_from_row(row) if row else None
 
+    async def table_status(self, table_id: int) -> TableStatus | None:
+        """A table's status alone, a plain column: readable when its JSON columns are damaged."""
+        status = await self._scalar(self._conn, "SELECT status FROM tables WHERE id = ?", (table_id,))
+        return None if status is None else TableStatus(status)
+
     async def channel_tables(self, channel_id: int) -> list[TableRecord]:
         """Every table a channel has had, oldest first."""
         rows = await self._all(
