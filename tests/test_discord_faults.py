@@ -16,7 +16,9 @@ from test_discord_frontend import answer, button, hand_message, make_bot, settle
 from test_discord_league import NOW, create_league
 
 from bot.discord.components import NO_LONGER_VALID
-from bot.service import ManualClock
+from bot.discord.presenter import damaged_words
+from bot.service import ManualClock, Table
+from bot.store import TableRecord
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -229,3 +231,19 @@ async def test_a_setting_that_cannot_be_saved_is_not_said_to_be_saved(
         assert "**two-colour**" in await answer(double, ix)  # memory holds only what was kept
         ix = await double.slash_command(alice, "rummy settings", options={"scope": "server"})
         assert "**standard**" in await answer(double, ix)
+
+
+def test_a_damaged_league_tables_notice_names_who_can_close_it():
+    """A league table's host is refused `/rummy cancel` (the league ends its tables), so its
+    notice does not send them there; a casual table's host may cancel it."""
+
+    def table(league_id):
+        record = TableRecord(
+            id=1, guild_id=2, channel_id=3, format="pool-61", rules={}, point_value=1, host_id=4,
+            max_seats=6, seats=[], league_id=league_id, created_at=0.0,
+        )  # fmt: skip
+        return Table(record, damage="table 1 is damaged")
+
+    assert "The host or a member with Manage Server can close it" in damaged_words(table(None))
+    league = damaged_words(table(7))
+    assert "host" not in league and "A member with Manage Server can close it" in league

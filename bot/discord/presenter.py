@@ -222,7 +222,8 @@ class Presenter:
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
             elif kind == ServiceEventKind.DAMAGED:  # said once: the service sends it once
-                await self._guard(table, self.say(table, f"⚠️ **This table is set aside.** {DAMAGED}"))
+                notice = f"⚠️ **This table is set aside.** {damaged_words(table)}"
+                await self._guard(table, self.say(table, notice))
         return hands
 
     def _seats_in_deal(self, table: Table) -> list[int]:
@@ -396,7 +397,7 @@ class Presenter:
         match = table.match
         shown = self.shown(table.id)
         if table.damage is not None:
-            state = DAMAGED if record.status.active else "*This table is closed.*"
+            state = damaged_words(table) if record.status.active else "*This table is closed.*"
             return f"**This table is set aside.** {state}", [], None
         spec = Format(record.format).spec
         rules = f"Rules: {rules_line(spec, table.rules)}"
@@ -492,10 +493,16 @@ _SEAT_CHANGES = frozenset(
         EventKind.TURN,
     }
 )
-DAMAGED = (
-    "Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at. "
-    "The host or a member with Manage Server can close it with `/rummy cancel`."
-)
+
+
+def damaged_words(table: Table) -> str:
+    """Why a table set aside cannot go on, and who can close it: at a league table a member with
+    Manage Server only (the league seats and ends its tables, so its host is refused)."""
+    who = "A member" if table.record.league_id is not None else "The host or a member"
+    return (
+        "Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at. "
+        f"{who} with Manage Server can close it with `/rummy cancel`."
+    )
 
 
 def message_chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
