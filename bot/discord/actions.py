@@ -78,9 +78,10 @@ class Actions:
         """A refusal as players read it: seats named as the table shows them."""
         if not error.seats:
             return str(error)
-        table = self.service.table_in(interaction.channel_id) if table_id is None else None
-        if table_id is not None:
-            table = next((t for t in self.service.tables() if t.id == table_id), None)
+        if table_id is None:
+            table = self.service.table_in(interaction.channel_id)
+        else:
+            table = self.presenter.table(table_id)
         if table is None:
             return str(error)
         seats = table.record.seats
