@@ -11,22 +11,36 @@ from typing import Any
 
 from bot.engine import best_arrangement, judge_groups
 from bot.engine.cards import Card, parse_cards
-from bot.engine.deal import Outcome, SeatStatus
+from bot.engine.deal import Outcome
+from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
 from bot.leagues import NightStatus, Season
 from render.scenes import (
+    GroupKind as PictureGroupKind,
+)
+from render.scenes import (
     HandGroup,
     HandScene,
     PlayerResult,
     ResultScene,
+    SeatStatus,
     SeatView,
     StandingsRow,
     StandingsScene,
     TableScene,
 )
+
+# How the pictures label what the judge found (an invalid group is drawn as loose cards).
+_GROUP_KINDS: dict[GroupKind, PictureGroupKind] = {
+    GroupKind.PURE_SEQUENCE: "pure_sequence",
+    GroupKind.IMPURE_SEQUENCE: "impure_sequence",
+    GroupKind.SET: "set",
+    GroupKind.SPARE_JOKERS: "spare_jokers",
+    GroupKind.INVALID: "ungrouped",
+}
 
 _OUTCOME_NOTES = {
     Outcome.FIRST_DROP: "first drop",
@@ -46,18 +60,18 @@ def standing_text(match: Match, seat: int) -> str:
     return f"{value:,} chips"
 
 
-def _status(match: Match, seat: int) -> str:
+def _status(match: Match, seat: int) -> SeatStatus:
     if match.seat_status[seat] is not Standing.IN:
         return "out"
     deal = match.deal
     if deal is None:
         return "playing"
     status = deal.seats[seat].status
-    if status is SeatStatus.DECLARED:
+    if status is DealSeatStatus.DECLARED:
         return "declared"
-    if status is SeatStatus.SITTING_OUT:
+    if status is DealSeatStatus.SITTING_OUT:
         return "out"
-    return "playing" if status is SeatStatus.PLAYING else "dropped"
+    return "playing" if status is DealSeatStatus.PLAYING else "dropped"
 
 
 def table_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> TableScene:
@@ -93,7 +107,7 @@ def hand_groups(
     group pays without both lives, and sets pay where the rules say so)."""
     judgement = judge_groups(groups, wild_rank, match.spec.deal_rules(match.rules))
     return tuple(
-        HandGroup("ungrouped" if kind is GroupKind.INVALID else kind.value, tuple(group), points)
+        HandGroup(_GROUP_KINDS[kind], tuple(group), points)
         for group, kind, points in zip(groups, judgement.kinds, judgement.group_points, strict=True)
     )
 
@@ -122,7 +136,7 @@ def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = 
 def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
     """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
     left alone when everyone else dropped wins without showing, and their cards stay private."""
-    if raw["status"] == SeatStatus.DECLARED or outcome in (Outcome.HAND, Outcome.WRONG_SHOW):
+    if raw["status"] == DealSeatStatus.DECLARED or outcome in (Outcome.HAND, Outcome.WRONG_SHOW):
         return True
     return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
@@ -135,7 +149,7 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
     players = []
     scored = any(raw["outcome"] == Outcome.HAND for raw in record["seats"])
     for seat, raw in enumerate(record["seats"]):
-        if raw["status"] == SeatStatus.SITTING_OUT:
+        if raw["status"] == DealSeatStatus.SITTING_OUT:
             continue
         outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
         groups: tuple[HandGroup, ...] = ()

@@ -8,13 +8,13 @@ means a scene can be cached or compared in tests without copying.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from bot.engine.cards import Card
 
-GroupKind = Literal["pure_sequence", "impure_sequence", "set", "ungrouped"]
+GroupKind = Literal["pure_sequence", "impure_sequence", "set", "spare_jokers", "ungrouped"]
 SeatStatus = Literal["playing", "dropped", "out", "declared"]
-GROUP_KINDS: tuple[GroupKind, ...] = ("pure_sequence", "impure_sequence", "set", "ungrouped")
+GROUP_KINDS: tuple[GroupKind, ...] = get_args(GroupKind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ GROUP_COLOURS: dict[str, RGB] = {
     "pure_sequence": (122, 232, 146),
     "impure_sequence": (132, 206, 255),
     "set": (206, 180, 255),
+    "spare_jokers": (240, 200, 120),
     "ungrouped": (255, 150, 130),
 }
 GROUP_LABELS: dict[str, tuple[str, ...]] = {
@@ -51,6 +52,7 @@ GROUP_LABELS: dict[str, tuple[str, ...]] = {
     "pure_sequence": ("Pure sequence", "Pure seq", "Pure"),
     "impure_sequence": ("Impure sequence", "Impure seq", "Impure"),
     "set": ("Set",),
+    "spare_jokers": ("Spare jokers", "Jokers", ""),
     "ungrouped": ("Ungrouped", "Loose", ""),
 }
 

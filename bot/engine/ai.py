@@ -287,7 +287,7 @@ class _Counting:
                     draws = _draws(card, other)
                     needed.update(draws)
                     pure_draw = pure_draw or (bool(draws) and other.suit == card.suit)
-            outs = sum(self.unseen[c] for c in needed)
+            outs: float = sum(self.unseen[c] for c in needed)
             if needed:
                 outs += WILD_OUTS_WEIGHT * self.live_wilds
             forgiven = min(MOST_FORGIVEN, OUTS_WEIGHT * outs)

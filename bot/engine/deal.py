@@ -432,13 +432,13 @@ class Deal:
         """A valid show wins the deal at once; a wrong show costs the penalty and puts the
         player out while the others play on."""
         finish = None if finish is None else _card(finish)
-        groups = [list(group) for group in groups]
-        self.verify_declare(seat, groups, finish)
+        shown = [list(group) for group in groups]
+        self.verify_declare(seat, shown, finish)
         self._record(
-            "declare", seat, groups=[format_cards(g) for g in groups], finish=finish.code if finish else None
+            "declare", seat, groups=[format_cards(g) for g in shown], finish=finish.code if finish else None
         )
         self.seats[seat].missed_turns = 0
-        return self._show(seat, groups, finish)
+        return self._show(seat, shown, finish)
 
     def _show(
         self, seat: int, groups: list[list[Card]], finish: Card | None, automatic: bool = False
@@ -725,11 +725,11 @@ class Deal:
         )
 
     def view(self, seat: int | None) -> SeatView:
-        mine = seat is not None and 0 <= seat < self.players
-        picked_here = mine and seat == self.turn and self.picked is not None
+        mine = seat if seat is not None and 0 <= seat < self.players else None
+        picked_here = mine is not None and mine == self.turn and self.picked is not None
         return SeatView(
             seat=seat,
-            hand=tuple(self.seats[seat].hand) if mine else (),
+            hand=tuple(self.seats[mine].hand) if mine is not None else (),
             phase=self.phase,
             turn=self.turn,
             turn_number=self.turn_number,
@@ -744,8 +744,8 @@ class Deal:
             discards=tuple(self.discards),
             picked=self.picked if picked_here else None,
             picked_from_open=bool(picked_here and self.picked_from_open),
-            can_pick_open=mine and self.can_pick(seat, Source.OPEN),
-            can_declare=mine and self.can_declare(seat),
+            can_pick_open=mine is not None and self.can_pick(mine, Source.OPEN),
+            can_declare=mine is not None and self.can_declare(mine),
             rules=self.rules,
         )
 

@@ -137,7 +137,7 @@ class Rules:
 
     def changed_options(self) -> tuple[str, ...]:
         """The options that differ from the preset these rules started from, in field order."""
-        base = Rules.preset(self.preset)
+        base = _preset(Rules, self.preset)
         return tuple(
             field.name
             for field in dataclasses.fields(self)
@@ -186,7 +186,7 @@ def _preset(cls: type[Rules], name: str) -> Rules:
 # One name, two uses, as the public API has it: on the class, `preset` looks a preset up; on a
 # value, the dataclass field (kept in the instance, which a classmethod does not override) is the
 # name of the preset the rules started from. Set after the class so the field keeps its default.
-Rules.preset = classmethod(_preset)  # type: ignore[assignment, method-assign]
+Rules.preset = classmethod(_preset)  # type: ignore[assignment]
 
 Rules.PRESETS = {
     # 000 Foryourummy and 002 JungleeRummy, which agree: the defaults.

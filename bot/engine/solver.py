@@ -30,9 +30,9 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, card_points, is_wild
+from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
@@ -122,7 +122,7 @@ class Arrangement:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == cast(Arrangement, other)._fields()
+        return self._fields() == other._fields()
 
     def __hash__(self) -> int:
         return hash(self._fields())
@@ -196,6 +196,7 @@ def _count(counts: int, position: int) -> int:
 
 # A table entry is (net jokers, life code, deadwood).
 Entry = tuple[int, int, int]
+_E = TypeVar("_E", bound=tuple[int, ...])  # an entry, or one that carries its picks after it
 _EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # A suit's table with what pruning needs at hand: (entries, least deadwood, has a pure run,
 # fewest net jokers).
@@ -232,7 +233,8 @@ def _config(
 def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
     """One int for a suit search: counts in bits 0-44, settings in 45-58, the wild position in
     59-62, and the joker pool (which has no fixed bound) above."""
-    return counts | config[7] | wild_position << 59 | jokers << 63
+    bits: int = config[7]
+    return counts | bits | wild_position << 59 | jokers << 63
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -328,8 +330,8 @@ def _options(
         left = _without(rest, chosen[1:])
         if exact:
             for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
-                add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
-                yield left, extra, add, 0, ("run", chosen, extra)
+                exact_add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
+                yield left, extra, exact_add, 0, ("run", chosen, extra)
             continue
         length = size + substitutes
         add = _ADD_SEQ[(substitutes == 0) + 2 * (length >= LONG_LIFE)] if track else None
@@ -338,17 +340,17 @@ def _options(
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
 
 
-def _entry_order(entry: Entry) -> tuple[int, int, int]:
+def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int]:
     return entry[0], entry[2], -_LEVEL[entry[1]]
 
 
-def _pareto(candidates: dict[int, Entry]) -> Sequence[Entry]:
+def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
     """Drops every entry another beats on all counts: no more jokers, no weaker life flags,
     no more deadwood. Entries come out sorted by jokers (callers rely on it to stop early)."""
     if len(candidates) == 1:
         return tuple(candidates.values())
     beaten = [1 << 30] * 12  # beaten[c]: least deadwood kept so far with flags at least c's
-    kept: list[Entry] = []
+    kept: list[_E] = []
     for entry in sorted(candidates.values(), key=_entry_order):
         deadwood = entry[2]
         if beaten[entry[1]] <= deadwood:
@@ -638,7 +640,7 @@ class _Hand:
         return any((counts + _LOWEST_BITS) & (_LOWEST_BITS << 2) for counts in self.counts)
 
 
-_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+_SUIT_INDEX: dict[Suit | None, int] = {suit: index for index, suit in enumerate(SUITS)}
 
 
 @dataclass(slots=True)

@@ -83,8 +83,8 @@ class TurnClock:
             if self.seat in computers:
                 self.base = self.deadline = now + timing.computer_delay
             else:
-                on_discard = match.deal.on_discard_clock and timing.discard_seconds is not None
-                self.base = now + (timing.discard_seconds if on_discard else timing.turn_seconds)
+                discard_seconds = timing.discard_seconds if match.deal.on_discard_clock else None
+                self.base = now + (timing.turn_seconds if discard_seconds is None else discard_seconds)
                 self.deadline = self.base + self.banks[self.seat]
         return True
 
