@@ -43,11 +43,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import ai
+from bot.engine.commands import Command, Declare, Discard, NextDeal, Pick, Source
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
@@ -60,15 +60,16 @@ from bot.store import Store
 SEATS = 4
 
 
-def simple_players(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+def simple_players(level: str, view: SeatView, rng: random.Random) -> Command:
     """Plays on without thinking, to measure the service alone: picks, throws a random card,
     shows a wrong hand now and then so that deals and matches end and start."""
+    seat, hand = view.seat, view.hand
+    assert seat is not None
     if view.phase is Phase.PICK:
-        return {"command": "pick", "seat": view.seat, "source": "closed"}
-    hand = [card.code for card in view.hand]
+        return Pick(seat, Source.CLOSED)
     if rng.random() < 0.02:
-        return {"command": "declare", "seat": view.seat, "groups": [" ".join(hand[1:])], "finish": hand[0]}
-    return {"command": "discard", "seat": view.seat, "card": rng.choice(hand)}
+        return Declare(seat, (hand[1:],), hand[0])
+    return Discard(seat, rng.choice(hand))
 
 
 def pool_cpu_seconds() -> float:
@@ -132,7 +133,7 @@ async def run(
                 continue
             match = table.match
             if match.phase is MatchPhase.BETWEEN_DEALS:
-                seat, command = match.remaining()[0], {"command": "next_deal"}
+                seat, command = match.remaining()[0], NextDeal()
             else:
                 seat = match.deal.turn
                 started = time.perf_counter()

@@ -6,11 +6,14 @@ from deal_helpers import stacked_deal
 
 from bot.engine import IllegalActionError, Rules, parse_cards
 from bot.engine.ai import ComputerPlayer, Level, taken_from_open, unseen_cards
-from bot.engine.cards import build_shoe
+from bot.engine.cards import build_shoe, parse_card
+from bot.engine.commands import Declare, Discard, Drop, Pick
 from bot.engine.deal import Deal, Phase, Source
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
+
+KH = parse_card("KH")
 
 
 def play_match(fmt, players, rules, seed, levels):
@@ -27,10 +30,10 @@ def play_match(fmt, players, rules, seed, levels):
         deal = match.deal
         seat = deal.turn
         command = seats[seat].decide(deal.view(seat))
-        assert command["seat"] == seat
-        if command["command"] == "pick":
-            assert deal.can_pick(seat, command["source"])
-        if command["command"] == "drop":
+        assert command.seat == seat
+        if isinstance(command, Pick):
+            assert deal.can_pick(seat, command.source)
+        if isinstance(command, Drop):
             assert deal.phase is Phase.PICK and deal.rules.drops_allowed
         events += match.apply(command)
         match.check_invariants()
@@ -71,11 +74,11 @@ def test_the_card_just_taken_from_the_open_pile_is_not_thrown_back_when_the_rule
             player = ComputerPlayer(level, random.Random(3))
             deal.apply({"command": "pick", "seat": 0, "source": "open"})
             command = player.decide(deal.view(0))
-            assert command["command"] == "discard"
+            assert isinstance(command, Discard)
             if rules.rediscard_open_pick:
-                assert level is Level.EASY or command["card"] == "KH"
+                assert level is Level.EASY or command.card == KH
             else:
-                assert command["card"] != "KH"
+                assert command.card != KH
             deal.apply(command)
 
 
@@ -87,10 +90,10 @@ def test_a_winning_hand_is_declared_with_the_solvers_groups_from_either_pile(lev
         deal = stacked_deal(Rules(), [hand, other], open_card, "9D", closed_top)
         player = ComputerPlayer(level, random.Random(1))
         pick = player.decide(deal.view(0))
-        assert pick == {"command": "pick", "seat": 0, "source": source}
+        assert pick == Pick(0, Source(source))
         deal.apply(pick)
         command = player.decide(deal.view(0))
-        assert command["command"] == "declare" and command["finish"] == "QS"
+        assert isinstance(command, Declare) and command.finish == parse_card("QS")
         events = deal.apply(command)
         assert events[0].kind is EventKind.DECLARED and deal.winner == 0
 
@@ -102,7 +105,7 @@ def test_a_joker_completes_a_show_and_is_never_the_finish_card():
     player = ComputerPlayer(Level.STRONG, random.Random(1))
     deal.apply(player.decide(deal.view(0)))
     command = player.decide(deal.view(0))
-    assert command["command"] == "declare" and command["finish"] not in ("9D", "JK")
+    assert isinstance(command, Declare) and command.finish not in parse_cards("9D JK")
     assert deal.apply(command)[0].kind is EventKind.DECLARED
 
 
@@ -205,5 +208,5 @@ def test_strong_drops_a_hopeless_first_hand_only_where_drops_are_allowed():
     ):
         deal = stacked_deal(rules, [hopeless, other], "KC", "5C")
         command = ComputerPlayer(level, random.Random(1)).decide(deal.view(0))
-        assert command["command"] == expected
+        assert expected == command.NAME
         deal.apply(command)

@@ -21,6 +21,8 @@ from test_discord_frontend import (
     table_id_of,
 )
 
+from bot.engine.cards import parse_cards
+from bot.engine.commands import Command, Drop
 from bot.engine.deal import Phase, SeatView
 from bot.engine.rules import Rules
 from bot.hand_layout import HandLayout
@@ -32,10 +34,10 @@ pytest_plugins = ("discord_double.fixtures",)
 MEMBER = discord.Permissions(send_messages=True, use_application_commands=True).value
 
 
-def dropping_policy(level: str, view: SeatView, rng) -> dict:
+def dropping_policy(level: str, view: SeatView, rng) -> Command:
     """Computer players who drop at their first chance, so a deal ends whoever they sit with."""
     if view.phase is Phase.PICK and view.rules.drops_allowed:
-        return {"command": "drop", "seat": view.seat}
+        return Drop(view.seat)
     return simple_policy(level, view, rng)
 
 
@@ -334,3 +336,49 @@ async def test_a_league_created_with_octro_rules_seats_its_night_on_them(
     playing = bot.service.table_in(table.thread_id)
     assert playing.match.rules == Rules.PRESETS["octro"] and playing.record.format == LEAGUE["format"]
     assert len(playing.match.deal.shoe) == 2 * 52 + 2 * 2  # 001: two decks and 4 jokers for 2 or 3
+
+
+def deal_hand(deal, seat: int, wanted: str) -> None:
+    """Gives `seat` exactly the cards of `wanted`, each swapped with a card of the same deal from
+    wherever it lies, so every card of the shoe stays in one place (the deal's invariants hold)."""
+    hand = deal.seats[seat].hand
+    zones = [s.hand for i, s in enumerate(deal.seats) if i != seat] + [deal.closed]
+    for card in parse_cards(wanted):
+        if card in hand and hand.count(card) >= parse_cards(wanted).count(card):
+            continue
+        spare = next(c for c in hand if c not in parse_cards(wanted))
+        zone = next(z for z in zones if card in z)
+        zone[zone.index(card)], hand[hand.index(spare)] = spare, card
+    deal.check_invariants()
+
+
+async def test_home_a_player_shows_13_cards_before_picking_and_everyone_pays_double(
+    discord_double, bot_runner, tmp_path
+):
+    # 004: "If a player calls rummy before he has even picked up a card ... twice the value".
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice = double.user("alice")
+    lobby, table_id = await new_table(double, bot, alice, rules="home")
+    await press(double, bot, alice, lobby, f"rummy:lobby:{table_id}:computer")
+    await press(double, bot, alice, lobby, f"rummy:lobby:{table_id}:start")
+    table = bot.service.table_in(double.channel_id)
+    deal = table.match.deal
+    for _ in range(2):  # the computer player's first turn: it picks, then throws back
+        if deal.turn != 0:
+            clock.advance(5)
+            await bot.service.fire_due()
+            await settle(bot)
+    assert deal.turn == 0 and not deal.seats[0].has_picked
+    deal_hand(deal, 0, "AH 2H 3H 4H 5S 6S 7S 8C 8D 8S KC KD KS")
+    hand = hand_message(double, alice)
+    ask = await press(double, bot, alice, hand, button(hand, "declare"))
+    prompt = double.original_response(ask)
+    assert "before picking" in prompt.content and "pay double" in prompt.content
+    confirm = next(cid for cid in prompt.custom_ids() if cid.startswith("rummy:declare:"))
+    assert confirm.endswith(":none")
+    owed = min(deal.rules.score_cap, deal._hand_points(1))
+    done = await press(double, bot, alice, prompt, confirm)
+    assert "Declared." in await answer(double, done)
+    assert deal.winner == 0 and table.match.history[-1] == [0, 2 * owed]

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import confirm_view, drop_view
+from bot.discord.components import confirm_view, drop_view, finish_id
 from bot.discord.hands import HandMessage, build_hand_message
 from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
-from bot.engine.cards import Card
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import Deal
+from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
@@ -275,61 +275,49 @@ class Actions:
         self, interaction: discord.Interaction[Any], table: Table, turn: str | None
     ) -> None:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
-        groups, finish = self.declaration(table, interaction.user.id)
-        deal = table.match.deal if table.match else None
-        assert deal is not None
-        judgement = judge_groups(groups, deal.wild_rank, deal.rules)
+        declaration, deal = self.declaration(table, interaction.user.id)
+        judgement = judge_groups(declaration.groups, deal.wild_rank, deal.rules)
         shown = "\n".join(
             f"• {kind.value.replace('_', ' ') if kind is not GroupKind.INVALID else 'not a group'}: "
             + " ".join(card.pretty for card in group)
-            for group, kind in zip(groups, judgement.kinds, strict=True)
+            for group, kind in zip(declaration.groups, judgement.kinds, strict=True)
         )
         verdict = "This looks valid." if judgement.valid else f"**This is not valid**: {judgement.reason}"
+        finish = declaration.finish
+        if finish is not None:
+            question = f"Declare with **{finish.pretty}** as the finish card?"
+        else:
+            question = "Show your 13 cards now, before picking?"
+            if deal.rules.early_show_multipliers:
+                question += " A show before any pick makes everyone pay double."
         text = (
-            f"Declare with **{finish.pretty}** as the finish card?\n{shown}\n{verdict}\n"
-            f"A wrong show costs {deal.rules.wrong_declaration} points and puts you out of this deal. "
-            "(To declare differently, arrange your cards with `/rummy group` first.)"
+            f"{question}\n{shown}\n{verdict}\n"
+            f"A wrong show costs {deal.legal_actions(declaration.seat).wrong_show_cost} points and puts "
+            "you out of this deal. (To declare differently, arrange your cards with `/rummy group` first.)"
         )
         token = turn or table.turn_token() or "0"
         await interaction.response.send_message(
             text, view=confirm_view(table.id, token, finish), ephemeral=True
         )
 
-    def declaration(self, table: Table, user_id: int) -> tuple[list[list[Card]], Card]:
-        """The player's groups less the finish card: the card whose removal leaves the grouping
-        valid (the solver's discard when the solver grouped the hand), else the one costing the
-        fewest points, preferring the later groups, so a deliberate arrangement is kept."""
+    def declaration(self, table: Table, user_id: int) -> tuple[Declare, Deal]:
+        """The engine's declaration of the player's own arrangement (its finish card chosen so
+        that the arrangement is judged best), with the deal it is for."""
         layout, deal, seat = self.followed_layout(table, user_id)
-        if not deal.can_declare(seat):
-            raise RummyError("You can declare only on your turn, after picking a card.")
-        best: tuple[tuple[bool, int, int], list[list[Card]], Card] | None = None
-        for index, group in enumerate(layout.groups):
-            for place, card in enumerate(group):
-                if not deal.can_discard(seat, card):
-                    continue  # the card just taken from the open pile may not finish either
-                rest = [list(g) for g in layout.groups]
-                del rest[index][place]
-                rest = [g for g in rest if g]
-                judged = judge_groups(rest, deal.wild_rank, deal.rules)
-                rank = (not judged.valid, judged.points, -index)
-                if best is None or rank < best[0]:
-                    best = (rank, rest, card)
-        assert best is not None
-        return best[1], best[2]
+        return best_declaration(deal.view(seat), layout.groups), deal
 
     async def confirm_declare(
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str
     ) -> None:
         async def work() -> None:
             table = self.table_by_id(table_id)
-            groups, chosen = self.declaration(table, interaction.user.id)
-            if chosen.code != finish:
+            declaration, _ = self.declaration(table, interaction.user.id)
+            if finish_id(declaration.finish) != finish:
                 raise RummyError(
                     "Your cards changed since you asked: press Declare again to see the new grouping."
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            shown = tuple(tuple(group) for group in groups)
-            events = await self.play(interaction, table, lambda seat: Declare(seat, shown, chosen), turn)
+            events = await self.play(interaction, table, lambda seat: declaration, turn)
             await self.presenter.publish(events)
             shows = [e for e in events if e.kind in ("declared", "wrong_show")]
             show = shows[0].event if shows else None

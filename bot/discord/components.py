@@ -210,9 +210,17 @@ def hand_view(
     return view
 
 
-def confirm_view(table_id: int, turn: str, finish: Card) -> ui.View:
+NO_FINISH = "none"  # a 13-card show before any pick has no finish card (004)
+
+
+def finish_id(finish: Card | None) -> str:
+    """The finish card as a confirmation button carries it."""
+    return finish.code if finish is not None else NO_FINISH
+
+
+def confirm_view(table_id: int, turn: str, finish: Card | None) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ConfirmDeclare(table_id, turn, finish.code))
+    view.add_item(ConfirmDeclare(table_id, turn, finish_id(finish)))
     return view
 
 

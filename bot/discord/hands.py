@@ -57,18 +57,17 @@ async def build_hand_message(
         lines.append(f"Waiting for {table.record.seats[deal.turn].name}. Open card: {open_card}.")
     if mine and deadline:
         lines.append(f"Your time runs out <t:{int(deadline)}:R>.")
+    legal = deal.legal_actions(seat)
     discardable = [
-        (position, card)
-        for position, card in enumerate(layout.cards, start=1)
-        if mine and deal.can_discard(seat, card)
+        (position, card) for position, card in enumerate(layout.cards, start=1) if card in legal.discards
     ]
     view = hand_view(
         table.id,
         token,
-        can_pick_closed=mine and deal.can_pick(seat, "closed"),
-        can_pick_open=mine and deal.can_pick(seat, "open"),
-        can_drop=mine and deal.can_drop(seat),
-        can_declare=mine and deal.can_declare(seat),
+        can_pick_closed=legal.pick_closed,
+        can_pick_open=legal.pick_open,
+        can_drop=legal.drop,
+        can_declare=legal.declare,
         discardable=discardable,
     )
     return HandMessage("\n".join(lines), png, view)

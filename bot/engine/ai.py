@@ -26,10 +26,12 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, format_cards, is_wild
+from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, is_wild
+from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source
 from bot.engine.deal import Phase, SeatStatus, SeatView
+from bot.engine.declaration import arrangement_groups, best_declaration
 from bot.engine.errors import IllegalActionError
-from bot.engine.melds import HIGH_ACE, GroupKind
+from bot.engine.melds import HIGH_ACE, GroupKind, judge_groups
 from bot.engine.rules import Rules
 from bot.engine.solver import Arrangement, best_arrangement
 
@@ -60,38 +62,34 @@ class ComputerPlayer:
         self.level = Level(level)
         self.rng = rng
 
-    def decide(self, view: SeatView) -> dict[str, Any]:
-        """The one command this seat plays now, in the form `Deal.apply` and `Match.apply` take."""
-        if not view.to_act or view.seat is None:
+    def decide(self, view: SeatView) -> Command:
+        """The one command this seat plays now."""
+        seat = view.seat
+        if not view.to_act or seat is None:
             raise IllegalActionError("It is not this computer player's turn.")
-        if view.phase is Phase.PICK:
-            return self._pick_phase(view)
-        hand = list(view.hand)
-        show = _solve(hand, view.wild_rank, view.rules)
-        declaration = _declaration(view, show)
+        declaration = _declaration(view)
         if declaration is not None:
             return declaration
-        card = self._easy_discard(view, show) if self.level is Level.EASY else _strong_discard(view)
-        return {"command": "discard", "seat": view.seat, "card": card.code}
+        if view.phase is Phase.PICK:
+            return self._pick(view, seat)
+        if self.level is Level.EASY:
+            card = self._easy_discard(view, _solve(view.hand, view.wild_rank, view.rules))
+        else:
+            card = _strong_discard(view)
+        return Discard(seat, card)
 
     # ----------------------------------------------------------------- picking
 
-    def _pick_phase(self, view: SeatView) -> dict[str, Any]:
-        assert view.seat is not None
-        if view.can_declare:  # a show before any pick (004): the 13 cards as they are
-            show = _solve(view.hand, view.wild_rank, view.rules)
-            if show.valid and not show.ungrouped:
-                groups = [format_cards(meld.cards) for meld in show.groups]
-                return {"command": "declare", "seat": view.seat, "groups": groups, "finish": None}
+    def _pick(self, view: SeatView, seat: int) -> Command:
         if self.level is Level.STRONG and _should_drop(view):
-            return {"command": "drop", "seat": view.seat}
+            return Drop(seat)
         open_card = view.open_card
         take_open = (
             open_card is not None
             and view.can_pick_open
             and (_easy_wants(view, open_card) if self.level is Level.EASY else _strong_wants(view, open_card))
         )
-        return {"command": "pick", "seat": view.seat, "source": "open" if take_open else "closed"}
+        return Pick(seat, Source.OPEN if take_open else Source.CLOSED)
 
     # ----------------------------------------------------------------- easy discards
 
@@ -106,7 +104,7 @@ class ComputerPlayer:
         return max(allowed, key=lambda card: (card_points(card, view.wild_rank, ace), card.sort_key))
 
 
-def decide(level: Level | str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+def decide(level: Level | str, view: SeatView, rng: random.Random) -> Command:
     """One decision by a fresh player of `level` (players keep nothing between turns): the
     service's policy. A module-level function rather than a closure, so that a process pool can
     send it to its workers by name, and pure, so that those workers need import nothing else."""
@@ -133,32 +131,25 @@ def _without(cards: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _may_let_go(view: SeatView, card: Card) -> bool:
-    """Whether the rules let this card be discarded or finished with now."""
-    return not (view.picked_from_open and card == view.picked and not view.rules.rediscard_open_pick)
-
-
 def _discardable(view: SeatView) -> list[Card]:
     """The distinct cards the rules let this seat throw, jokers kept unless nothing else is left
     (a joker thrown is a joker handed to the table)."""
-    cards = sorted({card for card in view.hand if _may_let_go(view, card)}, key=lambda card: card.sort_key)
+    cards = sorted({card for card in view.hand if view.may_let_go(card)}, key=lambda card: card.sort_key)
     plain = [card for card in cards if not is_wild(card, view.wild_rank)]
     return plain or cards
 
 
-def _declaration(view: SeatView, show: Arrangement) -> dict[str, Any] | None:
-    """The show the solver found, checked to use the 14 cards exactly once and to finish with a
-    card the rules let go: a computer player must never make a wrong or refused show, so anything
-    less plays on with a discard instead."""
-    if not show.valid or show.discard is None or show.ungrouped:
+def _declaration(view: SeatView) -> Declare | None:
+    """A show as soon as one is valid (before any pick too, where the rules allow it): the
+    engine's best declaration of the solver's arrangement, judged once more, since a computer
+    player must never make a wrong show; anything less plays on."""
+    if not view.can_declare:
         return None
-    if not _may_let_go(view, show.discard):
+    show = _solve(view.hand, view.wild_rank, view.rules)
+    if not show.valid:
         return None
-    used = Counter(card for meld in show.groups for card in meld.cards) + Counter([show.discard])
-    if used != Counter(view.hand):
-        return None
-    groups = [format_cards(meld.cards) for meld in show.groups]
-    return {"command": "declare", "seat": view.seat, "groups": groups, "finish": show.discard.code}
+    declaration = best_declaration(view, arrangement_groups(show))
+    return declaration if judge_groups(declaration.groups, view.wild_rank, view.rules).valid else None
 
 
 def _easy_wants(view: SeatView, open_card: Card) -> bool:

@@ -22,6 +22,8 @@ MAX_SEAT = 63  # far beyond any table: a seat number past it is not a seat, what
 MAX_GROUPS = 14  # a 14-card hand cannot be shown in more groups than cards
 MAX_CARD_TEXT = 8  # "JOKER" is the longest card notation
 
+Logged = dict[str, object]  # a command as the logs store it: `to_json()`, read by `parse_command`
+
 
 class BadCommandError(RummyError):
     """A command whose shape or values are wrong: nothing is done with it."""
@@ -34,11 +36,12 @@ class Source(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A command's name in the log; subclasses add their typed fields."""
+    """A command's name in the log; subclasses add their typed fields. `to_json()` is the
+    logged form (`Logged`), which `parse_command` reads back."""
 
     NAME: ClassVar[str]
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         raise NotImplementedError
 
 
@@ -46,7 +49,7 @@ class Command:
 class SeatCommand(Command):
     seat: int
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         return {"command": self.NAME, "seat": self.seat}
 
 
@@ -55,7 +58,7 @@ class Pick(SeatCommand):
     NAME = "pick"
     source: Source
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         return {"command": self.NAME, "seat": self.seat, "source": self.source.value}
 
 
@@ -64,19 +67,23 @@ class Discard(SeatCommand):
     NAME = "discard"
     card: Card
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         return {"command": self.NAME, "seat": self.seat, "card": self.card.code}
 
 
 @dataclass(frozen=True, slots=True)
 class Declare(SeatCommand):
+    """`finish` is the card put in the finish slot; None for a 13-card show made before any
+    pick, where the rules allow one (004)."""
+
     NAME = "declare"
     groups: tuple[tuple[Card, ...], ...]
-    finish: Card
+    finish: Card | None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         groups = [" ".join(card.code for card in group) for group in self.groups]
-        return {"command": self.NAME, "seat": self.seat, "groups": groups, "finish": self.finish.code}
+        finish = self.finish.code if self.finish is not None else None
+        return {"command": self.NAME, "seat": self.seat, "groups": groups, "finish": finish}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +115,7 @@ class Split(SeatCommand):
 class NextDeal(Command):
     NAME = "next_deal"
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Logged:
         return {"command": self.NAME}
 
 
@@ -139,7 +146,8 @@ def parse_command(raw: object) -> Command:
     if kind is Discard:
         return Discard(seat, read_card(_field(raw, "card")))
     if kind is Declare:
-        return Declare(seat, _groups(_field(raw, "groups")), read_card(_field(raw, "finish")))
+        finish = raw.get("finish")
+        return Declare(seat, _groups(_field(raw, "groups")), None if finish is None else read_card(finish))
     return kind(seat)  # type: ignore[call-arg]  # a seat is all the rest take
 
 

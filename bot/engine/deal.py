@@ -25,7 +25,18 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.cards import ACE, Card, build_shoe, format_cards, is_wild, parse_card, parse_cards
-from bot.engine.commands import Command, Source
+from bot.engine.commands import (
+    Command,
+    Declare,
+    Discard,
+    Drop,
+    Leave,
+    Logged,
+    Pick,
+    Source,
+    Timeout,
+    parse_command,
+)
 from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError, require
 from bot.engine.events import Event, EventKind
@@ -139,6 +150,25 @@ class SeatView:
     def to_act(self) -> bool:
         return self.phase is not Phase.OVER and self.seat == self.turn
 
+    def may_let_go(self, card: Card) -> bool:
+        """Whether the rules let this card be discarded or put in the finish slot now: not the
+        card just taken from the open pile, unless the rules allow it to go straight back."""
+        return not (self.picked_from_open and card == self.picked and not self.rules.rediscard_open_pick)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What one seat may do now, so that front ends offer exactly that (buttons, menus, prompts)
+    and say what it costs, from the table's rules."""
+
+    pick_closed: bool
+    pick_open: bool
+    discards: frozenset[Card]  # the cards it may throw (or finish with)
+    drop: bool
+    declare: bool  # a show is open to it (its grouping is judged only when it declares)
+    drop_cost: int  # what a drop would cost it now
+    wrong_show_cost: int
+
 
 @dataclass
 class Deal:
@@ -166,7 +196,7 @@ class Deal:
     leavers: list[int] = field(default_factory=list)  # left, and their next turn has not come
     stakes: Stakes | None = None
     winner: int | None = None
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Logged] = field(default_factory=list)
     rng: random.Random | None = field(default=None, repr=False, compare=False)
     # Replays take reshuffles from the record instead of the random source.
     _scripted_reshuffles: list[list[Card]] | None = field(default=None, repr=False, compare=False)
@@ -271,7 +301,7 @@ class Deal:
     def pick(self, seat: int, source: Source | str) -> list[Event]:
         self.verify_pick(seat, source)
         source = Source(source)
-        self._record("pick", seat, source=source.value)
+        self._record(Pick(seat, source))
         self.seats[seat].missed_turns = 0
         return [self._take(seat, source)]
 
@@ -309,7 +339,7 @@ class Deal:
     def discard(self, seat: int, card: Card | str) -> list[Event]:
         card = _card(card)
         self.verify_discard(seat, card)
-        self._record("discard", seat, card=card.code)
+        self._record(Discard(seat, card))
         self.seats[seat].missed_turns = 0
         return self._put_down(seat, card)
 
@@ -335,9 +365,21 @@ class Deal:
         """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
         return self.rules.middle_drop if self.seats[seat].has_picked else self.rules.first_drop
 
+    def legal_actions(self, seat: int) -> LegalActions:
+        """Every command `seat` may play now (all refused for a seat not to act)."""
+        return LegalActions(
+            pick_closed=self.can_pick(seat, Source.CLOSED),
+            pick_open=self.can_pick(seat, Source.OPEN),
+            discards=frozenset(card for card in self.seats[seat].hand if self.can_discard(seat, card)),
+            drop=self.can_drop(seat),
+            declare=self.can_declare(seat),
+            drop_cost=self.drop_cost(seat),
+            wrong_show_cost=self.rules.wrong_declaration,
+        )
+
     def drop(self, seat: int) -> list[Event]:
         self.verify_drop(seat)
-        self._record("drop", seat)
+        self._record(Drop(seat))
         return self._drop(seat)
 
     def _drop(self, seat: int) -> list[Event]:
@@ -371,7 +413,7 @@ class Deal:
         """A player who leaves is charged a middle drop (000), or as a drop, first or middle, with
         the hand scored instead if someone shows before the leaver's next turn (003)."""
         self.verify_leave(seat)
-        self._record("leave", seat)
+        self._record(Leave(seat))
         points = self.leave_cost(seat)
         self._settle_seat(seat, SeatStatus.LEFT, Outcome.LEFT, points)
         if self.rules.leave_cost is LeaveCost.DROP_OR_HAND:
@@ -434,9 +476,7 @@ class Deal:
         finish = None if finish is None else _card(finish)
         shown = [list(group) for group in groups]
         self.verify_declare(seat, shown, finish)
-        self._record(
-            "declare", seat, groups=[format_cards(g) for g in shown], finish=finish.code if finish else None
-        )
+        self._record(Declare(seat, tuple(tuple(group) for group in shown), finish))
         self.seats[seat].missed_turns = 0
         return self._show(seat, shown, finish)
 
@@ -503,7 +543,7 @@ class Deal:
         played in counts once toward the missed turns that make a middle drop. Where the rules
         say so (003), a hand that can show when its time runs out declares by itself."""
         self.verify_timeout(seat)
-        self._record("timeout", seat)
+        self._record(Timeout(seat))
         player = self.seats[seat]
         if not self.clock_played:
             player.missed_turns += 1
@@ -693,8 +733,8 @@ class Deal:
         if card not in self.seats[seat].hand:
             raise IllegalActionError(f"{card.pretty} is not in your hand.")
 
-    def _record(self, command: str, seat: int, **args: Any) -> None:
-        self.log.append({"command": command, "seat": seat, **args})
+    def _record(self, command: Command) -> None:
+        self.log.append(command.to_json())
 
     # ----------------------------------------------------------------- shuffle commitments
 
@@ -857,31 +897,23 @@ class Deal:
         deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
         return deal, events
 
-    def apply(self, entry: Command | dict[str, Any]) -> list[Event]:
+    def apply(self, entry: Command | Logged) -> list[Event]:
         """Applies one command, typed or in its logged form (as stored)."""
-        if isinstance(entry, Command):
-            return self.apply(dict(entry.to_json()))
-        try:
-            return self._apply(entry)
-        except KeyError as missing:
-            raise IllegalActionError(f"That command is missing its {missing.args[0]}.") from None
-
-    def _apply(self, entry: dict[str, Any]) -> list[Event]:
-        seat = entry["seat"]
-        match entry.get("command"):
-            case "pick":
-                return self.pick(seat, entry["source"])
-            case "discard":
-                return self.discard(seat, entry["card"])
-            case "drop":
+        match parse_command(entry):
+            case Pick(seat, source):
+                return self.pick(seat, source)
+            case Discard(seat, card):
+                return self.discard(seat, card)
+            case Drop(seat):
                 return self.drop(seat)
-            case "leave":
+            case Leave(seat):
                 return self.leave(seat)
-            case "timeout":
+            case Timeout(seat):
                 return self.timeout(seat)
-            case "declare":
-                return self.declare(seat, [parse_cards(g) for g in entry["groups"]], entry.get("finish"))
-        raise IllegalActionError(f"Unknown command '{entry.get('command')}'.")
+            case Declare(seat, groups, finish):
+                return self.declare(seat, groups, finish)
+            case command:
+                raise IllegalActionError(f"'{command.NAME}' is not a command of a deal.")
 
 
 def _card(card: Card | str) -> Card:

@@ -12,14 +12,21 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.engine.commands import Command
+from bot.engine.commands import (
+    DEAL_COMMANDS,
+    Command,
+    Leave,
+    Logged,
+    NextDeal,
+    Rejoin,
+    Split,
+    parse_command,
+)
 from bot.engine.deal import Deal, Phase, SeatStatus
 from bot.engine.errors import IllegalActionError, require
 from bot.engine.events import Event, EventKind
 from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
 from bot.engine.rules import Rules
-
-DEAL_COMMANDS = frozenset({"pick", "discard", "drop", "declare", "timeout"})
 
 
 class MatchPhase(StrEnum):
@@ -52,7 +59,7 @@ class Match:
     split_votes: list[int] = field(default_factory=list)
     winner: int | None = None
     shares: dict[int, float] = field(default_factory=dict)  # a split pool: seat -> share
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Logged] = field(default_factory=list)
     rng: random.Random | None = field(default=None, repr=False, compare=False)
     _records: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
@@ -109,7 +116,7 @@ class Match:
         """Starts the next deal: the first player moves one seat on from the last deal's."""
         if self.phase is not MatchPhase.BETWEEN_DEALS:
             raise IllegalActionError("A deal is in progress or the match is over.")
-        self._record({"command": "next_deal"})
+        self._record(NextDeal())
         self.split_votes.clear()
         playing = [seat for seat in range(self.players) if self._plays_next_deal(seat)]
         sitting_out = [seat for seat in range(self.players) if seat not in playing]
@@ -145,29 +152,28 @@ class Match:
 
     # ----------------------------------------------------------------- commands
 
-    def apply(self, entry: Command | dict[str, Any]) -> list[Event]:
+    def apply(self, entry: Command | Logged) -> list[Event]:
         """Applies one command, typed or in its logged form (as stored): deal commands go to
         the deal in progress."""
-        if isinstance(entry, Command):
-            return self.apply(dict(entry.to_json()))
-        command = entry.get("command")
-        if command in DEAL_COMMANDS:
-            return self._deal_command(entry)
-        if command == "next_deal":
-            return self.next_deal()
-        if command == "leave":
-            return self.leave(entry["seat"])
-        if command == "rejoin":
-            return self.rejoin(entry["seat"])
-        if command == "split":
-            return self.vote_split(entry["seat"])
-        raise IllegalActionError(f"Unknown command '{command}'.")
+        command = parse_command(entry)
+        if type(command) in DEAL_COMMANDS:
+            return self._deal_command(command)
+        match command:
+            case NextDeal():
+                return self.next_deal()
+            case Leave(seat):
+                return self.leave(seat)
+            case Rejoin(seat):
+                return self.rejoin(seat)
+            case Split(seat):
+                return self.vote_split(seat)
+        raise IllegalActionError(f"Unknown command '{command.NAME}'.")
 
-    def _deal_command(self, entry: dict[str, Any]) -> list[Event]:
+    def _deal_command(self, command: Command) -> list[Event]:
         if self.phase is not MatchPhase.PLAYING or self.deal is None:
             raise IllegalActionError("No deal is in progress.")
-        events = self.deal.apply(entry)  # raises, changing nothing, if the deal refuses it
-        self._record(entry)
+        events = self.deal.apply(command)  # raises, changing nothing, if the deal refuses it
+        self._record(command)
         return events + self._after_deal_command()
 
     def _after_deal_command(self) -> list[Event]:
@@ -184,7 +190,7 @@ class Match:
         if self.phase is MatchPhase.OVER:
             raise IllegalActionError("The match is over.")
         events: list[Event] = []
-        self._record({"command": "leave", "seat": seat})
+        self._record(Leave(seat))
         self.seat_status[seat] = Standing.LEFT
         if self.deal is not None and self.phase is MatchPhase.PLAYING and self.deal.can_leave(seat):
             events += self.deal.leave(seat)
@@ -224,7 +230,7 @@ class Match:
     def rejoin(self, seat: int) -> list[Event]:
         """Back in at the highest remaining score plus one, once per pool."""
         self.verify_rejoin(seat)
-        self._record({"command": "rejoin", "seat": seat})
+        self._record(Rejoin(seat))
         score = max(self._remaining_scores()) + 1
         self.standings[seat] = score
         self.seat_status[seat] = Standing.IN
@@ -249,7 +255,7 @@ class Match:
             raise IllegalActionError("Only the players still in the pool can agree to split it.")
         if seat in self.split_votes:
             raise IllegalActionError("You have already agreed to split.")
-        self._record({"command": "split", "seat": seat})
+        self._record(Split(seat))
         self.split_votes.append(seat)
         events = [Event(EventKind.SPLIT_VOTE, seat, data={"votes": sorted(self.split_votes)})]
         if set(self.split_votes) == set(self.remaining()):
@@ -336,8 +342,8 @@ class Match:
         if not 0 <= seat < self.players:
             raise IllegalActionError(f"There is no seat {seat + 1} at this table.")
 
-    def _record(self, entry: dict[str, Any]) -> None:
-        self.log.append(dict(entry))
+    def _record(self, command: Command) -> None:
+        self.log.append(command.to_json())
 
     # ----------------------------------------------------------------- checks and storage
 

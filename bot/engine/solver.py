@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from bot.engine.commands import Leave, parse_command
 from bot.engine.events import EventKind
 from bot.engine.formats import Family
 from bot.engine.match import Match, MatchPhase
@@ -141,9 +142,10 @@ def _out_moments(match: Match) -> dict[int, tuple[int, int]]:
     replay._records = list(raw["finished_deals"]) + ([raw["deal"]] if raw["deal"] else [])
     moments: dict[int, tuple[int, int]] = {}
     for entry in raw["log"]:
-        if entry.get("command") == "leave":
-            moments[entry["seat"]] = (len(replay.finished_deals) + 1, 0)
-        for event in replay.apply(entry):
+        command = parse_command(entry)
+        if isinstance(command, Leave):
+            moments[command.seat] = (len(replay.finished_deals) + 1, 0)
+        for event in replay.apply(command):
             if event.kind is EventKind.ELIMINATED and event.seat is not None:
                 moments[event.seat] = (len(replay.finished_deals), 1)
             elif event.kind is EventKind.REJOINED and event.seat is not None:

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
+from bot.engine.commands import Command, Discard, Pick, Source
 from bot.engine.deal import Phase, SeatView
 
-Policy = Callable[[str, SeatView, random.Random], dict[str, Any]]
+Policy = Callable[[str, SeatView, random.Random], Command]
 
 
-def simple_policy(level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+def simple_policy(level: str, view: SeatView, rng: random.Random) -> Command:
     """Picks from the closed deck and throws the card back: legal in every deal, never wins."""
     assert view.seat is not None
     if view.phase is Phase.PICK:
-        return {"command": "pick", "seat": view.seat, "source": "closed"}
-    card = view.picked or view.hand[-1]
-    return {"command": "discard", "seat": view.seat, "card": card.code}
+        return Pick(view.seat, Source.CLOSED)
+    return Discard(view.seat, view.picked or view.hand[-1])

@@ -25,6 +25,7 @@ from bot.engine.commands import (
     Command,
     Leave,
     NextDeal,
+    SeatCommand,
     Split,
     Timeout,
     parse_command,
@@ -434,9 +435,7 @@ class TableService:
             events += await self._apply(table, Split(seat), None)
         return events
 
-    async def _apply(
-        self, table: Table, entry: Command | dict[str, Any], command_id: str | None
-    ) -> list[TableEvent]:
+    async def _apply(self, table: Table, entry: Command, command_id: str | None) -> list[TableEvent]:
         """Applies one command (the table's lock is held), saves it, then reports it."""
         match, clock = table.match, table.clock
         assert match is not None and clock is not None and table.match_id is not None
@@ -550,12 +549,14 @@ class TableService:
                     # The lock stays held while it thinks, so no command changes the deal
                     # meanwhile; the decision is judged against the live deal all the same.
                     decision = await self.decide(sitter.computer, match.deal.view(seat), rng)
-                    return await self._apply(table, {**decision, "seat": seat}, None)
+                    if not isinstance(decision, SeatCommand) or decision.seat != seat:
+                        raise IllegalActionError(f"a command for another seat: {decision}")
+                    return await self._apply(table, decision, None)
                 except IllegalActionError:
                     log.warning("table %s: computer player proposed an illegal move", table.id)
             return await self._apply(table, Timeout(seat), None)
 
-    async def decide(self, level: str, view: SeatView, rng: random.Random) -> dict[str, Any]:
+    async def decide(self, level: str, view: SeatView, rng: random.Random) -> Command:
         """What a computer player of `level` plays from `view`, thought out in `thinkers` when
         the service has them. If their processes have died, it thinks here from then on (and
         says so once): a table must never stall for want of a worker."""

@@ -16,8 +16,9 @@ from typing import TextIO
 from bot.engine import Rules
 from bot.engine.ai import ComputerPlayer, Level
 from bot.engine.cards import Card, parse_card, rank_name
-from bot.engine.commands import Declare, Discard, Drop, Pick, Source
+from bot.engine.commands import Discard, Drop, Pick, Source
 from bot.engine.deal import Phase
+from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
 from bot.engine.events import Event, EventKind
 from bot.engine.formats import Format, FormatSpec
@@ -173,26 +174,20 @@ class TerminalTable:
     def declare(self, rest: str) -> None:
         deal = self.match.deal
         assert deal is not None
-        if deal.phase is not Phase.DISCARD:
-            raise RummyError("Pick a card first: you declare with 14 cards, one of them the finish card.")
-        cards = self.layout.cards
-        # by default the last card the rules let go (not the one just taken from the open pile)
-        finish = self.named_card(rest) if rest.strip() else [c for c in cards if deal.can_discard(YOU, c)][-1]
-        groups = [list(group) for group in self.layout.groups]
-        for group in reversed(groups):
-            if finish in group:
-                group.remove(finish)
-                break
-        groups = [group for group in groups if group]
-        shown = " | ".join(" ".join(card.pretty for card in group) for group in groups)
-        cost = deal.rules.wrong_declaration
-        answer = self.read(
-            f"Declare {shown} with finish card {finish.pretty}? A wrong show costs {cost}. [y/N] "
+        finish = self.named_card(rest) if rest.strip() else None
+        declaration = best_declaration(deal.view(YOU), self.layout.groups, finish)
+        shown = " | ".join(" ".join(card.pretty for card in group) for group in declaration.groups)
+        finishing = (
+            f"with finish card {declaration.finish.pretty}"
+            if declaration.finish is not None
+            else "before picking"
         )
+        cost = deal.legal_actions(YOU).wrong_show_cost
+        answer = self.read(f"Declare {shown} {finishing}? A wrong show costs {cost}. [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             self.say("Not declared.")
             return
-        self.tell(self.match.apply(Declare(YOU, tuple(tuple(group) for group in groups), finish)))
+        self.tell(self.match.apply(declaration))
 
     # ----------------------------------------------------------------- between deals
 
