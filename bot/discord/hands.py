@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.components import hand_view
-from bot.engine.deal import Phase
+from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
 from bot.rules_text import wild_words
@@ -42,26 +42,27 @@ async def build_hand_message(
     deal = match.deal
     scene = hand_scene(match, seat, layout, four_colour)
     png = await asyncio.to_thread(render_hand, scene)
-    view_of_seat = deal.view(seat)
+    view = deal.view(seat)
+    legal = deal.legal_actions(seat)
     token = table.turn_token() or "0"
-    mine = view_of_seat.to_act
-    lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + 1} · {wild_words(deal.wild_rank)}"]
-    open_card = deal.open_card.pretty if deal.open_card else "none"
-    if not deal.seats[seat].in_play:
+    lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + 1} · {wild_words(view.wild_rank)}"]
+    open_card = view.open_card.pretty if view.open_card else "none"
+    if view.statuses[seat] is not SeatStatus.PLAYING:
         lines.append("You are out of this deal; the others play on.")
-    elif mine and deal.phase is Phase.PICK:
+    elif view.to_act and view.phase is Phase.PICK:
         lines.append(f"**Your turn**: pick the open card {open_card} or from the closed deck.")
-    elif mine:
+        if legal.declare:
+            lines.append("A complete hand may also declare now, before picking.")
+    elif view.to_act:
         lines.append("**Discard a card**, or declare if your hand is complete.")
     else:
-        lines.append(f"Waiting for {table.record.seats[deal.turn].name}. Open card: {open_card}.")
-    if mine and deadline:
+        lines.append(f"Waiting for {table.record.seats[view.turn].name}. Open card: {open_card}.")
+    if view.to_act and deadline:
         lines.append(f"Your time runs out <t:{int(deadline)}:R>.")
-    legal = deal.legal_actions(seat)
     discardable = [
         (position, card) for position, card in enumerate(layout.cards, start=1) if card in legal.discards
     ]
-    view = hand_view(
+    controls = hand_view(
         table.id,
         token,
         can_pick_closed=legal.pick_closed,
@@ -70,4 +71,4 @@ async def build_hand_message(
         can_declare=legal.declare,
         discardable=discardable,
     )
-    return HandMessage("\n".join(lines), png, view)
+    return HandMessage("\n".join(lines), png, controls)
