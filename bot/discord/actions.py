@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import confirm_view, drop_view, finish_id
+from bot.discord.components import channel_of, confirm_view, drop_view, finish_id
 from bot.discord.hands import HandMessage, build_hand_message
 from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
@@ -29,6 +29,8 @@ from bot.service import Table, TableEvent
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
+    from bot.discord.presenter import Presenter
+    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 # The lobby's computer-player buttons and the level each seats.
@@ -48,11 +50,11 @@ class Actions:
         await self._idle.wait()
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     @property
-    def presenter(self) -> Any:
+    def presenter(self) -> Presenter:
         return self.bot.presenter
 
     # ----------------------------------------------------------------- plumbing
@@ -79,7 +81,7 @@ class Actions:
         if not error.seats:
             return str(error)
         if table_id is None:
-            table = self.service.table_in(interaction.channel_id)
+            table = self.service.table_in(channel_of(interaction))
         else:
             table = self.presenter.table(table_id)
         if table is None:

@@ -8,7 +8,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,13 @@ from bot.discord.presenter import Presenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.service import LeagueEvent, LeagueService, ServiceSettings, TableEvent, TableService
 from bot.service.preferences import Preferences
+from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+# How the bot makes its table service (tests give their own: a seeded one, a manual clock).
+ServiceFactory = Callable[[Store, EventSink], TableService]
 STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
 
 
@@ -40,7 +43,7 @@ class RummyBot(commands.Bot):
         db_path: Path,
         *,
         dev_guild_id: int | None = None,
-        service_factory: Any = None,
+        service_factory: ServiceFactory | None = None,
         edit_delay: float = 0.8,
         tune_gc: bool = False,
         **options: Any,
@@ -67,7 +70,7 @@ class RummyBot(commands.Bot):
         self._woken: list[LeagueEvent | TableEvent] = []
         self._shown_ready = asyncio.Event()  # what start-up had to show is handed on (`on_ready`)
 
-    def _default_service(self, store: Store, on_events: Any) -> TableService:
+    def _default_service(self, store: Store, on_events: EventSink) -> TableService:
         """Production's service: computer players think in worker processes that the bot
         starts here and shuts down on close."""
         self._thinkers = runtime.start_thinkers()

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.components import channel_of
 from bot.discord.help_text import help_text
 from bot.discord.presenter import message_chunks
 from bot.engine.cards import parse_cards
@@ -31,6 +32,7 @@ from bot.service.preferences import Deck
 from render import render_standings
 
 if TYPE_CHECKING:
+    from bot.discord.actions import Actions
     from bot.discord.bot import RummyBot
 
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
@@ -51,14 +53,6 @@ POSTING = {
 }
 
 
-def channel_of(interaction: discord.Interaction[Any]) -> int:
-    """The channel a command was used in; Discord always sends it for slash commands, but its
-    type allows none, and a command with no channel has no table to act on."""
-    if interaction.channel_id is None:
-        raise RummyError("Use this command in a server channel.")
-    return interaction.channel_id
-
-
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions the bot lacks in this channel for a table: checked before opening one, so
     a table is never opened where its messages cannot be posted."""
@@ -73,7 +67,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
         super().__init__()
 
     @property
-    def actions(self) -> Any:
+    def actions(self) -> Actions:
         return self.bot.actions
 
     def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> Table:

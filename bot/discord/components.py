@@ -13,6 +13,7 @@ import discord
 from discord import ui
 
 from bot.engine.cards import Card
+from bot.engine.errors import RummyError
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -43,6 +44,14 @@ def interaction_field(interaction: discord.Interaction[Any], key: str) -> object
     type is a union of payloads, so it is read as what it is, an untrusted JSON object."""
     data: Mapping[str, object] = cast("Mapping[str, object]", interaction.data or {})
     return data.get(key)
+
+
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    """The channel a command was used in; Discord always sends it for slash commands, but its
+    type allows none, and a command with no channel has no table to act on."""
+    if interaction.channel_id is None:
+        raise RummyError("Use this command in a server channel.")
+    return interaction.channel_id
 
 
 def _bot(interaction: discord.Interaction[Any]) -> RummyBot:

@@ -19,6 +19,7 @@ from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
 from bot.leagues.schedule import matching_zones, zone
 from bot.rules_options import MOST_SEATS
+from bot.service.league_events import LeagueEvent
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -169,7 +170,8 @@ class LeagueAdminCog(
             assert interaction.guild_id is not None
             events = await self.service.cancel_night(interaction.guild_id, league, reason, night=night)
             await self.show(events)
-            return f"Cancelled night {events[0].night}. {self.upcoming(self.find(interaction, league))}"
+            cancelled = next(event for event in events if isinstance(event, LeagueEvent))
+            return f"Cancelled night {cancelled.night}. {self.upcoming(self.find(interaction, league))}"
 
         await self.answer(interaction, work, manage="cancel a night")
 

@@ -6,7 +6,7 @@ refusal is a private answer with the service's reason and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,11 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import league_text as text
+from bot.discord.components import channel_of
 from bot.leagues import LeagueError
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
-    from bot.service.leagues import LeagueEvent, LeagueRecord
+    from bot.service import TableEvent
+    from bot.service.leagues import LeagueEvent, LeagueRecord, LeagueService
 
 MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
 LEAGUE_OPTION = "Which league (leave out when the server has one)"
@@ -44,7 +46,7 @@ class LeagueCommands:
     bot: RummyBot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> LeagueService:
         return self.bot.leagues
 
     async def answer(
@@ -63,7 +65,7 @@ class LeagueCommands:
 
         await self.bot.actions.guarded(interaction, None, guarded)
 
-    async def show(self, events: list[LeagueEvent]) -> None:
+    async def show(self, events: Sequence[LeagueEvent | TableEvent]) -> None:
         await self.bot.league_presenter.publish(list(events))
 
     def find(self, interaction: Interaction, league: str | None) -> LeagueRecord:
@@ -173,7 +175,7 @@ class LeagueCog(
 
     async def check_in(self, interaction: Interaction) -> str:
         """The button and `/league here` check in alike: the service knows the table by channel."""
-        events = await self.service.check_in(interaction.channel_id, interaction.user.id)
+        events = await self.service.check_in(channel_of(interaction), interaction.user.id)
         await self.show(events)
         return "You are checked in: the game starts when everyone is here."
 
