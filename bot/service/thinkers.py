@@ -28,18 +28,21 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, TypeVarTuple, cast
 
 # How long `close` lets a worker finish the decision in hand and leave on its own before it is
 # terminated: a strong player's longest decisions take a fraction of this.
 LEAVE_SECONDS = 2.0
+
+Args = TypeVarTuple("Args")
+R = TypeVar("R")
 
 
 class Thinkers(Protocol):
     """What `TableService` thinks in: anything that runs a module-level function somewhere
     other than on the event loop and hands back what it returned (or raised)."""
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+    async def run(self, fn: Callable[[*Args], R], *args: *Args) -> R: ...
 
 
 class ThinkersBroken(RuntimeError):
@@ -83,7 +86,7 @@ class WorkerPool:
         """The workers' processes, for whoever watches them (the tests kill one)."""
         return [worker.process for worker in self._workers]
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[[*Args], R], *args: *Args) -> R:
         """`fn(*args)` in the first free worker; raises what it raised there, or
         `ThinkersBroken` if the worker died first. `fn`, its arguments and its result travel
         by pickle, so `fn` must be importable by name (pickled here, so that what cannot
@@ -102,7 +105,7 @@ class WorkerPool:
         succeeded, value = await reply
         if not succeeded:
             raise value
-        return value
+        return cast(R, value)  # what `fn` returned in the worker, unpickled
 
     def close(self) -> None:
         """Fails whatever still waits, closes the pipes (a worker leaves when it reads their
