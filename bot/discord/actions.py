@@ -23,6 +23,7 @@ from bot.engine.cards import Card
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import Deal
 from bot.engine.errors import RummyError
+from bot.engine.events import Declared, WrongShow
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
 from bot.service import Table, TableEvent
@@ -331,9 +332,8 @@ class Actions:
             shown = tuple(tuple(group) for group in groups)
             events = await self.play(interaction, table, lambda seat: Declare(seat, shown, chosen), turn)
             await self.presenter.publish(events)
-            shows = [e for e in events if e.kind in ("declared", "wrong_show")]
-            show = shows[0].event if shows else None
-            verdict = (show.secret.get("reason") or show.data.get("reason", "")) if show else ""
+            shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
+            verdict = (shows[0].reason or "") if shows else ""
             await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

@@ -23,7 +23,7 @@ from bot.discord.shown import Shown
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
-from bot.engine.events import EventKind
+from bot.engine.events import EventKind, Reshuffled
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
@@ -216,8 +216,8 @@ class Presenter:
                 hands.update(self._seats_in_deal(table))
             elif kind in _SEAT_CHANGES and event.seat is not None:
                 hands.add(event.seat)
-            elif kind == EventKind.RESHUFFLED:
-                shown.moves.append(f"New closed deck committed: `{event.data['commitment']}`")
+            elif isinstance(event.event, Reshuffled):
+                shown.moves.append(f"New closed deck committed: `{event.event.commitment}`")
             elif kind == EventKind.DEAL_OVER:
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))

@@ -33,17 +33,18 @@ class TableEvent:
     table_id: int
     kind: str  # an engine EventKind or a ServiceEventKind value
     seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)  # a service event's details (none for the engine's)
     event: Event | None = None  # the engine's event, private card included
 
     @classmethod
     def of(cls, table_id: int, event: Event) -> TableEvent:
-        return cls(table_id, event.kind.value, event.seat, event.data, event)
+        return cls(table_id, event.kind.value, event.seat, {}, event)
 
     def visible_to(self, seat: int | None) -> TableEvent:
-        if self.event is None or not self.event.private:
+        if self.event is None:
             return self
-        return dataclasses.replace(self, event=self.event.visible_to(seat))
+        seen = self.event.visible_to(seat)
+        return self if seen is self.event else dataclasses.replace(self, event=seen)
 
     def to_json(self) -> dict[str, Any]:
         if self.event is not None:

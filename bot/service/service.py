@@ -31,7 +31,7 @@ from bot.engine.commands import (
 )
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DealOver, Event
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
@@ -48,7 +48,7 @@ from bot.service.errors import (
 from bot.service.events import ServiceEventKind, TableEvent
 from bot.service.inputs import BadInputError, checked_id, checked_text
 from bot.service.randomness import RandomSource, system_random
-from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
+from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
 from bot.service.table import Table
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.store import (
@@ -489,7 +489,7 @@ class TableService:
         command_id: str | None,
     ) -> CommandRecord:
         record = table.record
-        kinds = {event.kind for event in events}
+        kinds = {type(event) for event in events}
         over = match.phase is MatchPhase.OVER
         first = len(match.log) == 1  # the start: the table row and the standings are new too
         return CommandRecord(
@@ -501,8 +501,8 @@ class TableService:
             clock=clock.to_json(),
             at=now,
             command_id=command_id,
-            finished_deal=match.finished_deals[-1] if EventKind.DEAL_OVER in kinds else None,
-            standings=standing_rows(match, record.seats) if kinds & STANDING_KINDS or first else None,
+            finished_deal=match.finished_deals[-1] if DealOver in kinds else None,
+            standings=standing_rows(match, record.seats) if kinds & STANDING_EVENTS or first else None,
             stats=stats_deltas(match, events, record.seats, record.guild_id),
             match_over=over,
             table=record if over or first else None,
