@@ -468,7 +468,9 @@ def event_from_json(raw: Mapping[str, object]) -> Event:
     stored = _Stored(raw)
     try:
         return _read(stored)
-    except CardNotationError as error:
+    except StoredEventError:
+        raise
+    except (CardNotationError, ValueError) as error:  # a card, a source, a phase... no release wrote
         raise StoredEventError(str(error)) from None
 
 
