@@ -31,7 +31,7 @@ from bot.leagues.night import BEFORE_SEATING, SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, to_iso, zone
 from bot.service.clock import Clock
 from bot.service.errors import saving
-from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.events import Cancelled, Finished, TableEvent
 from bot.service.league_events import (
     AnyEvent,
     EventSink,
@@ -460,8 +460,7 @@ class LeagueService:
 
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
-        closing = (ServiceEventKind.FINISHED, ServiceEventKind.CANCELLED)
-        finished = {e.table_id for e in events if e.kind in closing}
+        finished = {e.table_id for e in events if isinstance(e.event, Finished | Cancelled)}
         out: list[AnyEvent] = []
         for record in list(self._records.values()):
             night = record.league.running_night

@@ -45,7 +45,19 @@ from bot.service.errors import (
     TableDamagedError,
     saving,
 )
-from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.events import (
+    Cancelled,
+    CancelReason,
+    Damaged,
+    Finished,
+    Joined,
+    LeftTable,
+    MatchStarted,
+    Resumed,
+    RulesChanged,
+    TableEvent,
+    TableOpened,
+)
 from bot.service.inputs import BadInputError, checked_id, checked_text
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
@@ -124,8 +136,8 @@ class TableService:
                     if table.clock is not None:
                         table.clock.give_grace(now, self._timing(table), table.computers())
                     self._register(table)
-                    data = {"clock": table.clock.announce() if table.clock else None}
-                    events.append(TableEvent(table.id, ServiceEventKind.RESUMED, data=data))
+                    resumed = Resumed(table.clock.announce() if table.clock else None)
+                    events.append(TableEvent(table.id, resumed))
                     continue
             events += await self._set_aside(active, damage)
         return events
@@ -145,7 +157,7 @@ class TableService:
             await self.store.mark_damaged(table.id, damage, self.clock.now())
         except StoreError:
             log.exception("table %s: could not be marked damaged (reported again next start)", table.id)
-        return [TableEvent(table.id, ServiceEventKind.DAMAGED, data={"channel_id": record.channel_id})]
+        return [TableEvent(table.id, Damaged(record.channel_id))]
 
     # ----------------------------------------------------------------- looking
 
@@ -221,8 +233,7 @@ class TableService:
         except BaseException:
             self._unregister(table)
             raise
-        data = {"format": format.value, "host": host_id, "max_seats": limit, "point_value": point_value}
-        return [TableEvent(table.id, ServiceEventKind.TABLE_OPENED, 0, data)]
+        return [TableEvent(table.id, TableOpened(format, host_id, limit, point_value))]
 
     async def join(self, channel_id: int, user_id: int, name: str) -> list[TableEvent]:
         user_id, name = checked_id(user_id, "user"), checked_text(name, "name") or "?"
@@ -251,8 +262,7 @@ class TableService:
             record.seats.append(sitter)
             await self._save_table(table, lambda: record.seats.remove(sitter))
             seat = len(record.seats) - 1
-        data = {"user_id": sitter.user_id, "name": sitter.name, "computer": sitter.computer}
-        return [TableEvent(table.id, ServiceEventKind.JOINED, seat, data)]
+        return [TableEvent(table.id, Joined(seat, sitter))]
 
     async def leave(self, channel_id: int, user_id: int) -> list[TableEvent]:
         """Before the start, frees the seat; during a match, leaves it (a middle drop, and out)."""
@@ -276,10 +286,10 @@ class TableService:
                 record.host_id, record.status = old_host, TableStatus.OPEN
 
             await self._save_table(table, undo)
-            events = [TableEvent(table.id, ServiceEventKind.LEFT_TABLE, seat, {"user_id": user_id})]
+            events = [TableEvent(table.id, LeftTable(seat, user_id))]
             if record.status is TableStatus.CANCELLED:
                 self._unregister(table)
-                events.append(TableEvent(table.id, ServiceEventKind.CANCELLED, data={"reason": "empty"}))
+                events.append(TableEvent(table.id, Cancelled(reason=CancelReason.EMPTY)))
             return events
 
     async def change_rules(
@@ -321,8 +331,7 @@ class TableService:
                 record.rules, record.max_seats = old_rules, old_seats
 
             await self._save_table(table, undo)
-        data = {"changed": list(after.changed_options()), "max_seats": record.max_seats}
-        return [TableEvent(table.id, ServiceEventKind.RULES_CHANGED, data=data)]
+        return [TableEvent(table.id, RulesChanged(tuple(after.changed_options()), record.max_seats))]
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
         table = self._table(channel_id)
@@ -356,8 +365,7 @@ class TableService:
                 record.status = TableStatus.OPEN
                 raise
             table.match, table.match_id, table.clock = match, match_id, clock
-        seats = [seat.to_json() for seat in record.seats]
-        events = [TableEvent(table.id, ServiceEventKind.MATCH_STARTED, data={"seats": seats})]
+        events = [TableEvent(table.id, MatchStarted(tuple(record.seats)))]
         return events + self._wrap(table, engine_events, announce=True)
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
@@ -377,7 +385,7 @@ class TableService:
                 table.record.status = before
                 raise
             self._unregister(table)
-        return [TableEvent(table.id, ServiceEventKind.CANCELLED, data={"by": user_id})]
+        return [TableEvent(table.id, Cancelled(by=user_id))]
 
     # ----------------------------------------------------------------- game commands
 
@@ -463,7 +471,7 @@ class TableService:
         events = self._wrap(table, engine_events, announce)
         if match.phase is MatchPhase.OVER:
             self._unregister(table)
-            events.append(TableEvent(table.id, ServiceEventKind.FINISHED, data={"winner": match.winner}))
+            events.append(TableEvent(table.id, Finished(match.winner)))
         return events
 
     async def _save(self, record: CommandRecord) -> None:
@@ -600,11 +608,9 @@ class TableService:
         )
 
     def _wrap(self, table: Table, engine_events: list[Event], announce: bool) -> list[TableEvent]:
-        events = [TableEvent.of(table.id, event) for event in engine_events]
+        events = [TableEvent(table.id, event) for event in engine_events]
         if announce and table.clock is not None and table.clock.deadline is not None:
-            events.append(
-                TableEvent(table.id, ServiceEventKind.CLOCK, table.clock.seat, table.clock.announce())
-            )
+            events.append(TableEvent(table.id, table.clock.announce()))
         return events
 
     def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:
