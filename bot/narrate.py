@@ -10,11 +10,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine import Rules, judge_groups
-from bot.engine.cards import Card, parse_card, parse_cards, pretty_cards, rank_name
-from bot.engine.events import Event, EventKind
+from bot.engine.cards import Card, pretty_cards, rank_name
+from bot.engine.commands import Source
+from bot.engine.events import (
+    DealOver,
+    DealStarted,
+    Dealt,
+    DeckExhausted,
+    Declared,
+    Discarded,
+    Dropped,
+    Eliminated,
+    Event,
+    Left,
+    MissedTurn,
+    Picked,
+    Rejoined,
+    Reshuffled,
+    SplitVote,
+    Toss,
+    WrongShow,
+)
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
+from bot.engine.outcomes import Outcome
 from bot.hand_layout import suggested_groups
 
 KIND_LABELS = {
@@ -28,57 +48,60 @@ KIND_LABELS = {
 def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
     event = event.visible_to(viewer)
     who = names[event.seat] if event.seat is not None else ""
-    data = event.data
-    match event.kind:
-        case EventKind.DEAL_STARTED:
-            return ["", f"──────── Deal {data['number']} ────────"]
-        case EventKind.TOSS:
+    match event:
+        case DealStarted():
+            return ["", f"──────── Deal {event.number} ────────"]
+        case Toss():
             return [f"{who} {_v(who, 'win')} the toss and {_v(who, 'play')} first."]
-        case EventKind.DEALT:
+        case Dealt():
             return [_dealt_line(event)]
-        case EventKind.PICKED:
-            if data["source"] == "open":
+        case Picked():
+            if event.source is Source.OPEN:
                 return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the open pile."]
             if event.card is not None:
                 return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the closed deck."]
             return [f"{who} {_v(who, 'pick')} from the closed deck."]
-        case EventKind.DISCARDED:
+        case Discarded():
             return [f"{who} {_v(who, 'discard')} {_card(event.card)}."]
-        case EventKind.MISSED_TURN:
-            return [f"{who} ran out of time ({data['missed']} in a row)."]
-        case EventKind.DROPPED:
-            kind = "first" if data["outcome"] == "first_drop" else "middle"
-            return [f"{who} {_v(who, 'drop')} ({kind} drop, {data['points']} points)."]
-        case EventKind.LEFT:
+        case MissedTurn():
+            return [f"{who} ran out of time ({event.missed} in a row)."]
+        case Dropped():
+            kind = "first" if event.outcome is Outcome.FIRST_DROP else "middle"
+            return [f"{who} {_v(who, 'drop')} ({kind} drop, {event.points} points)."]
+        case Left():
             return [f"{who} left the table."]
-        case EventKind.WRONG_SHOW:
-            reason = f" {event.secret['reason']}" if event.secret.get("reason") else ""
-            return [f"{who} declared wrongly ({data['points']} points).{reason}"]
-        case EventKind.DECLARED:
-            return [f"{who} {_v(who, 'declare')} with {_card(event.card)} as the finish card: a valid show!"]
-        case EventKind.RESHUFFLED:
+        case WrongShow():
+            reason = f" {event.reason}" if event.reason else ""
+            return [f"{who} declared wrongly ({event.points} points).{reason}"]
+        case Declared():
+            return [
+                f"{who} {_v(who, 'declare')} with {_card(event.finish)} as the finish card: a valid show!"
+            ]
+        case Reshuffled():
             return ["The closed deck ran out: the open pile is shuffled into a new one."]
-        case EventKind.DECK_EXHAUSTED:
+        case DeckExhausted():
             return ["The deck ran out: every hand is counted and the lowest wins."]
-        case EventKind.ELIMINATED:
-            return [f"{who} {_v(who, 'is')} out of the pool with {data['score']} points."]
-        case EventKind.REJOINED:
-            return [f"{who} {_v(who, 'rejoin')} the pool at {data['score']} points."]
-        case EventKind.SPLIT_VOTE:
+        case Eliminated():
+            return [f"{who} {_v(who, 'is')} out of the pool with {event.score} points."]
+        case Rejoined():
+            return [f"{who} {_v(who, 'rejoin')} the pool at {event.score} points."]
+        case SplitVote():
             return [f"{who} {_v(who, 'agree')} to split the pool."]
     return []
 
 
-def deal_result_lines(event: Event, names: Sequence[str], wild_rank: int | None, rules: Rules) -> list[str]:
+def deal_result_lines(
+    event: DealOver, names: Sequence[str], wild_rank: int | None, rules: Rules
+) -> list[str]:
     """Every hand at the show, grouped as the solver would score it, with what it costs."""
     lines = [
         "",
-        f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal." if event.seat is not None else "",
+        f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal.",
     ]
-    for seat, (hand, points) in enumerate(zip(event.data["hands"], event.data["points"], strict=True)):
+    for seat, (hand, points) in enumerate(zip(event.hands, event.points, strict=True)):
         if not hand:
             continue
-        groups = suggested_groups(parse_cards(hand), wild_rank, rules)
+        groups = suggested_groups(hand, wild_rank, rules)
         shown = " | ".join(pretty_cards(group) for group in groups)
         lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}")
     return lines
@@ -112,12 +135,11 @@ def hand_lines(
     return lines
 
 
-def _dealt_line(event: Event) -> str:
-    wild = event.data["wild_rank"]
-    cut = event.data["cut_joker"]
+def _dealt_line(event: Dealt) -> str:
+    wild, cut = event.wild_rank, event.cut_joker
     wild_text = f"wild joker: {rank_name(wild)}s" if wild else "no wild joker"
-    cut_text = f" (cut card {parse_card(cut).pretty})" if cut else ""
-    return f"Open card {_card(event.card)} · {wild_text}{cut_text}."
+    cut_text = f" (cut card {cut.pretty})" if cut else ""
+    return f"Open card {event.open_card.pretty} · {wild_text}{cut_text}."
 
 
 def _card(card: Card | None) -> str:

@@ -8,7 +8,7 @@ from bot.engine import IllegalActionError, Rules, RummyError, parse_cards
 from bot.engine.cards import JOKER, parse_card
 from bot.engine.commitment import commitment_text, verify
 from bot.engine.deal import Deal, Outcome, Phase, SeatStatus
-from bot.engine.events import EventKind
+from bot.engine.events import DealOver, Dealt, Dropped, EventKind, Reshuffled
 from bot.engine.rules import ClosedDeckEmpty
 from bot.engine.solver import best_arrangement
 
@@ -155,7 +155,7 @@ def test_a_valid_show_wins_and_every_other_hand_pays_its_best_arrangement():
     expected = [0] + [best_arrangement(parse_cards(h), wild, RULES).points for h in (OTHER, THIRD)]
     assert [seat.points for seat in deal.seats] == expected
     assert expected[1] > 0 and expected[2] > 0
-    assert events[-1].data["points"] == expected
+    assert events[-1].points == tuple(expected)
     assert deal.finish_slot == [parse_card("QC")]
     deal.check_invariants()
     with pytest.raises(IllegalActionError, match="over"):
@@ -167,10 +167,13 @@ def test_a_wrong_show_costs_eighty_and_the_others_play_on():
     deal.pick(0, "closed")
     groups = [parse_cards(g) for g in ("AH 2H 3H 4H", "5S 6S 7S", "9D 9C 9S", "KC KD QC")]
     events = deal.declare(0, groups, "KH")
-    assert events[0].kind is EventKind.WRONG_SHOW and events[0].data["points"] == 80
-    assert "not a valid group" in events[0].secret["reason"]
-    assert events[0].visible_to(1).secret == {} and events[0].visible_to(1).card is None
-    assert "groups" not in events[0].data and events[0].visible_to(0).secret["groups"]
+    shown = events[0]
+    assert shown.kind is EventKind.WRONG_SHOW and shown.points == 80
+    assert "not a valid group" in shown.reason
+    other = shown.visible_to(1)
+    assert (other.finish, other.groups, other.reason, other.points) == (None, None, None, 80)
+    assert "groups" not in shown.to_json()["data"] and "secret" not in other.to_json()
+    assert shown.visible_to(0) is shown and shown.groups == tuple(map(tuple, groups))
     assert deal.seats[0].status is SeatStatus.WRONG_SHOW and deal.turn == 1
     deal.check_invariants()
     deal.pick(1, "closed")
@@ -197,11 +200,11 @@ def test_first_drop_then_middle_drop_and_the_last_player_standing_wins():
     deal.pick(0, "closed")
     deal.discard(0, deal.seats[0].hand[-1])
     events = deal.drop(1)
-    assert events[0].data == {"points": 20, "outcome": "first_drop"}
+    assert events[0] == Dropped(1, 20, Outcome.FIRST_DROP)
     deal.pick(2, "closed")
     deal.discard(2, deal.seats[2].hand[-1])
     events = deal.drop(0)
-    assert events[0].data == {"points": 40, "outcome": "middle_drop"}
+    assert events[0] == Dropped(0, 40, Outcome.MIDDLE_DROP)
     assert deal.phase is Phase.OVER and deal.winner == 2
     assert [s.points for s in deal.seats] == [40, 20, 0]
     assert [s.outcome for s in deal.seats] == [Outcome.MIDDLE_DROP, Outcome.FIRST_DROP, Outcome.WON]
@@ -329,7 +332,7 @@ def test_seats_sitting_out_get_no_cards_and_are_skipped():
 
 def test_the_published_commitment_matches_the_revealed_shoe_and_salt():
     deal, events = Deal.start(2, RULES, random.Random(21))
-    published = next(e for e in events if e.kind is EventKind.DEALT).data["commitment"]
+    published = next(e for e in events if isinstance(e, Dealt)).commitment
     assert "salt" not in json.dumps([e.to_json() for e in events])
     rng = random.Random(3)
     reshuffle_digests = []
@@ -340,15 +343,16 @@ def test_the_published_commitment_matches_the_revealed_shoe_and_salt():
             events = deal.drop(seat) if deal.can_drop(seat) else deal.leave(seat)
         else:
             events = deal.discard(seat, rng.choice(deal.seats[seat].hand))
-        reshuffle_digests += [e.data["commitment"] for e in events if e.kind is EventKind.RESHUFFLED]
-    over = events[-1].data
-    shoe, salt = parse_cards(over["shoe"]), over["salt"]
+        reshuffle_digests += [e.commitment for e in events if isinstance(e, Reshuffled)]
+    over = events[-1]
+    assert isinstance(over, DealOver)
+    shoe, salt = list(over.shoe), over.salt
     assert verify(published, salt, shoe)
     assert not verify(published, salt, shoe[1:] + shoe[:1])
     assert not verify(published, "0" * 32, shoe)
     assert reshuffle_digests
     for number, digest in enumerate(reshuffle_digests, start=1):
-        order = parse_cards(over["reshuffles"][number - 1])
+        order = list(over.reshuffles[number - 1])
         assert verify(digest, salt, order, f"reshuffle {number}")
     assert commitment_text(salt, shoe).startswith("rummy-bot shuffle v1|deal|" + salt + "|")
 

@@ -28,6 +28,7 @@ from bot.leagues import LeagueError, NightStatus
 from bot.scenes import league_standings_scene as standings_scene
 from bot.service import LeagueEventKind as K
 from bot.service import ServiceError
+from bot.service.league_events import CheckInTable
 from bot.store import SeatRecord
 from bot.store.leagues import UPDATE_LEAGUE
 from render.standings import render_standings
@@ -52,7 +53,7 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
     events = await create(bot)
     assert kinds(events) == ["league_created", "season_started", "night_open"]
     record = bot.leagues.find(GUILD, "friday POOL")
-    assert events[-1].night == 1 and events[-1].data["starts_at"] == FIRST.isoformat()
+    assert events[-1].night == 1 and events[-1].starts_at == FIRST
     await bot.leagues.night_published(record.id, 1, 777, 888)
     await join_all(bot)
     night = record.league.next_night
@@ -63,33 +64,33 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
         move_to(clock, instant)
         every += await bot.leagues.tick()
         every += await bot.leagues.tick()  # a second tick sends nothing again
-    assert [e.data["key"] for e in every] == ["24h", "15m"]
-    assert every[0].data["signups"] == list(MEMBERS)
+    assert [e.key for e in every] == ["24h", "15m"]
+    assert every[0].signups == tuple(MEMBERS)
     assert bot.leagues.next_wake() == FIRST.timestamp()
 
     move_to(clock, FIRST)
     (check_in,) = await bot.leagues.tick()
     assert check_in.kind == K.CHECK_IN
-    tables = check_in.data["tables"]
+    tables = check_in.tables
     # Balanced: two tables of three, snake-seeded (everyone on 0 points: by user id).
-    assert [t["seats"] for t in tables] == [[11, 14, 15], [12, 13, 16]]
-    assert [t["channel_id"] for t in tables] == [5001, 5002]
+    assert [t.seats for t in tables] == [(11, 14, 15), (12, 13, 16)]
+    assert [t.channel_id for t in tables] == [5001, 5002]
     with pytest.raises(LeagueError, match="ask an admin"):
         await bot.leagues.leave(GUILD, None, 11)
 
     started = []
     for channel, user in ((5001, 11), (5001, 14), (5002, 12), (5002, 13), (5002, 16)):
         started += await bot.leagues.check_in(channel, user)
-    assert [e.data["number"] for e in league_events(started, K.TABLE_STARTED)] == [2]
+    assert [e.number for e in league_events(started, K.TABLE_STARTED)] == [2]
     assert bot.leagues.next_wake() == (FIRST + timedelta(minutes=10)).timestamp()
 
     move_to(clock, FIRST + timedelta(minutes=10))
     late = await bot.leagues.tick()
     (table_started,) = league_events(late, K.TABLE_STARTED)
-    assert table_started.data["present"] == [11, 14] and table_started.data["no_shows"] == [NO_SHOW]
+    assert table_started.present == (11, 14) and table_started.no_shows == (NO_SHOW,)
 
     played = await play_moves(bot)
-    assert sorted(e.data["number"] for e in league_events(played, K.TABLE_SETTLED)) == [1, 2]
+    assert sorted(e.number for e in league_events(played, K.TABLE_SETTLED)) == [1, 2]
     assert len(league_events(played, K.NIGHT_FINISHED)) == 1
     night = record.league.season.nights[0]
     assert night.status is NightStatus.FINISHED
@@ -101,7 +102,7 @@ async def test_a_whole_night_from_creation_to_standings(bots, tmp_path):
     (tmp_path / "standings.png").write_bytes(png)
     assert png.startswith(b"\x89PNG")
     (opened,) = league_events(played, K.NIGHT_OPEN)
-    assert opened.night == 2 and opened.data["starts_at"] == (FIRST + timedelta(days=7)).isoformat()
+    assert opened.night == 2 and opened.starts_at == FIRST + timedelta(days=7)
 
 
 # --------------------------------------------------------------------- restarts and downtime
@@ -193,14 +194,14 @@ async def back_after_downtime(bots, back: timedelta):
 async def test_a_night_whose_start_passed_within_the_grace_starts_at_once(bots):
     bot = await back_after_downtime(bots, timedelta(minutes=20))
     assert kinds(bot.loaded) == ["check_in"]
-    assert bot.loaded[0].data["tables"][0]["seats"] == [11, 12, 13]
+    assert bot.loaded[0].tables[0].seats == (11, 12, 13)
 
 
 async def test_a_night_whose_start_passed_beyond_the_grace_is_missed_and_the_next_opens(bots):
     bot = await back_after_downtime(bots, timedelta(hours=3))
     assert kinds(bot.loaded) == ["night_changed", "night_open"]
     missed, opened = bot.loaded
-    assert (missed.night, missed.data["status"]) == (1, "missed") and "offline" in missed.data["reason"]
+    assert (missed.night, missed.status) == (1, NightStatus.MISSED) and "offline" in missed.reason
     assert opened.night == 2 and bot.threads.opened == []
     stored = (await bot.store.leagues())[0]
     assert stored.next_wake == (FIRST + timedelta(days=6)).timestamp()  # night 2's 24 h reminder
@@ -216,7 +217,7 @@ async def test_a_table_whose_match_finished_while_the_bot_was_down_is_settled_on
     await bots.stop(bot)
     bot = await bots.start(clock)
     assert kinds(bot.loaded) == ["table_settled", "table_settled", "night_finished", "night_open"]
-    assert sorted(bot.loaded[2].data["points"].values()) == [6, 6, 10, 10]
+    assert sorted(bot.loaded[2].points.values()) == [6, 6, 10, 10]
 
 
 # --------------------------------------------------------------------- rounds, walkovers, failures
@@ -230,15 +231,15 @@ async def test_two_rounds_with_a_walkover_reseat_the_members_who_came(bots):
     move_to(clock, FIRST + timedelta(minutes=10))
     walkover = await bot.leagues.tick()
     assert kinds(walkover) == ["table_settled"]
-    assert [(p["user_id"], p["won"], p["no_show"]) for p in walkover[0].data["placings"]] == [
+    assert [(p.user_id, p.won, p.no_show) for p in walkover[0].placings] == [
         (12, True, False),
         (13, False, True),
     ]
     assert bot.tables.table_in(5002) is None  # no game for a table of one
     events = await play_moves(bot)
     (round_two,) = league_events(events, K.CHECK_IN)
-    assert round_two.data["round"] == 2
-    assert sorted(round_two.data["tables"][0]["seats"]) == [11, 12, 14]  # the no-show is not reseated
+    assert round_two.round == 2
+    assert sorted(round_two.tables[0].seats) == [11, 12, 14]  # the no-show is not reseated
     for user in (11, 12, 14):
         await bot.leagues.check_in(5003, user)
     events = await play_moves(bot)
@@ -252,7 +253,7 @@ async def test_a_table_nobody_checks_in_to_gives_nobody_a_walkover(bots):
     move_to(clock, FIRST + timedelta(minutes=10))
     events = await bot.leagues.tick()
     assert kinds(events) == ["table_settled", "night_finished", "night_open"]
-    assert [(p["won"], p["no_show"]) for p in events[0].data["placings"]] == [(False, True), (False, True)]
+    assert [(p.won, p.no_show) for p in events[0].placings] == [(False, True), (False, True)]
 
 
 async def test_threads_that_discord_refuses_are_opened_at_the_next_pass(bots):
@@ -260,11 +261,11 @@ async def test_threads_that_discord_refuses_are_opened_at_the_next_pass(bots):
     bot = await night_at_start(bots, clock)
     bot.threads.refuse = {2}
     (first,) = await bot.leagues.tick()  # table 1's thread is announced though table 2's failed
-    assert [t["number"] for t in first.data["tables"]] == [1]
+    assert [t.number for t in first.tables] == [1]
     assert bot.leagues.find(GUILD, None).league.running_night.tables[1].thread_id is None
     bot.threads.refuse = set()
     (second,) = await bot.leagues.tick()
-    assert [(t["number"], t["channel_id"]) for t in second.data["tables"]] == [(2, 5002)]
+    assert [(t.number, t.channel_id) for t in second.tables] == [(2, 5002)]
     assert await bot.leagues.tick() == []
 
 
@@ -288,7 +289,7 @@ async def test_a_league_save_lost_after_its_table_started_takes_the_table_over(b
     assert playing is not None and playing.match is not None
     assert bot.leagues.by_table_channel(5001)[2].table_id is None
     events = await bot.leagues.tick()
-    assert kinds(events) == ["table_started"] and events[0].data["table_id"] == playing.id
+    assert kinds(events) == ["table_started"] and events[0].table_id == playing.id
     assert len(await bot.store.channel_tables(5001)) == 1
 
 
@@ -320,7 +321,7 @@ async def test_an_admin_cancelling_a_league_table_settles_it_without_placings(bo
     cancelled = await bot.tables.cancel(5001, ADMIN, can_manage=True)
     events = await bot.leagues.table_events(cancelled)
     assert kinds(events) == ["table_settled", "night_finished", "night_open"]
-    assert [(p["position"], p["points"]) for p in events[0].data["placings"]] == [(None, 0), (None, 0)]
+    assert [(p.position, p.points) for p in events[0].placings] == [(None, 0), (None, 0)]
 
 
 async def test_a_damaged_league_table_cancelled_by_an_admin_settles_and_the_league_goes_on(bots, tmp_path):
@@ -343,7 +344,7 @@ async def test_a_damaged_league_table_cancelled_by_an_admin_settles_and_the_leag
     cancelled = await bot.tables.cancel(5001, ADMIN, can_manage=True)
     events = await bot.leagues.table_events(cancelled)
     assert kinds(events) == ["table_settled", "night_finished", "night_open"]
-    assert [(p["position"], p["points"]) for p in events[0].data["placings"]] == [(None, 0), (None, 0)]
+    assert [(p.position, p.points) for p in events[0].placings] == [(None, 0), (None, 0)]
 
 
 # --------------------------------------------------------------------- refusals and admin tools
@@ -419,25 +420,25 @@ async def test_admin_tools_add_remove_postpone_cancel_adjust_and_seasons(bots):
     leagues = bot.leagues
     await create(bot)
     events = await leagues.add(GUILD, None, 21, "Ravi")
-    assert kinds(events) == ["signups"] and events[0].data == {"signups": [21]}
-    assert (await leagues.remove(GUILD, None, 21))[0].data == {"signups": []}
+    assert kinds(events) == ["signups"] and events[0].signups == (21,)
+    assert (await leagues.remove(GUILD, None, 21))[0].signups == ()
 
     await leagues.night_published(leagues.find(GUILD, None).id, 1, 777, 888)
     (postponed,) = await leagues.postpone(GUILD, None, "2026-03-21 19:30", "  the hall   is booked ")
-    assert postponed.data == {
-        "status": "postponed",
-        "starts_at": "2026-03-21T19:30:00+00:00",  # 19:30 in London, GMT
-        "reason": "the hall is booked",
-        "event_id": 777,
-        "message_id": 888,
-    }
+    assert (postponed.status, postponed.reason, postponed.event_id, postponed.message_id) == (
+        NightStatus.POSTPONED,
+        "the hall is booked",
+        777,
+        888,
+    )
+    assert postponed.starts_at.isoformat() == "2026-03-21T19:30:00+00:00"  # 19:30 in London, GMT
     move_to(clock, datetime.fromisoformat("2026-03-21T19:15:00+00:00"))
-    assert [e.data["key"] for e in await leagues.tick()] == ["15m"]  # the new time's reminder
+    assert [e.key for e in await leagues.tick()] == ["15m"]  # the new time's reminder
 
     events = await leagues.cancel_night(GUILD, None, "Holi")
     assert kinds(events) == ["night_changed", "night_open"]
-    assert events[0].data["status"] == "cancelled" and events[0].data["reason"] == "Holi"
-    assert events[1].night == 2 and events[1].data["starts_at"] == "2026-03-27T20:00:00+00:00"
+    assert events[0].status is NightStatus.CANCELLED and events[0].reason == "Holi"
+    assert events[1].night == 2 and events[1].starts_at.isoformat() == "2026-03-27T20:00:00+00:00"
 
     await join_all(bot, MEMBERS[:2])
     move_to(clock, datetime.fromisoformat("2026-03-27T20:00:00+00:00"))
@@ -445,7 +446,7 @@ async def test_admin_tools_add_remove_postpone_cancel_adjust_and_seasons(bots):
     move_to(clock, datetime.fromisoformat("2026-03-27T20:10:00+00:00"))
     await leagues.tick()  # nobody checked in: both no-shows, the night is over
     (adjusted,) = await leagues.adjust(GUILD, None, 11, 2, 3, "came but the thread failed", ADMIN)
-    assert adjusted.data["delta"] == 3 and adjusted.data["by"] == ADMIN
+    assert adjusted.adjustment.delta == 3 and adjusted.adjustment.by == ADMIN
     assert leagues.find(GUILD, None).league.season.points() == {11: 3, 12: 0}
 
     events = await leagues.end_season(GUILD, None)
@@ -487,7 +488,7 @@ async def test_the_scheduler_loop_hands_due_events_on_and_stops(bots):
 
     bot.leagues.on_events = on_events
     await asyncio.wait_for(bot.leagues.run(stop), timeout=5)
-    assert [e.data["key"] for e in handed] == ["15m"]
+    assert [e.key for e in handed] == ["15m"]
 
 
 async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(bots):
@@ -501,9 +502,7 @@ async def test_a_table_whose_thread_never_opens_is_given_up_after_half_an_hour(b
     move_to(clock, FIRST + timedelta(minutes=31))
     events = await bot.leagues.tick()
     given_up = league_events(events, "table_settled")
-    assert [(e.data["number"], "could not open a thread" in e.data["reason"]) for e in given_up] == [
-        (2, True)
-    ]
+    assert [(e.number, "could not open a thread" in e.reason) for e in given_up] == [(2, True)]
     assert "night_finished" in kinds(events)  # the night no longer waits for it
     table = bot.leagues.find(GUILD, None).league.season.night(1).tables[1]
     assert table.settled and {p.points for p in table.placings} == {0} and table.thread_id is None
@@ -522,16 +521,13 @@ async def test_a_check_in_lost_in_a_crash_is_announced_again_on_load_with_a_fres
     move_to(clock, FIRST + timedelta(minutes=12))  # back after the first deadline
     bot = await bots.start(clock, bot.threads)
     (again,) = bot.loaded
-    until = (FIRST + timedelta(minutes=22)).isoformat()
-    assert again.kind == K.CHECK_IN and again.data == {
-        "round": 1,
-        "tables": [{"number": 1, "seats": [11, 12, 13], "channel_id": 5001, "until": until}],
-        "resumed": True,
-    }
+    until = FIRST + timedelta(minutes=22)
+    assert again.kind == K.CHECK_IN and (again.round, again.resumed) == (1, True)
+    assert again.tables == (CheckInTable(1, (11, 12, 13), 5001, until),)
     assert await bot.leagues.tick() == []  # the old deadline no longer counts
     for user in (12, 13):
         events = await bot.leagues.check_in(5001, user)
-    assert league_events(events, K.TABLE_STARTED)[0].data["no_shows"] == []
+    assert league_events(events, K.TABLE_STARTED)[0].no_shows == ()
     await bots.stop(bot)
     bot = await bots.start(clock, bot.threads)
     assert league_events(bot.loaded, K.CHECK_IN) == []  # a started table is not checking in
@@ -545,7 +541,7 @@ async def test_a_night_open_never_published_is_announced_again_on_load(bots):
     bot = await bots.start(clock)
     (again,) = bot.loaded
     assert again.kind == K.NIGHT_OPEN and again.night == 1
-    assert again.data["starts_at"] == FIRST.isoformat()
+    assert again.starts_at == FIRST
     await bot.leagues.night_published(again.league_id, 1, 777, None)
     await bots.stop(bot)
     bot = await bots.start(clock)
@@ -564,7 +560,7 @@ async def test_a_casual_table_opened_in_a_league_thread_is_cancelled_at_the_star
     assert events[1].table_id == casual[0].table_id
     playing = bot.tables.table_in(5001)
     assert playing.record.league_id is not None and playing.match is not None
-    assert events[0].data["table_id"] == playing.id and events[0].data["no_shows"] == [13]
+    assert events[0].table_id == playing.id and events[0].no_shows == (13,)
     assert bot.leagues.next_wake() is None  # nothing left due: no wake time in the past
 
 
@@ -618,7 +614,7 @@ async def test_cancel_and_postpone_naming_a_night_refuse_once_it_is_no_longer_wa
     with pytest.raises(LeagueError, match="Night 1 is no longer waiting: night 2 is next"):
         await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=1)
     (postponed,) = await leagues.postpone(GUILD, None, "2026-03-28 19:30", "rain", night=2)
-    assert postponed.night == 2 and postponed.data["status"] == "postponed"
+    assert postponed.night == 2 and postponed.status is NightStatus.POSTPONED
 
 
 async def test_night_published_keeps_what_it_is_not_given_and_reports_a_night_changed_meanwhile(bots):
@@ -635,15 +631,15 @@ async def test_night_published_keeps_what_it_is_not_given_and_reports_a_night_ch
     await leagues.end_season(GUILD, None)
     (changed,) = await leagues.night_published(record.id, 2, event_id=555)
     assert changed.kind == K.NIGHT_CHANGED and changed.night == 2
-    assert changed.data == {
-        "status": "cancelled",
-        "starts_at": "2026-03-27T20:00:00+00:00",
-        "reason": "The season ended.",
-        "event_id": 555,
-        "message_id": None,
-    }
+    assert (changed.status, changed.reason, changed.event_id, changed.message_id) == (
+        NightStatus.CANCELLED,
+        "The season ended.",
+        555,
+        None,
+    )
+    assert changed.starts_at.isoformat() == "2026-03-27T20:00:00+00:00"
     (changed,) = await leagues.night_published(record.id, 2, message_id=556)
-    assert (changed.data["event_id"], changed.data["message_id"]) == (555, 556)
+    assert (changed.event_id, changed.message_id) == (555, 556)
     assert await leagues.night_published(record.id, 2, 555, 556) == []  # told already
 
 
@@ -663,14 +659,14 @@ async def test_an_admin_abandons_a_stuck_table_with_a_reason_and_the_night_goes_
     # table 2 never starts (nobody comes to check in, and the admin will not wait)
     events = await leagues.abandon_table(GUILD, None, 1, 2, " nobody   came ", ADMIN)
     assert kinds(events) == ["table_settled"]
-    assert events[0].data["reason"] == "nobody came" and events[0].data["by"] == ADMIN
-    assert {p["points"] for p in events[0].data["placings"]} == {0}
+    assert events[0].reason == "nobody came" and events[0].by == ADMIN
+    assert {p.points for p in events[0].placings} == {0}
 
     # table 1's match cannot go on: its service table is cancelled, and the night ends
     events = await leagues.abandon_table(GUILD, None, 1, 1, "the match froze", ADMIN, round=1)
     assert kinds(events) == ["cancelled", "table_settled", "night_finished", "night_open"]
     assert events[0].table_id == playing.id and bot.tables.table_in(5001) is None
-    assert [(p["user_id"], p["position"], p["points"]) for p in events[1].data["placings"]] == [
+    assert [(p.user_id, p.position, p.points) for p in events[1].placings] == [
         (11, None, 0),
         (14, None, 0),
     ]
@@ -697,9 +693,9 @@ async def test_an_unreadable_league_row_is_set_aside_reported_once_and_the_other
     assert sorted(r.league.name for r in bot.leagues.leagues(GUILD)) == ["Friday Pool", "Monday Pool"]
     assert kinds(bot.loaded) == ["damaged", "damaged", "night_open", "night_open"]
     # Each is reported with the channel its row still names, if it does.
-    assert [e.data for e in bot.loaded[:2]] == [
-        {"name": "Broken JSON", "channel_id": None},
-        {"name": "Broken state", "channel_id": LEAGUE_CHANNEL + 1},
+    assert [(e.name, e.channel_id) for e in bot.loaded[:2]] == [
+        ("Broken JSON", None),
+        ("Broken state", LEAGUE_CHANNEL + 1),
     ]
     with pytest.raises(LeagueError, match="Broken state's saved state is damaged"):
         await create(bot, name="broken STATE")  # its name stays taken
@@ -731,5 +727,5 @@ async def test_abandoning_a_table_whose_match_just_ended_keeps_its_real_result(b
     await bot.tables.leave(5001, 11)  # the match ends; the league has not been told yet
     events = await bot.leagues.abandon_table(GUILD, None, 1, 1, "looked stuck", ADMIN)
     settled = league_events(events, "table_settled")
-    assert [(p["user_id"], p["won"]) for p in settled[0].data["placings"]] == [(12, True), (11, False)]
-    assert not settled[0].data["reason"]  # settled from its match, not abandoned
+    assert [(p.user_id, p.won) for p in settled[0].placings] == [(12, True), (11, False)]
+    assert not settled[0].reason  # settled from its match, not abandoned

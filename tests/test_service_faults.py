@@ -122,7 +122,7 @@ async def test_a_damaged_table_is_set_aside_reported_once_and_the_others_play_on
     store, service, events = await open_tables(path, clock)
     try:
         told = [e for e in events if e.kind == ServiceEventKind.DAMAGED]
-        assert [(e.table_id, e.data["channel_id"]) for e in told] == [(table_id, DAMAGED)]
+        assert [(e.table_id, e.event.channel_id) for e in told] == [(table_id, DAMAGED)]
         assert service.table_in(DAMAGED).damage is not None
         # Every other table resumed and plays.
         assert {e.table_id for e in events if e.kind == ServiceEventKind.RESUMED} == {

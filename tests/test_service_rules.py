@@ -46,7 +46,7 @@ async def test_the_host_changes_the_lobby_rules_and_refusals_change_nothing(stor
 
     events = await service.change_rules(5, HOST, {"first_drop": 15, "turn_seconds": 45})
     assert events[0].kind == ServiceEventKind.RULES_CHANGED
-    assert events[0].data["changed"] == ["first_drop", "turn_seconds"]
+    assert events[0].event.changed == ("first_drop", "turn_seconds")
     assert (await store.table(table.id)).rules == table.rules.to_json()
     assert table.rules.changed_options() == ("first_drop", "turn_seconds")
 

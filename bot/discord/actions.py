@@ -23,6 +23,7 @@ from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, r
 from bot.engine.deal import Deal
 from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
+from bot.engine.events import Declared, WrongShow
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
 from bot.service import Table, TableEvent
@@ -321,9 +322,8 @@ class Actions:
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.play(interaction, table, lambda seat: declaration, turn)
             await self.presenter.publish(events)
-            shows = [e for e in events if e.kind in ("declared", "wrong_show")]
-            show = shows[0].event if shows else None
-            verdict = (show.secret.get("reason") or show.data.get("reason", "")) if show else ""
+            shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
+            verdict = (shows[0].reason or "") if shows else ""
             await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

@@ -19,7 +19,7 @@ from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
 from bot.leagues.schedule import matching_zones, zone
 from bot.rules_options import MOST_SEATS
-from bot.service.league_events import LeagueEvent
+from bot.service.league_events import LeagueDeleted, LeagueEvent
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -269,7 +269,8 @@ class LeagueAdminCog(
             assert interaction.guild_id is not None
             events = await self.service.delete(interaction.guild_id, league, confirm)
             await self.show(events)
-            return f"Deleted **{events[0].data['name']}**."
+            deleted = next(event for event in events if isinstance(event, LeagueDeleted))
+            return f"Deleted **{deleted.name}**."
 
         await self.answer(interaction, work, manage="delete a league")
 

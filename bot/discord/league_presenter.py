@@ -13,21 +13,38 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord import league_text as text
 from bot.discord.league_components import league_view
-from bot.leagues import Night, NightStatus, Placing, Table
-from bot.leagues.schedule import from_iso
+from bot.leagues import Night, NightStatus, Table
 from bot.scenes import league_standings_scene
 from bot.service import TableEvent
+from bot.service.league_events import (
+    Adjusted,
+    CheckedIn,
+    CheckIn,
+    LeagueCreated,
+    LeagueDamaged,
+    LeagueDeleted,
+    LeagueEvent,
+    LeagueRecord,
+    NightChanged,
+    NightFinished,
+    NightOpen,
+    NightReminder,
+    SeasonEnded,
+    SeasonStarted,
+    Signups,
+    TableSettled,
+    TableStarted,
+)
 from render import render_standings
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
-    from bot.service.leagues import LeagueEvent, LeagueRecord
 
 log = logging.getLogger(__name__)
 NO_EVENTS = "I could not publish the Discord event for {title} (I need the Manage Events permission)."
@@ -62,18 +79,15 @@ class LeaguePresenter:
         for event in events:
             if isinstance(event, TableEvent):
                 continue
-            show = self._shows.get(str(event.kind))
-            gone = {"damaged": text.damaged, "deleted": text.deleted}.get(str(event.kind))
-            if show is None and gone is None:
-                continue
             try:
-                if gone is not None:  # a league set aside or deleted has no record to show it by
-                    await self._cancel_events(event.guild_id, event.data.get("event_ids", []))
-                    await self.say(event.data.get("channel_id"), gone(event.data["name"]))
-                    continue
-                assert show is not None  # (one or the other, checked above)
-                record = self.record(event.guild_id, event.league_id)
-                await show(self, record, event)
+                # A league set aside or deleted has no record to show it by.
+                if isinstance(event, LeagueDamaged):
+                    await self.say(event.channel_id, text.damaged(event.name))
+                elif isinstance(event, LeagueDeleted):
+                    await self._cancel_events(event.guild_id, list(event.event_ids))
+                    await self.say(event.channel_id, text.deleted(event.name))
+                else:
+                    await self._show(self.record(event.guild_id, event.league_id), event)
             except discord.HTTPException as error:
                 log.warning("league %s: Discord refused %s: %s", event.league_id, event.kind, error)
             except Exception:
@@ -208,10 +222,10 @@ class LeaguePresenter:
             record.league.channel_id, text.reminder(record.league, self.night(record, event.night))
         )
 
-    async def _night_changed(self, record: LeagueRecord, event: LeagueEvent) -> None:
+    async def _night_changed(self, record: LeagueRecord, event: NightChanged) -> None:
         league, night = record.league, self.night(record, event.night)
         if night.status is NightStatus.POSTPONED:
-            starts = from_iso(event.data.get("starts_at")) or night.starts_at
+            starts = event.starts_at
             description = text.event_description(league, night)
             end = text.night_end(league, night)
             await self._change_event(
@@ -222,7 +236,7 @@ class LeaguePresenter:
         else:
             await self._change_event(record, night, lambda found: found.cancel())
         await self._edit_announcement(record, night)
-        await self.say(league.channel_id, text.night_changed(league, night, event.data))
+        await self.say(league.channel_id, text.night_changed(league, night, event.reason, event.starts_at))
 
     # ----------------------------------------------------------------- the night itself
 
@@ -260,18 +274,18 @@ class LeaguePresenter:
             self.refused_threads.add(key)
             await self.say(record.league.channel_id, words)
 
-    async def _check_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
+    async def _check_in(self, record: LeagueRecord, event: CheckIn) -> None:
         night = self.night(record, event.night)
-        if event.data.get("round", 1) == 1:
+        if event.round == 1:
             await self._change_event(record, night, lambda found: found.start())
             await self._edit_announcement(record, night)
-        for opened in event.data.get("tables", []):
-            table = night.table(event.data.get("round", 1), opened["number"])
+        for opened in event.tables:
+            table = night.table(event.round, opened.number)
             try:
-                await self._show_check_in(record, night, table, from_iso(opened.get("until")))
+                await self._show_check_in(record, night, table, opened.until)
             except discord.HTTPException as error:
                 log.warning("league %s: no check-in message in %s: %s", record.id, table.thread_id, error)
-                refused = text.check_in_refused(opened["channel_id"], table.seats)
+                refused = text.check_in_refused(opened.channel_id, table.seats)
                 await self.say(record.league.channel_id, refused)
 
     async def _show_check_in(
@@ -301,30 +315,29 @@ class LeaguePresenter:
                 channel = self.bot.get_partial_messageable(channel_id)
                 self.check_ins[channel_id] = channel.get_partial_message(message_id)
 
-    async def _checked_in(self, record: LeagueRecord, event: LeagueEvent) -> None:
+    async def _checked_in(self, record: LeagueRecord, event: CheckedIn) -> None:
         """Says who is in on the check-in message, so the table sees whom it waits for."""
         night = self.night(record, event.night)
-        table = night.table(event.data["round"], event.data["number"])
+        table = night.table(event.round, event.number)
         message = self.check_ins.get(table.thread_id or 0)
         if message is None:
             return
-        content = text.check_in(table.seats, table.check_in_until, event.data.get("checked_in", []))
+        content = text.check_in(table.seats, table.check_in_until, event.checked_in)
         self.check_ins[table.thread_id or 0] = await message.edit(content=content)
 
-    async def _table_started(self, record: LeagueRecord, event: LeagueEvent) -> None:
-        message = self.check_ins.pop(event.data["channel_id"], None)
-        await self.bot.presenter.forget(f"checkin:{event.data['channel_id']}")
+    async def _table_started(self, record: LeagueRecord, event: TableStarted) -> None:
+        message = self.check_ins.pop(event.channel_id or 0, None)
+        await self.bot.presenter.forget(f"checkin:{event.channel_id}")
         if message is not None:
             await message.edit(view=None)
-        line = text.table_started(event.data.get("present", []), event.data.get("no_shows", []))
-        await self.say(event.data["channel_id"], line)
+        line = text.table_started(event.present, event.no_shows)
+        await self.say(event.channel_id, line)
 
-    async def _table_settled(self, record: LeagueRecord, event: LeagueEvent) -> None:
+    async def _table_settled(self, record: LeagueRecord, event: TableSettled) -> None:
         night = self.night(record, event.night)
-        table = night.table(event.data["round"], event.data["number"])
-        found = [Placing.from_json(raw) for raw in event.data.get("placings", [])]
-        reason = event.data.get("reason", "")
-        words = text.table_settled(table.round, table.number, found, record.names, reason)
+        table = night.table(event.round, event.number)
+        found = list(event.placings)
+        words = text.table_settled(table.round, table.number, found, record.names, event.reason)
         if table.thread_id is not None:
             await self.say(table.thread_id, words)
         await self.say(record.league.channel_id, f"**{text.night_title(record.league, night)}** · {words}")
@@ -362,33 +375,44 @@ class LeaguePresenter:
         """A new season says when its first night is; an ended one shows its final standings."""
         season = record.league.seasons[-1]
         head = f"**{record.league.name}**: season {season.number}"
-        if str(event.kind) == "season_started":
+        if isinstance(event, SeasonStarted):
             await self.say(record.league.channel_id, f"{head} is on.\n{text.table_rules(record.league)}")
         else:
             file = await self.standings_file(record)
             await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)
 
-    async def _adjusted(self, record: LeagueRecord, event: LeagueEvent) -> None:
-        data = event.data
-        who = record.names.get(data["user_id"], text.mention(data["user_id"]))
+    async def _adjusted(self, record: LeagueRecord, event: Adjusted) -> None:
+        change = event.adjustment
+        who = record.names.get(change.user_id, text.mention(change.user_id))
         await self.say(
             record.league.channel_id,
-            f"✏️ **{record.league.name}**, night {data['night']}: {who} {data['delta']:+d} points "
-            f"(by {text.mention(data['by'])}). Reason: {data['reason']}",
+            f"✏️ **{record.league.name}**, night {change.night}: {who} {change.delta:+d} points "
+            f"(by {text.mention(change.by)}). Reason: {change.reason}",
         )
 
-    _shows: ClassVar[dict[str, Callable[[LeaguePresenter, LeagueRecord, LeagueEvent], Awaitable[None]]]] = {
-        "league_created": _created,
-        "season_started": _season,
-        "season_ended": _season,
-        "night_open": _night_open,
-        "signups": _signups,
-        "reminder": _reminder,
-        "night_changed": _night_changed,
-        "check_in": _check_in,
-        "checked_in": _checked_in,
-        "table_started": _table_started,
-        "table_settled": _table_settled,
-        "night_finished": _night_finished,
-        "adjusted": _adjusted,
-    }
+    async def _show(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        match event:
+            case LeagueCreated():
+                await self._created(record, event)
+            case SeasonStarted() | SeasonEnded():
+                await self._season(record, event)
+            case NightOpen():
+                await self._night_open(record, event)
+            case Signups():
+                await self._signups(record, event)
+            case NightReminder():
+                await self._reminder(record, event)
+            case NightChanged():
+                await self._night_changed(record, event)
+            case CheckIn():
+                await self._check_in(record, event)
+            case CheckedIn():
+                await self._checked_in(record, event)
+            case TableStarted():
+                await self._table_started(record, event)
+            case TableSettled():
+                await self._table_settled(record, event)
+            case NightFinished():
+                await self._night_finished(record, event)
+            case Adjusted():
+                await self._adjusted(record, event)

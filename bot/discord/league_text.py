@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.engine.formats import Format
 from bot.leagues import League, Night, NightStatus, Placing
-from bot.leagues.schedule import discord_timestamp, from_iso
+from bot.leagues.schedule import discord_timestamp
 from bot.rules_options import preset, rules_line
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
@@ -146,11 +145,11 @@ def reminder(league: League, night: Night) -> str:
     )
 
 
-def night_changed(league: League, night: Night, data: Mapping[str, Any]) -> str:
-    reason = data.get("reason") or night.note
+def night_changed(league: League, night: Night, reason: str, starts: datetime) -> str:
+    """The night as it was when it changed: `reason` and `starts` are the change's own."""
+    reason = reason or night.note
     why = f" Reason: {reason}" if reason else ""
     if night.status is NightStatus.POSTPONED:
-        starts = from_iso(data.get("starts_at")) or night.starts_at
         return f"🗓️ **{night_title(league, night)}** is postponed to {when(starts)}. Sign-ups stay.{why}"
     if night.status is NightStatus.MISSED:
         return f"⚠️ **{night_title(league, night)}** was missed: {night.note}"

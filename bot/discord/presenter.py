@@ -23,7 +23,20 @@ from bot.discord.shown import Shown
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
-from bot.engine.events import EventKind
+from bot.engine.events import (
+    DealOver,
+    DealStarted,
+    Dealt,
+    Discarded,
+    Dropped,
+    Event,
+    Left,
+    MissedTurn,
+    Picked,
+    Reshuffled,
+    Turn,
+    WrongShow,
+)
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
 from bot.hand_layout import HandLayout
@@ -31,7 +44,8 @@ from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
-from bot.service import ServiceEventKind, Table, TableEvent, visible_events
+from bot.service import Table, TableEvent, visible_events
+from bot.service.events import Damaged, Deadline, Resumed
 from render import render_result, render_standings, render_table
 
 if TYPE_CHECKING:
@@ -186,7 +200,7 @@ class Presenter:
         await self.flush()  # the table messages first
         for event in events:
             table = self.table(event.table_id)
-            if event.kind != ServiceEventKind.RESUMED or table is None or table.match is None:
+            if not isinstance(event.event, Resumed) or table is None or table.match is None:
                 continue
             deal = table.match.deal
             shown = self.shown(table.id)
@@ -200,28 +214,28 @@ class Presenter:
         private hand message must change."""
         names = [seat.name for seat in table.record.seats]
         hands: set[int] = set()
-        for event in visible_events(events, None):
-            kind = event.kind
-            if kind == EventKind.DEAL_STARTED:
+        for table_event in visible_events(events, None):
+            event = table_event.event
+            if isinstance(event, DealStarted):
                 shown.moves.clear()
                 shown.layouts.clear()  # last deal's groups mean nothing now
-            if event.event is not None:
-                shown.moves.extend(line for line in event_lines(event.event, -1, names) if line.strip("─ "))
-            clock = event.data.get("clock") if kind == ServiceEventKind.RESUMED else event.data
-            if kind in (ServiceEventKind.CLOCK, ServiceEventKind.RESUMED) and clock and clock.get("deadline"):
-                shown.deadline = (clock.get("seat"), float(clock["deadline"]))
-                if clock.get("seat") is not None:
-                    hands.add(clock["seat"])
-            if kind == EventKind.DEALT:
+            if isinstance(event, Event):
+                shown.moves.extend(line for line in event_lines(event, -1, names) if line.strip("─ "))
+            clock = event.clock if isinstance(event, Resumed) else event
+            if isinstance(clock, Deadline) and clock.deadline:
+                shown.deadline = (clock.seat, float(clock.deadline))
+                if clock.seat is not None:
+                    hands.add(clock.seat)
+            if isinstance(event, Dealt):
                 hands.update(self._seats_in_deal(table))
-            elif kind in _SEAT_CHANGES and event.seat is not None:
+            elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
-            elif kind == EventKind.RESHUFFLED:
-                shown.moves.append(f"New closed deck committed: `{event.data['commitment']}`")
-            elif kind == EventKind.DEAL_OVER:
+            elif isinstance(event, Reshuffled):
+                shown.moves.append(f"New closed deck committed: `{event.commitment}`")
+            elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
-            elif kind == ServiceEventKind.DAMAGED:  # said once: the service sends it once
+            elif isinstance(event, Damaged):  # said once: the service sends it once
                 notice = f"⚠️ **This table is set aside.** {damaged_words(table)}"
                 await self._guard(table, self.say(table, notice))
         return hands
@@ -482,17 +496,7 @@ class Presenter:
 
 # Events after which their seat's hand message changes: every move, whatever path it came by
 # (a button in the DM is shown by its own interaction, and its player is left out as `actor`).
-_SEAT_CHANGES = frozenset(
-    {
-        EventKind.PICKED,
-        EventKind.DISCARDED,
-        EventKind.MISSED_TURN,
-        EventKind.DROPPED,
-        EventKind.LEFT,
-        EventKind.WRONG_SHOW,
-        EventKind.TURN,
-    }
-)
+_SEAT_CHANGES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Turn)
 
 
 def damaged_words(table: Table) -> str:

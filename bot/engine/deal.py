@@ -39,16 +39,28 @@ from bot.engine.commands import (
 )
 from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError, require
-from bot.engine.events import Event, EventKind
+from bot.engine.events import (
+    DealOver,
+    Dealt,
+    DeckExhausted,
+    Declared,
+    Discarded,
+    Dropped,
+    Event,
+    Left,
+    MissedTurn,
+    Picked,
+    Reshuffled,
+    Toss,
+    Turn,
+    WrongShow,
+)
 from bot.engine.melds import judge_groups
+from bot.engine.outcomes import Outcome as Outcome
+from bot.engine.outcomes import Phase as Phase
+from bot.engine.outcomes import Stakes as Stakes
 from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, LeaveCost, Rules
 from bot.engine.solver import best_arrangement
-
-
-class Phase(StrEnum):
-    PICK = "pick"
-    DISCARD = "discard"
-    OVER = "over"
 
 
 class SeatStatus(StrEnum):
@@ -58,26 +70,6 @@ class SeatStatus(StrEnum):
     WRONG_SHOW = "wrong_show"
     DECLARED = "declared"
     SITTING_OUT = "sitting_out"
-
-
-class Outcome(StrEnum):
-    """Why a seat was charged what it was charged, for results and statistics."""
-
-    WON = "won"
-    HAND = "hand"
-    FIRST_DROP = "first_drop"
-    MIDDLE_DROP = "middle_drop"
-    LEFT = "left"
-    LEFT_HAND_SCORED = "left_hand_scored"  # left, and a show came before their next turn (003)
-    MISSED_DECLARATION = "missed_declaration"  # their 13 cards were a valid show too (003)
-    WRONG_SHOW = "wrong_show"
-
-
-class Stakes(StrEnum):
-    """What every scored hand pays after an early show (004), applied after the score cap."""
-
-    DOUBLE = "double"  # the show came before the winner picked any card
-    HALF = "half"  # the show came after the winner picked just one card
 
 
 @dataclass
@@ -224,7 +216,7 @@ class Deal:
         toss: list[dict[int, Card]] = []
         if first_player is None:
             first_player, toss = _toss(active, rng)
-            events.append(Event(EventKind.TOSS, first_player, data={"rounds": _toss_json(toss)}))
+            events.append(Toss(first_player, tuple(tuple(drawn.items()) for drawn in toss)))
         elif first_player not in active:
             raise IllegalActionError(f"Seat {first_player + 1} is not playing this deal.")
         if shoe is None:
@@ -263,16 +255,13 @@ class Deal:
             rng=rng,
         )
         events.append(
-            Event(
-                EventKind.DEALT,
+            Dealt(
                 first_player,
                 open_card,
-                data={
-                    "cut_joker": cut_joker.code if cut_joker else None,
-                    "cut_card_in_play": deal.cut_card_under_deck,
-                    "wild_rank": deal.wild_rank,
-                    "commitment": deal.commitment,
-                },
+                cut_joker=cut_joker,
+                cut_card_in_play=deal.cut_card_under_deck,
+                wild_rank=deal.wild_rank,
+                commitment=deal.commitment,
             )
         )
         events.append(deal._turn_event())
@@ -313,9 +302,7 @@ class Deal:
         player.picks += 1
         self.picked, self.picked_from_open = card, source is Source.OPEN
         self.phase = Phase.DISCARD
-        return Event(
-            EventKind.PICKED, seat, card, private=source is Source.CLOSED, data={"source": source.value}
-        )
+        return Picked(seat, source, card)
 
     # ----------------------------------------------------------------- discard
 
@@ -348,7 +335,7 @@ class Deal:
         self.open_pile.append(card)
         self.discards.append((seat, card))
         self.open_top_is_discard = True
-        events = [Event(EventKind.DISCARDED, seat, card)]
+        events: list[Event] = [Discarded(seat, card)]
         return events + self._after_turn()
 
     # ----------------------------------------------------------------- drop
@@ -387,7 +374,7 @@ class Deal:
         outcome = Outcome.MIDDLE_DROP if player.has_picked else Outcome.FIRST_DROP
         points = self.drop_cost(seat)
         self._settle_seat(seat, SeatStatus.DROPPED, outcome, points)
-        events = [Event(EventKind.DROPPED, seat, data={"points": points, "outcome": outcome.value})]
+        events: list[Event] = [Dropped(seat, points, outcome)]
         return events + self._after_turn()
 
     # ----------------------------------------------------------------- leave
@@ -418,7 +405,7 @@ class Deal:
         self._settle_seat(seat, SeatStatus.LEFT, Outcome.LEFT, points)
         if self.rules.leave_cost is LeaveCost.DROP_OR_HAND:
             self.leavers.append(seat)
-        events = [Event(EventKind.LEFT, seat, data={"points": points})]
+        events: list[Event] = [Left(seat, points)]
         if seat == self.turn:
             self._return_picked(seat)
             return events + self._after_turn()
@@ -488,21 +475,17 @@ class Deal:
             self.finish_slot.append(finish)
         self.seats[seat].hand = [card for group in groups for card in group]
         judgement = judge_groups(groups, self.wild_rank, self.rules)
-        data: dict[str, Any] = {"groups": [format_cards(g) for g in groups], "reason": judgement.reason}
-        public: dict[str, Any] = {"automatic": True} if automatic else {}
-        if finish is None:
-            public["before_pick"] = True
+        laid_down = tuple(tuple(group) for group in groups)
+        before_pick = finish is None
         if not judgement.valid:
             points = self.rules.wrong_declaration
             self._settle_seat(seat, SeatStatus.WRONG_SHOW, Outcome.WRONG_SHOW, points)
-            event = Event(EventKind.WRONG_SHOW, seat, finish, True, {"points": points, **public}, data)
+            event = WrongShow(seat, finish, points, laid_down, judgement.reason, automatic, before_pick)
             return [event, *self._after_turn()]
         self._settle_seat(seat, SeatStatus.DECLARED, Outcome.WON, 0)
         self.stakes = self._stakes(seat)
-        if self.stakes is not None:
-            public["stakes"] = self.stakes.value
         return [
-            Event(EventKind.DECLARED, seat, finish, data={**data, **public}),
+            Declared(seat, finish, laid_down, judgement.reason, automatic, before_pick, self.stakes),
             *self._finish(seat, shown=True),
         ]
 
@@ -548,14 +531,12 @@ class Deal:
         if not self.clock_played:
             player.missed_turns += 1
             self.clock_played = True
-        missed = Event(
-            EventKind.MISSED_TURN, seat, data={"missed": player.missed_turns, "phase": self.phase.value}
-        )
+        missed = MissedTurn(seat, player.missed_turns, self.phase)
         if player.missed_turns >= self.rules.max_missed_turns:
             self._return_picked(seat)
             self.phase = Phase.PICK
             return [missed, *self._drop(seat)]
-        events = [missed]
+        events: list[Event] = [missed]
         if self.phase is Phase.PICK:
             events.append(self._take(seat, Source.CLOSED))
             if self.on_discard_clock:
@@ -595,7 +576,7 @@ class Deal:
         events: list[Event] = []
         if not self.closed:
             if self.rules.closed_deck_empty is ClosedDeckEmpty.SETTLE or len(self.open_pile) < 2:
-                return [Event(EventKind.DECK_EXHAUSTED), *self._settle_by_hands()]
+                return [DeckExhausted(), *self._settle_by_hands()]
             events.append(self._reshuffle())
         following = self._next_in_play(self.turn)
         self._pass_leavers(self.turn, following)
@@ -629,8 +610,7 @@ class Deal:
         self.closed = list(reversed(cards))
         self.open_pile = [top]
         self.open_top_is_discard = False
-        data = {"count": len(cards), "number": number, "commitment": self.reshuffle_commitment(number)}
-        return Event(EventKind.RESHUFFLED, data=data)
+        return Reshuffled(len(cards), number, self.reshuffle_commitment(number))
 
     def _end_if_one_left(self) -> list[Event]:
         remaining = [i for i, seat in enumerate(self.seats) if seat.in_play]
@@ -665,16 +645,17 @@ class Deal:
                 self._settle_seat(index, SeatStatus.LEFT, Outcome.LEFT_HAND_SCORED, points)
         self.phase = Phase.OVER
         self.picked, self.picked_from_open = None, False
-        data = {
-            "points": [seat.points for seat in self.seats],
-            "outcomes": [seat.outcome.value if seat.outcome else None for seat in self.seats],
-            "hands": [format_cards(seat.hand) for seat in self.seats],
-            "stakes": self.stakes.value if self.stakes else None,
-            "salt": self.salt,
-            "shoe": format_cards(self.shoe),
-            "reshuffles": [format_cards(order) for order in self.reshuffles],
-        }
-        return [Event(EventKind.DEAL_OVER, winner, data=data)]
+        over = DealOver(
+            winner,
+            points=tuple(seat.points for seat in self.seats),
+            outcomes=tuple(seat.outcome for seat in self.seats),
+            hands=tuple(tuple(seat.hand) for seat in self.seats),
+            stakes=self.stakes,
+            salt=self.salt,
+            shoe=tuple(self.shoe),
+            reshuffles=tuple(tuple(order) for order in self.reshuffles),
+        )
+        return [over]
 
     def _scored(self, seat: int, shown: bool) -> tuple[Outcome, int]:
         """What a hand still in pays when the deal ends: its best arrangement, or the missed
@@ -708,7 +689,7 @@ class Deal:
         raise AssertionError("no seat left in play")
 
     def _turn_event(self) -> Event:
-        return Event(EventKind.TURN, self.turn, data={"turn_number": self.turn_number})
+        return Turn(self.turn, self.turn_number)
 
     # ----------------------------------------------------------------- checks
 

@@ -24,7 +24,7 @@ from bot.engine.commands import (
 )
 from bot.engine.deal import Deal, Phase, SeatStatus
 from bot.engine.errors import IllegalActionError, require
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DealStarted, Eliminated, Event, Left, MatchOver, Rejoined, SplitVote, Standings
 from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
 from bot.engine.rules import Rules
 
@@ -137,7 +137,7 @@ class Match:
         self.deal = deal
         self.phase = MatchPhase.PLAYING
         number = len(self.finished_deals) + 1
-        started = Event(EventKind.DEAL_STARTED, deal.first_player, data={"number": number})
+        started = DealStarted(deal.first_player, number)
         return [started, *events]
 
     def _plays_next_deal(self, seat: int) -> bool:
@@ -196,7 +196,7 @@ class Match:
             events += self.deal.leave(seat)
             events += self._after_deal_command()
         else:
-            events.append(Event(EventKind.LEFT, seat))
+            events.append(Left(seat))
         if self.phase is MatchPhase.BETWEEN_DEALS:
             events += self._end_if_decided()
         return events
@@ -236,7 +236,7 @@ class Match:
         self.seat_status[seat] = Standing.IN
         self.rejoined[seat] = True
         self.split_votes.clear()
-        return [Event(EventKind.REJOINED, seat, data={"score": score})]
+        return [Rejoined(seat, score)]
 
     def can_split(self) -> bool:
         return (
@@ -257,7 +257,7 @@ class Match:
             raise IllegalActionError("You have already agreed to split.")
         self._record(Split(seat))
         self.split_votes.append(seat)
-        events = [Event(EventKind.SPLIT_VOTE, seat, data={"votes": sorted(self.split_votes)})]
+        events: list[Event] = [SplitVote(seat, tuple(sorted(self.split_votes)))]
         if set(self.split_votes) == set(self.remaining()):
             self.shares = self._split_shares()
             events += self._finish(None)
@@ -289,19 +289,19 @@ class Match:
         self.deal = None
         self.phase = MatchPhase.BETWEEN_DEALS
         events = self._score(deal.winner, points)
-        events.append(Event(EventKind.STANDINGS, deal.winner, data={"standings": list(self.standings)}))
+        events.append(Standings(deal.winner, tuple(self.standings)))
         return events + self._end_if_decided()
 
     def _score(self, winner: int, points: list[int | None]) -> list[Event]:
         lost = {seat: p for seat, p in enumerate(points) if p is not None and seat != winner}
         if self.spec.family is Family.POOL:
-            events = []
+            events: list[Event] = []
             for seat, p in lost.items():
                 self.standings[seat] += p
                 limit = self.spec.pool_limit
                 if self.seat_status[seat] is Standing.IN and self.standings[seat] >= limit:
                     self.seat_status[seat] = Standing.ELIMINATED
-                    events.append(Event(EventKind.ELIMINATED, seat, data={"score": self.standings[seat]}))
+                    events.append(Eliminated(seat, self.standings[seat]))
             return events
         value = self.point_value if self.spec.family is Family.POINTS else 1
         for seat, p in lost.items():
@@ -327,10 +327,7 @@ class Match:
     def _finish(self, winner: int | None) -> list[Event]:
         self.winner = winner
         self.phase = MatchPhase.OVER
-        data: dict[str, Any] = {"standings": list(self.standings)}
-        if self.shares:
-            data["shares"] = {str(seat): share for seat, share in self.shares.items()}
-        return [Event(EventKind.MATCH_OVER, winner, data=data)]
+        return [MatchOver(winner, tuple(self.standings), tuple(self.shares.items()))]
 
     def remaining(self) -> list[int]:
         return [seat for seat in range(self.players) if self.seat_status[seat] is Standing.IN]

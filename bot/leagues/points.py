@@ -28,7 +28,7 @@ from itertools import pairwise
 from typing import Any
 
 from bot.engine.commands import Leave, parse_command
-from bot.engine.events import EventKind
+from bot.engine.events import Eliminated, Rejoined
 from bot.engine.formats import Family
 from bot.engine.match import Match, MatchPhase
 from bot.leagues.errors import LeagueError
@@ -146,9 +146,9 @@ def _out_moments(match: Match) -> dict[int, tuple[int, int]]:
         if isinstance(command, Leave):
             moments[command.seat] = (len(replay.finished_deals) + 1, 0)
         for event in replay.apply(command):
-            if event.kind is EventKind.ELIMINATED and event.seat is not None:
+            if isinstance(event, Eliminated):
                 moments[event.seat] = (len(replay.finished_deals), 1)
-            elif event.kind is EventKind.REJOINED and event.seat is not None:
+            elif isinstance(event, Rejoined):
                 moments.pop(event.seat, None)
     return moments
 

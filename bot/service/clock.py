@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.engine.match import Match, MatchPhase
+from bot.service.events import Deadline
 
 
 class Clock(Protocol):
@@ -104,8 +105,8 @@ class TurnClock:
     def due(self, now: float) -> bool:
         return self.deadline is not None and self.deadline <= now
 
-    def announce(self) -> dict[str, Any]:
-        return {"seat": self.seat, "turn": self.key, "base": self.base, "deadline": self.deadline}
+    def announce(self) -> Deadline:
+        return Deadline(self.seat, tuple(self.key), self.base, self.deadline)
 
     def to_json(self) -> dict[str, Any]:
         return {

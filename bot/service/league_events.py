@@ -3,12 +3,14 @@ so the front end can import them without the scheduler (see notes/league-interfa
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from bot.leagues import League, Night, Table
+from bot.engine.formats import Format
+from bot.leagues import Adjustment, League, Night, NightStatus, Placing, Table
 from bot.service.events import TableEvent
 
 
@@ -26,17 +28,165 @@ class LeagueEventKind(StrEnum):
     TABLE_SETTLED = "table_settled"
     NIGHT_FINISHED = "night_finished"
     ADJUSTED = "adjusted"
-    DAMAGED = "damaged"  # found at start-up unreadable and set aside (`data`: name, channel_id or None)
-    DELETED = "deleted"  # an admin deleted it (`data`: name, channel_id or None, event_ids to cancel)
+    DAMAGED = "damaged"  # found at start-up unreadable and set aside
+    DELETED = "deleted"  # an admin deleted it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LeagueEvent:
+    """What every league event has: the league, its server and the night it is about (a night
+    number within the league's latest season, or None). The subclasses below are the events,
+    each with its payload as attributes."""
+
+    KIND: ClassVar[LeagueEventKind]
     league_id: int
     guild_id: int
-    kind: LeagueEventKind
     night: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> LeagueEventKind:
+        return self.KIND
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueCreated(LeagueEvent):
+    KIND = LeagueEventKind.LEAGUE_CREATED
+    name: str
+    format: Format
+    schedule: str  # in words
+    timezone: str
+    rules: str  # the preset its seasons start with
+    by: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonStarted(LeagueEvent):
+    KIND = LeagueEventKind.SEASON_STARTED
+    season: int
+    rules: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonEnded(LeagueEvent):
+    KIND = LeagueEventKind.SEASON_ENDED
+    season: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightOpen(LeagueEvent):
+    """The night is open for sign-up: the front end publishes it."""
+
+    KIND = LeagueEventKind.NIGHT_OPEN
+    starts_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Signups(LeagueEvent):
+    KIND = LeagueEventKind.SIGNUPS
+    signups: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightReminder(LeagueEvent):
+    KIND = LeagueEventKind.REMINDER
+    key: str  # which of the schedule's reminders ("24h", "15m")
+    before: timedelta
+    starts_at: datetime
+    signups: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightChanged(LeagueEvent):
+    """The night is postponed, cancelled or missed (`status`), for `reason`."""
+
+    KIND = LeagueEventKind.NIGHT_CHANGED
+    status: NightStatus
+    starts_at: datetime
+    reason: str
+    event_id: int | None  # the scheduled event the front end edits or cancels
+    message_id: int | None  # the announcement it edits
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInTable:
+    number: int
+    seats: tuple[int, ...]
+    channel_id: int  # the table's thread, where it checks in
+    until: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckIn(LeagueEvent):
+    """Check-in opens at these tables of round `round`; `resumed` after a restart, where the
+    front end edits the check-in message it may already have."""
+
+    KIND = LeagueEventKind.CHECK_IN
+    round: int
+    tables: tuple[CheckInTable, ...]
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckedIn(LeagueEvent):
+    KIND = LeagueEventKind.CHECKED_IN
+    round: int
+    number: int
+    user_id: int
+    checked_in: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableStarted(LeagueEvent):
+    KIND = LeagueEventKind.TABLE_STARTED
+    round: int
+    number: int
+    channel_id: int | None
+    table_id: int | None  # the service's table that plays it
+    present: tuple[int, ...]
+    no_shows: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSettled(LeagueEvent):
+    """A table's result; `reason` and `by` for one an admin abandoned."""
+
+    KIND = LeagueEventKind.TABLE_SETTLED
+    round: int
+    number: int
+    placings: tuple[Placing, ...]
+    reason: str
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightFinished(LeagueEvent):
+    KIND = LeagueEventKind.NIGHT_FINISHED
+    points: Mapping[int, int]  # league points per member tonight, before adjustments
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Adjusted(LeagueEvent):
+    KIND = LeagueEventKind.ADJUSTED
+    adjustment: Adjustment
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueDamaged(LeagueEvent):
+    """Found at start-up unreadable and set aside: its name and channel, as far as they read."""
+
+    KIND = LeagueEventKind.DAMAGED
+    name: str
+    channel_id: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueDeleted(LeagueEvent):
+    """An admin deleted it: `event_ids` are the scheduled events of nights still to come."""
+
+    KIND = LeagueEventKind.DELETED
+    name: str
+    channel_id: int | None
+    event_ids: tuple[int, ...] = ()
 
 
 @dataclass

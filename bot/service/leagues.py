@@ -28,16 +28,31 @@ from bot.engine.match import Match
 from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
 from bot.leagues.league import DEFAULT_RULES
 from bot.leagues.night import BEFORE_SEATING, SIGNUP_OPEN
-from bot.leagues.schedule import local_instant, to_iso, zone
+from bot.leagues.schedule import local_instant, zone
 from bot.service.clock import Clock
 from bot.service.errors import saving
-from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.events import Cancelled, Finished, TableEvent
 from bot.service.league_events import (
+    Adjusted,
     AnyEvent,
+    CheckedIn,
+    CheckIn,
+    CheckInTable,
     EventSink,
+    LeagueCreated,
+    LeagueDamaged,
+    LeagueDeleted,
     LeagueEvent,
-    LeagueEventKind,
     LeagueRecord,
+    NightChanged,
+    NightFinished,
+    NightOpen,
+    NightReminder,
+    SeasonEnded,
+    SeasonStarted,
+    Signups,
+    TableSettled,
+    TableStarted,
     ThreadOpener,
 )
 from bot.service.service import TableService
@@ -134,8 +149,8 @@ class LeagueService:
             await self.store.mark_league_damaged(stored.id, damage, self.clock.now())
         except StoreError:
             log.exception("league %s: could not be marked damaged (reported again next start)", stored.id)
-        data = {"name": stored.name, "channel_id": _channel_of(stored.state)}
-        return [LeagueEvent(stored.id, stored.guild_id, LeagueEventKind.DAMAGED, data=data)]
+        channel = _channel_of(stored.state)
+        return [LeagueDamaged(stored.id, stored.guild_id, name=stored.name, channel_id=channel)]
 
     def _renew_check_ins(self, record: LeagueRecord, now: datetime) -> list[LeagueEvent]:
         """The tables still checking in get a fresh window and their CHECK_IN again.
@@ -230,20 +245,17 @@ class LeagueService:
             with saving():
                 await self.store.create_league(stored, self.clock.now())
             self._records[record.id] = record
-        described = {
-            "name": league.name,
-            "format": league.format.value,
-            "schedule": league.schedule.describe(),
-            "timezone": league.timezone,
-            "rules": league.rules,
-            "by": by,
-        }
-        events: list[AnyEvent] = [
-            self._event(record, LeagueEventKind.LEAGUE_CREATED, data=described),
-            self._event(
-                record, LeagueEventKind.SEASON_STARTED, data={"season": season.number, "rules": league.rules}
-            ),
-        ]
+        created = LeagueCreated(
+            *_of(record),
+            name=league.name,
+            format=league.format,
+            schedule=league.schedule.describe(),
+            timezone=league.timezone,
+            rules=league.rules,
+            by=by,
+        )
+        started = SeasonStarted(*_of(record), season=season.number, rules=league.rules)
+        events: list[AnyEvent] = [created, started]
         async with self._lock(record):
             return events + await self._advance(record)  # opens the first night's sign-up
 
@@ -254,8 +266,7 @@ class LeagueService:
         record = self.find(guild_id, name)
         async with self._lock(record), self._changing(record):
             season = record.league.start_season(self._now(), rules, seats_per_table)
-        data = {"season": season.number, "rules": record.league.rules}
-        event = self._event(record, LeagueEventKind.SEASON_STARTED, data=data)
+        event = SeasonStarted(*_of(record), season=season.number, rules=record.league.rules)
         return [event, *await self._advance_locked(record)]
 
     async def end_season(self, guild_id: int, name: str | None) -> list[LeagueEvent]:
@@ -263,7 +274,7 @@ class LeagueService:
         async with self._lock(record), self._changing(record):
             waiting = record.league.next_night
             season = record.league.end_season(self._now())
-        events = [self._event(record, LeagueEventKind.SEASON_ENDED, data={"season": season.number})]
+        events: list[LeagueEvent] = [SeasonEnded(*_of(record), season=season.number)]
         if waiting is not None:
             events.append(self._night_changed(record, waiting))
         return events
@@ -358,7 +369,7 @@ class LeagueService:
         async with self._lock(record), self._changing(record):
             season = record.league.seasons[-1]
             adjustment = season.adjust(user_id, night, delta, reason, by, self._now())
-        return [self._event(record, LeagueEventKind.ADJUSTED, night, adjustment.to_json())]
+        return [Adjusted(*_of(record), night, adjustment=adjustment)]
 
     # ----------------------------------------------------------------- members
 
@@ -407,7 +418,7 @@ class LeagueService:
             change(night)
             if user is not None and display_name.strip():
                 record.names[user] = display_name.strip()
-        return [self._event(record, LeagueEventKind.SIGNUPS, night.number, {"signups": list(night.signups)})]
+        return [Signups(*_of(record), night.number, signups=tuple(night.signups))]
 
     async def check_in(self, channel_id: int, user_id: int) -> list[AnyEvent]:
         """Handles "I'm here" at a league table; when everyone is in, the table starts at once."""
@@ -416,13 +427,14 @@ class LeagueService:
             _, night, table = self._table_channel(channel_id)  # again: the wait may have changed it
             async with self._changing(record):
                 night.check_in(table.round, table.number, user_id)
-            data = {
-                "round": table.round,
-                "number": table.number,
-                "user_id": user_id,
-                "checked_in": list(table.checked_in),
-            }
-            event = self._event(record, LeagueEventKind.CHECKED_IN, night.number, data)
+            event = CheckedIn(
+                *_of(record),
+                night.number,
+                round=table.round,
+                number=table.number,
+                user_id=user_id,
+                checked_in=tuple(table.checked_in),
+            )
             return [event, *await self._advance(record)]
 
     def _table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table]:
@@ -460,8 +472,7 @@ class LeagueService:
 
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
-        closing = (ServiceEventKind.FINISHED, ServiceEventKind.CANCELLED)
-        finished = {e.table_id for e in events if e.kind in closing}
+        finished = {e.table_id for e in events if isinstance(e.event, Finished | Cancelled)}
         out: list[AnyEvent] = []
         for record in list(self._records.values()):
             night = record.league.running_night
@@ -577,15 +588,17 @@ class LeagueService:
                 events.append(self._settled(record, night, table))
                 events += self._night_over(record, night)
                 continue
-            data = {
-                "round": table.round,
-                "number": table.number,
-                "channel_id": table.thread_id,
-                "table_id": table.table_id,
-                "present": table.present,
-                "no_shows": list(table.no_shows),
-            }
-            events += [self._event(record, LeagueEventKind.TABLE_STARTED, night.number, data), *started]
+            begun = TableStarted(
+                *_of(record),
+                night.number,
+                round=table.round,
+                number=table.number,
+                channel_id=table.thread_id,
+                table_id=table.table_id,
+                present=tuple(table.present),
+                no_shows=tuple(table.no_shows),
+            )
+            events += [begun, *started]
 
     async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
         """Opens and starts the service's table with the members present; a table opened (or
@@ -639,13 +652,15 @@ class LeagueService:
                 assert night is not None
                 async with self._changing(record):
                     league.reminder_sent(reminder.key)
-                data = {
-                    "key": reminder.key,
-                    "before_seconds": reminder.before.total_seconds(),
-                    "starts_at": to_iso(night.starts_at),
-                    "signups": list(night.signups),
-                }
-                events.append(self._event(record, LeagueEventKind.REMINDER, night.number, data))
+                told = NightReminder(
+                    *_of(record),
+                    night.number,
+                    key=reminder.key,
+                    before=reminder.before,
+                    starts_at=night.starts_at,
+                    signups=tuple(night.signups),
+                )
+                events.append(told)
         if night is None:
             return
         async with self._changing(record):
@@ -736,8 +751,7 @@ class LeagueService:
                     await self.store.delete_league(stored.id)
                 del self._damaged[stored.id]
                 channel = _channel_of(stored.state)
-                data: dict[str, Any] = {"name": stored.name, "channel_id": channel, "event_ids": []}
-                return [LeagueEvent(stored.id, guild_id, LeagueEventKind.DELETED, data=data)]
+                return [LeagueDeleted(stored.id, guild_id, name=stored.name, channel_id=channel)]
         record = self.find(guild_id, name)
         async with self._lock(record):
             league = record.league
@@ -756,8 +770,10 @@ class LeagueService:
             with saving():
                 await self.store.delete_league(record.id)
             del self._records[record.id]
-        data = {"name": league.name, "channel_id": league.channel_id, "event_ids": waiting}
-        return [LeagueEvent(record.id, guild_id, LeagueEventKind.DELETED, data=data)]
+        deleted = LeagueDeleted(
+            record.id, guild_id, name=league.name, channel_id=league.channel_id, event_ids=tuple(waiting)
+        )
+        return [deleted]
 
     def _lock(self, record: LeagueRecord) -> asyncio.Lock:
         return self._locks.setdefault(record.id, asyncio.Lock())
@@ -781,57 +797,58 @@ class LeagueService:
             raise LeagueError(f"Table {table_id} finished without a match.")
         return Match.from_json(stored.snapshot)
 
-    def _event(
-        self, record: LeagueRecord, kind: LeagueEventKind, night: int | None = None, data: dict | None = None
-    ) -> LeagueEvent:
-        return LeagueEvent(record.id, record.league.guild_id, kind, night, data or {})
-
     def _night_open(self, record: LeagueRecord, night: Night) -> LeagueEvent:
-        data = {"starts_at": to_iso(night.starts_at)}
-        return self._event(record, LeagueEventKind.NIGHT_OPEN, night.number, data)
+        return NightOpen(*_of(record), night.number, starts_at=night.starts_at)
 
     def _check_in(
         self, record: LeagueRecord, night: Night, tables: list[Table], until: datetime, resumed: bool = False
     ) -> LeagueEvent:
-        listed = [
-            {"number": t.number, "seats": list(t.seats), "channel_id": t.thread_id, "until": to_iso(until)}
+        listed = tuple(  # a table checks in in its own thread: every one here has it
+            CheckInTable(t.number, tuple(t.seats), t.thread_id, until)
             for t in tables
-        ]
-        data: dict[str, Any] = {"round": night.current_round, "tables": listed}
-        if resumed:
-            data["resumed"] = True  # the front end edits the check-in message it may already have
-        return self._event(record, LeagueEventKind.CHECK_IN, night.number, data)
+            if t.thread_id is not None
+        )
+        return CheckIn(*_of(record), night.number, round=night.current_round, tables=listed, resumed=resumed)
 
     def _night_changed(self, record: LeagueRecord, night: Night) -> LeagueEvent:
-        data = {
-            "status": night.status.value,
-            "starts_at": to_iso(night.starts_at),
-            "reason": night.note,
-            "event_id": night.event_id,  # what the front end edits or cancels
-            "message_id": record.announcement.get(night.number),
-        }
-        return self._event(record, LeagueEventKind.NIGHT_CHANGED, night.number, data)
+        return NightChanged(
+            *_of(record),
+            night.number,
+            status=night.status,
+            starts_at=night.starts_at,
+            reason=night.note,
+            event_id=night.event_id,
+            message_id=record.announcement.get(night.number),
+        )
 
-    def _settled(self, record: LeagueRecord, night: Night, table: Table, **extra: Any) -> LeagueEvent:
-        data = {
-            "round": table.round,
-            "number": table.number,
-            "placings": [placing.to_json() for placing in table.placings or []],
-            "reason": table.note,
-            **extra,
-        }
-        return self._event(record, LeagueEventKind.TABLE_SETTLED, night.number, data)
+    def _settled(
+        self, record: LeagueRecord, night: Night, table: Table, by: int | None = None
+    ) -> LeagueEvent:
+        return TableSettled(
+            *_of(record),
+            night.number,
+            round=table.round,
+            number=table.number,
+            placings=tuple(table.placings or ()),
+            reason=table.note,
+            by=by,
+        )
 
     def _night_over(self, record: LeagueRecord, night: Night) -> list[AnyEvent]:
         if night.status is not NightStatus.FINISHED:
             return []
-        return [self._event(record, LeagueEventKind.NIGHT_FINISHED, night.number, {"points": night.points()})]
+        return [NightFinished(*_of(record), night.number, points=night.points())]
 
 
 async def _pause(stop: asyncio.Event, seconds: float) -> None:
     """Waits `seconds`, or less if the scheduler is stopped meanwhile."""
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), timeout=seconds)
+
+
+def _of(record: LeagueRecord) -> tuple[int, int]:
+    """The league and server a league event is about."""
+    return record.id, record.league.guild_id
 
 
 def _channel_of(state: dict[str, Any]) -> int | None:

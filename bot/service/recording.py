@@ -6,16 +6,15 @@ lose a result nor count it twice: the command is in the log exactly once, and so
 
 from __future__ import annotations
 
-from bot.engine.deal import Outcome
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DealOver, Eliminated, Event, Left, MatchOver, Rejoined, Standings
 from bot.engine.formats import DEAL_CHIPS, Family
 from bot.engine.match import Match, Standing
+from bot.engine.outcomes import Outcome
 from bot.store import SeatRecord, StandingRow, StatsDelta
 
-STANDING_KINDS = frozenset(
-    {EventKind.STANDINGS, EventKind.ELIMINATED, EventKind.REJOINED, EventKind.LEFT, EventKind.MATCH_OVER}
-)
-_DROPS = frozenset({Outcome.FIRST_DROP.value, Outcome.MIDDLE_DROP.value})
+# Events after which the match's standings rows are written again.
+STANDING_EVENTS: frozenset[type[Event]] = frozenset({Standings, Eliminated, Rejoined, Left, MatchOver})
+_DROPS = frozenset({Outcome.FIRST_DROP, Outcome.MIDDLE_DROP})
 
 
 def standing_rows(match: Match, seats: list[SeatRecord]) -> list[StandingRow]:
@@ -37,16 +36,16 @@ def stats_deltas(
         return deltas.setdefault(seat, StatsDelta(guild_id, user))
 
     for event in events:
-        if event.kind is EventKind.DEAL_OVER:
-            for seat, outcome in enumerate(event.data["outcomes"]):
+        if isinstance(event, DealOver):
+            for seat, outcome in enumerate(event.outcomes):
                 row = delta(seat)
                 if row is None or outcome is None:  # sat this deal out
                     continue
                 row.deals_played += 1
-                row.deals_won += outcome == Outcome.WON.value
+                row.deals_won += outcome is Outcome.WON
                 row.drops += outcome in _DROPS
-                row.wrong_shows += outcome == Outcome.WRONG_SHOW.value
-        elif event.kind is EventKind.MATCH_OVER:
+                row.wrong_shows += outcome is Outcome.WRONG_SHOW
+        elif isinstance(event, MatchOver):
             finish = pool_finish(match)
             for seat in range(match.players):
                 row = delta(seat)

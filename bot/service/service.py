@@ -32,7 +32,7 @@ from bot.engine.commands import (
 )
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DealOver, Event
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
@@ -46,10 +46,22 @@ from bot.service.errors import (
     TableDamagedError,
     saving,
 )
-from bot.service.events import ServiceEventKind, TableEvent
+from bot.service.events import (
+    Cancelled,
+    CancelReason,
+    Damaged,
+    Finished,
+    Joined,
+    LeftTable,
+    MatchStarted,
+    Resumed,
+    RulesChanged,
+    TableEvent,
+    TableOpened,
+)
 from bot.service.inputs import BadInputError, checked_id, checked_text
 from bot.service.randomness import RandomSource, system_random
-from bot.service.recording import STANDING_KINDS, standing_rows, stats_deltas
+from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
 from bot.service.table import Table
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.store import (
@@ -125,8 +137,8 @@ class TableService:
                     if table.clock is not None:
                         table.clock.give_grace(now, self._timing(table), table.computers())
                     self._register(table)
-                    data = {"clock": table.clock.announce() if table.clock else None}
-                    events.append(TableEvent(table.id, ServiceEventKind.RESUMED, data=data))
+                    resumed = Resumed(table.clock.announce() if table.clock else None)
+                    events.append(TableEvent(table.id, resumed))
                     continue
             events += await self._set_aside(active, damage)
         return events
@@ -146,7 +158,7 @@ class TableService:
             await self.store.mark_damaged(table.id, damage, self.clock.now())
         except StoreError:
             log.exception("table %s: could not be marked damaged (reported again next start)", table.id)
-        return [TableEvent(table.id, ServiceEventKind.DAMAGED, data={"channel_id": record.channel_id})]
+        return [TableEvent(table.id, Damaged(record.channel_id))]
 
     # ----------------------------------------------------------------- looking
 
@@ -222,8 +234,7 @@ class TableService:
         except BaseException:
             self._unregister(table)
             raise
-        data = {"format": format.value, "host": host_id, "max_seats": limit, "point_value": point_value}
-        return [TableEvent(table.id, ServiceEventKind.TABLE_OPENED, 0, data)]
+        return [TableEvent(table.id, TableOpened(format, host_id, limit, point_value))]
 
     async def join(self, channel_id: int, user_id: int, name: str) -> list[TableEvent]:
         user_id, name = checked_id(user_id, "user"), checked_text(name, "name") or "?"
@@ -252,8 +263,7 @@ class TableService:
             record.seats.append(sitter)
             await self._save_table(table, lambda: record.seats.remove(sitter))
             seat = len(record.seats) - 1
-        data = {"user_id": sitter.user_id, "name": sitter.name, "computer": sitter.computer}
-        return [TableEvent(table.id, ServiceEventKind.JOINED, seat, data)]
+        return [TableEvent(table.id, Joined(seat, sitter))]
 
     async def leave(self, channel_id: int, user_id: int) -> list[TableEvent]:
         """Before the start, frees the seat; during a match, leaves it (a middle drop, and out)."""
@@ -277,10 +287,10 @@ class TableService:
                 record.host_id, record.status = old_host, TableStatus.OPEN
 
             await self._save_table(table, undo)
-            events = [TableEvent(table.id, ServiceEventKind.LEFT_TABLE, seat, {"user_id": user_id})]
+            events = [TableEvent(table.id, LeftTable(seat, user_id))]
             if record.status is TableStatus.CANCELLED:
                 self._unregister(table)
-                events.append(TableEvent(table.id, ServiceEventKind.CANCELLED, data={"reason": "empty"}))
+                events.append(TableEvent(table.id, Cancelled(reason=CancelReason.EMPTY)))
             return events
 
     async def change_rules(
@@ -322,8 +332,7 @@ class TableService:
                 record.rules, record.max_seats = old_rules, old_seats
 
             await self._save_table(table, undo)
-        data = {"changed": list(after.changed_options()), "max_seats": record.max_seats}
-        return [TableEvent(table.id, ServiceEventKind.RULES_CHANGED, data=data)]
+        return [TableEvent(table.id, RulesChanged(tuple(after.changed_options()), record.max_seats))]
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
         table = self._table(channel_id)
@@ -357,8 +366,7 @@ class TableService:
                 record.status = TableStatus.OPEN
                 raise
             table.match, table.match_id, table.clock = match, match_id, clock
-        seats = [seat.to_json() for seat in record.seats]
-        events = [TableEvent(table.id, ServiceEventKind.MATCH_STARTED, data={"seats": seats})]
+        events = [TableEvent(table.id, MatchStarted(tuple(record.seats)))]
         return events + self._wrap(table, engine_events, announce=True)
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
@@ -378,7 +386,7 @@ class TableService:
                 table.record.status = before
                 raise
             self._unregister(table)
-        return [TableEvent(table.id, ServiceEventKind.CANCELLED, data={"by": user_id})]
+        return [TableEvent(table.id, Cancelled(by=user_id))]
 
     # ----------------------------------------------------------------- game commands
 
@@ -462,7 +470,7 @@ class TableService:
         events = self._wrap(table, engine_events, announce)
         if match.phase is MatchPhase.OVER:
             self._unregister(table)
-            events.append(TableEvent(table.id, ServiceEventKind.FINISHED, data={"winner": match.winner}))
+            events.append(TableEvent(table.id, Finished(match.winner)))
         return events
 
     async def _save(self, record: CommandRecord) -> None:
@@ -488,7 +496,7 @@ class TableService:
         command_id: str | None,
     ) -> CommandRecord:
         record = table.record
-        kinds = {event.kind for event in events}
+        kinds = {type(event) for event in events}
         over = match.phase is MatchPhase.OVER
         first = len(match.log) == 1  # the start: the table row and the standings are new too
         return CommandRecord(
@@ -500,8 +508,8 @@ class TableService:
             clock=clock.to_json(),
             at=now,
             command_id=command_id,
-            finished_deal=match.finished_deals[-1] if EventKind.DEAL_OVER in kinds else None,
-            standings=standing_rows(match, record.seats) if kinds & STANDING_KINDS or first else None,
+            finished_deal=match.finished_deals[-1] if DealOver in kinds else None,
+            standings=standing_rows(match, record.seats) if kinds & STANDING_EVENTS or first else None,
             stats=stats_deltas(match, events, record.seats, record.guild_id),
             match_over=over,
             table=record if over or first else None,
@@ -601,11 +609,9 @@ class TableService:
         )
 
     def _wrap(self, table: Table, engine_events: list[Event], announce: bool) -> list[TableEvent]:
-        events = [TableEvent.of(table.id, event) for event in engine_events]
+        events = [TableEvent(table.id, event) for event in engine_events]
         if announce and table.clock is not None and table.clock.deadline is not None:
-            events.append(
-                TableEvent(table.id, ServiceEventKind.CLOCK, table.clock.seat, table.clock.announce())
-            )
+            events.append(TableEvent(table.id, table.clock.announce()))
         return events
 
     def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:

@@ -20,7 +20,7 @@ from bot.engine.commands import Discard, Drop, Pick, Source
 from bot.engine.deal import Phase
 from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DealOver, DealStarted, Event, MatchOver, Standings
 from bot.engine.formats import Format, FormatSpec
 from bot.engine.match import Match, MatchPhase, Standing
 from bot.hand_layout import HandLayout
@@ -96,17 +96,17 @@ class TerminalTable:
 
     def tell(self, events: list[Event]) -> None:
         for event in events:
-            if event.kind is EventKind.DEAL_OVER:
+            if isinstance(event, DealOver):
                 deal = self.match.deal
                 wild = deal.wild_rank if deal else _last_wild(self.match)
                 self.say(*deal_result_lines(event, self.names, wild, self.match.rules))
-            elif event.kind is EventKind.STANDINGS:
+            elif isinstance(event, Standings):
                 self.say(*standings_lines(self.match, self.names))
-            elif event.kind is EventKind.MATCH_OVER:
+            elif isinstance(event, MatchOver):
                 self.say(*self.match_over_lines())
             else:
                 self.say(*event_lines(event, YOU, self.names))
-            if event.kind is EventKind.DEAL_STARTED:
+            if isinstance(event, DealStarted):
                 self.layout = HandLayout()
 
     # ----------------------------------------------------------------- your turn
