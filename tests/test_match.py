@@ -4,6 +4,8 @@ import random
 import pytest
 
 from bot.engine import IllegalActionError
+from bot.engine.commands import Discard, Drop, NextDeal, Pick, Source
+from bot.engine.errors import CorruptTableError
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase, Standing
@@ -207,3 +209,23 @@ def test_a_stored_match_that_breaks_the_rules_is_refused_even_under_python_O():
     )
     done = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "cards are not conserved"
+
+
+def test_a_match_restores_from_a_snapshot_and_the_commands_logged_after_it():
+    match, _ = Match.start(Format.POOL_101, 2, random.Random(1))
+    snapshot = match.to_json()
+    seat = match.deal.turn
+    match.apply(Pick(seat, Source.CLOSED))
+    match.apply(Discard(seat, match.deal.seats[seat].hand[0]))
+    restored = Match.restore(snapshot, match.log[-2:])
+    assert restored.to_json() == match.to_json() and restored.rng is None
+
+
+def test_a_command_after_the_last_snapshot_that_would_shuffle_is_refused_as_damage():
+    # A new deal's shoe is drawn at random and is in no command: the service saves a snapshot
+    # after it, so a stored log that asks to draw one again has lost that snapshot.
+    match, _ = Match.start(Format.POOL_101, 2, random.Random(1))
+    match.apply(Drop(match.deal.turn))  # the other player wins the deal
+    assert match.phase is MatchPhase.BETWEEN_DEALS
+    with pytest.raises(CorruptTableError, match="draws cards at random"):
+        Match.restore(match.to_json(), [NextDeal().to_json()])

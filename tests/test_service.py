@@ -10,6 +10,7 @@ from bot.engine.errors import IllegalActionError
 from bot.engine.events import EventKind
 from bot.engine.match import Match, MatchPhase
 from bot.service import ServiceError, ServiceEventKind, StaleCommandError, visible_events
+from bot.service.service import SNAPSHOT_EVERY
 from bot.store import TableStatus
 
 
@@ -230,7 +231,8 @@ async def test_a_damaged_match_is_set_aside_and_the_other_tables_resume(tmp_path
 
 
 async def stored_state(service, table):
-    return Match.from_json((await service.store.load_match(table.id)).snapshot).to_json()
+    stored = await service.store.load_match(table.id)
+    return Match.restore(stored.snapshot, stored.pending).to_json()
 
 
 async def test_a_save_that_fails_leaves_the_table_as_the_database_has_it(service, monkeypatch):
@@ -284,3 +286,23 @@ async def test_a_computer_agrees_to_a_split_once_every_person_left_wants_it(serv
     events = await service.play(90, 1, {"command": "split"})
     assert [e.seat for e in events if e.kind == EventKind.SPLIT_VOTE] == [0, 1]
     assert table.match.phase is MatchPhase.OVER and set(table.match.shares) == {0, 1}
+
+
+async def test_a_snapshot_is_saved_only_where_replaying_the_log_could_not_rebuild_the_match(tmp_path):
+    store, service = await open_service(tmp_path / "s.db", seed=3)
+    try:
+        await open_and_start(service, 4, players=3, fmt="pool-101")
+        rng = random.Random(2)
+        longest = 0
+        for _ in range(150):
+            table = service.table_in(4)
+            if table is None:
+                break
+            await play_one(service, table, rng)
+            stored = await store.load_match(table.id)
+            longest = max(longest, len(stored.pending))
+            assert len(stored.pending) < SNAPSHOT_EVERY
+            assert Match.restore(stored.snapshot, stored.pending).to_json() == table.match.to_json()
+        assert longest == SNAPSHOT_EVERY - 1  # most commands are saved without a snapshot
+    finally:
+        await store.close()

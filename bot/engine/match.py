@@ -8,6 +8,7 @@ every deal (players out of a deal sit it out), so no event needs renumbering.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -23,7 +24,7 @@ from bot.engine.commands import (
     parse_command,
 )
 from bot.engine.deal import Deal, Phase, SeatStatus
-from bot.engine.errors import IllegalActionError, require
+from bot.engine.errors import CorruptTableError, IllegalActionError, require
 from bot.engine.events import DealStarted, Eliminated, Event, Left, MatchOver, Rejoined, SplitVote, Standings
 from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
 from bot.engine.rules import Rules
@@ -407,6 +408,20 @@ class Match:
         )
 
     @classmethod
+    def restore(cls, raw: dict[str, Any], pending: Sequence[Command | Logged] = ()) -> Match:
+        """A match from a snapshot and the commands logged after it. A snapshot need not be
+        saved after every command: those commands replay exactly as long as none of them drew
+        anything random (a new deal's shuffle and toss, a reshuffle), after which a snapshot is
+        always saved. So a pending command that draws is refused as damage, not shuffled anew."""
+        match = cls.from_json(raw, _NoRandomness())
+        for entry in pending:
+            match.apply(entry)
+        match.rng = None
+        if match.deal is not None:
+            match.deal.rng = None
+        return match
+
+    @classmethod
     def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
         """Rebuilds a match from its command log, taking every shuffle from the recorded deals."""
         match = cls.empty(
@@ -424,3 +439,14 @@ class Match:
             match.deal._scripted_reshuffles = None
             match.deal.rng = rng
         return match
+
+
+class _NoRandomness(random.Random):
+    """The random source of commands replayed after a snapshot: drawing from it means the
+    snapshot that should have followed a draw is missing."""
+
+    def random(self) -> float:
+        raise CorruptTableError("a command after the last snapshot draws cards at random")
+
+    def getrandbits(self, k: int) -> int:
+        return int(self.random())

@@ -795,7 +795,7 @@ class LeagueService:
         stored = await self.store.load_match(table_id)
         if stored is None:
             raise LeagueError(f"Table {table_id} finished without a match.")
-        return Match.from_json(stored.snapshot)
+        return Match.restore(stored.snapshot, stored.pending)
 
     def _night_open(self, record: LeagueRecord, night: Night) -> LeagueEvent:
         return NightOpen(*_of(record), night.number, starts_at=night.starts_at)

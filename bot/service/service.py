@@ -32,7 +32,7 @@ from bot.engine.commands import (
 )
 from bot.engine.deal import SeatView
 from bot.engine.errors import IllegalActionError, RummyError
-from bot.engine.events import DealOver, Event
+from bot.engine.events import DealOver, DealStarted, Event, Reshuffled
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
@@ -77,6 +77,10 @@ from bot.store import (
 )
 
 log = logging.getLogger(__name__)
+# A match's snapshot is saved at least every this many commands (a restart replays the rest),
+# and always after these events: what they drew at random is in no command (see `_command_record`).
+SNAPSHOT_EVERY = 16
+SNAPSHOT_EVENTS: frozenset[type[Event]] = frozenset({DealStarted, Reshuffled, DealOver})
 
 RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
 COMPUTER_LEVELS = ("easy", "strong")
@@ -366,6 +370,7 @@ class TableService:
                 record.status = TableStatus.OPEN
                 raise
             table.match, table.match_id, table.clock = match, match_id, clock
+            table.snapshot_seq = len(match.log)
         events = [TableEvent(table.id, MatchStarted(tuple(record.seats)))]
         return events + self._wrap(table, engine_events, announce=True)
 
@@ -462,6 +467,8 @@ class TableService:
                 table.record.status = TableStatus.FINISHED
             record = self._command_record(table, match, table.match_id, engine_events, clock, now, command_id)
             await self._save(record)
+            if record.snapshot is not None:
+                table.snapshot_seq = record.seq
         except BaseException:
             await self._reload(table)  # memory ran ahead of the database: go back to what is saved
             raise
@@ -499,12 +506,22 @@ class TableService:
         kinds = {type(event) for event in events}
         over = match.phase is MatchPhase.OVER
         first = len(match.log) == 1  # the start: the table row and the standings are new too
+        # A snapshot is what a command costs most to save, so it is saved only where replaying
+        # the commands since the last one could not rebuild the match (`Match.restore`): after
+        # anything drawn at random, at a deal's and the match's end, and every so often to keep
+        # a restart's replay short.
+        snapshot_due = (
+            first
+            or over
+            or bool(kinds & SNAPSHOT_EVENTS)
+            or len(match.log) - table.snapshot_seq >= SNAPSHOT_EVERY
+        )
         return CommandRecord(
             match_id=match_id,
             seq=len(match.log),
             command=match.log[-1],
             events=[event.to_json() for event in events],
-            snapshot=match.to_json(),
+            snapshot=match.to_json() if snapshot_due else None,
             clock=clock.to_json(),
             at=now,
             command_id=command_id,
@@ -651,7 +668,8 @@ class TableService:
             self._unregister(table)
             return
         table.record = record
-        table.match = Match.from_json(stored.snapshot)
+        table.match = Match.restore(stored.snapshot, stored.pending)
+        table.snapshot_seq = stored.seq - len(stored.pending)
         table.clock = TurnClock.from_json(stored.clock)
         table.command_ids = stored.command_ids
         if record.status.active:

@@ -19,6 +19,7 @@ class Table:
     match_id: int | None = None
     clock: TurnClock | None = None
     command_ids: set[str] = field(default_factory=set)
+    snapshot_seq: int = 0  # the command after which the match's last snapshot was saved
     # Why its saved rows cannot be played on: set aside, refusing everything but a cancel. Its
     # record then holds only what could be read (ids, channel, host), not its seats or rules.
     damage: str | None = None
@@ -37,13 +38,14 @@ class Table:
             Rules.from_json(record.rules)
             stored = active.match
             if stored is not None:
-                match = Match.from_json(stored.snapshot)
+                match = Match.restore(stored.snapshot, stored.pending)
                 match.check_invariants()
                 clock = TurnClock.from_json(stored.clock)
                 if not match.players == len(record.seats) == len(clock.banks):
                     raise ValueError(f"{len(record.seats)} seats for a match of {match.players} players")
                 table.match, table.match_id, table.clock = match, stored.match_id, clock
                 table.command_ids = stored.command_ids
+                table.snapshot_seq = stored.seq - len(stored.pending)
         except Exception as error:  # whatever the engine makes of rows it never wrote
             raise DamagedRowError.of("table", record.id, error) from error
         return table

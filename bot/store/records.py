@@ -64,7 +64,9 @@ class CommandRecord:
     seq: int  # the command's place in the match log, from 1
     command: dict[str, Any]  # as the engine logged it
     events: list[dict[str, Any]]
-    snapshot: dict[str, Any]  # Match.to_json() after the command
+    # Match.to_json() after the command, or None where it need not be saved: the match is then
+    # its last saved snapshot with the commands since replayed (see `StoredMatch.pending`).
+    snapshot: dict[str, Any] | None
     clock: dict[str, Any]
     at: float
     command_id: str | None = None
@@ -102,7 +104,8 @@ class StatsDelta:
 
 @dataclass
 class StoredMatch:
-    """A match as loaded: its full JSON (finished deals put back), clock and command ids."""
+    """A match as loaded: its last snapshot (finished deals put back), the commands logged after
+    it (`Match.restore` replays them), the clock and the command ids."""
 
     match_id: int
     table_id: int
@@ -110,6 +113,7 @@ class StoredMatch:
     snapshot: dict[str, Any]
     clock: dict[str, Any]
     command_ids: set[str]
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

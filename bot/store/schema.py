@@ -147,6 +147,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             updated_at REAL NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # 7: a match's snapshot is no longer rewritten after every command (see `Store.save_command`):
+    # the command it was taken after (null in older rows: every command, so `seq`).
+    ("ALTER TABLE matches ADD COLUMN snapshot_seq INTEGER",),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

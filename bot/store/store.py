@@ -74,10 +74,14 @@ _INSERT_COMMAND = (
     "INSERT INTO match_commands (match_id, seq, command_id, seat, command, events, at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-# `seq = ? - 1` refuses a snapshot that does not follow the stored one (checked by row count).
+# `seq = ? - 1` refuses a command that does not follow the stored one (checked by row count).
 _UPDATE_MATCH = (
-    "UPDATE matches SET seq = ?, snapshot = ?, clock = ?, status = ?, updated_at = ? "
+    "UPDATE matches SET seq = ?, snapshot = ?, snapshot_seq = ?, clock = ?, status = ?, updated_at = ? "
     "WHERE id = ? AND seq = ? - 1"
+)
+# A command saved without a snapshot: the match moves on, its last snapshot stays.
+_ADVANCE_MATCH = (
+    "UPDATE matches SET seq = ?, clock = ?, status = ?, updated_at = ? WHERE id = ? AND seq = ? - 1"
 )
 _ABANDON_MATCH = "UPDATE matches SET status = 'abandoned', updated_at = ? WHERE id = ? AND status = 'playing'"
 _INSERT_DEAL = "INSERT INTO deals (match_id, number, snapshot, winner, finished_at) VALUES (?, ?, ?, ?, ?)"
@@ -120,6 +124,7 @@ _WRITE_ORDER = (
     _INSERT_MATCH,
     _INSERT_COMMAND,
     _UPDATE_MATCH,
+    _ADVANCE_MATCH,
     _ABANDON_MATCH,
     _INSERT_DEAL,
     _UPSERT_STANDING,
@@ -137,7 +142,7 @@ _WRITE_ORDER = (
     SET_FRONT_END_STATE,
 )
 _MUST_CHANGE_EVERY_ROW = frozenset(
-    {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, UPDATE_LEAGUE}
+    {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _ADVANCE_MATCH, UPDATE_LEAGUE}
 )
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 
@@ -420,7 +425,9 @@ class Store(LeagueStore, MessageStore):
         checking that the snapshot ends where the command log ends: both are written in one
         transaction, so a disagreement means the file was changed behind our back, and we stop
         rather than guess. Any part that cannot be read raises `DamagedRowError`."""
-        row = await self._one("SELECT id, seq, snapshot, clock FROM matches WHERE table_id = ?", (table_id,))
+        row = await self._one(
+            "SELECT id, seq, snapshot, clock, snapshot_seq FROM matches WHERE table_id = ?", (table_id,)
+        )
         if row is None:
             return None
         match_id = row[0]
@@ -534,6 +541,7 @@ def _table_head(row: Sequence[Any]) -> TableRecord:
 def _match_from_rows(table_id: int, row: Sequence[Any], deals: list[Any], commands: list[Any]) -> StoredMatch:
     """The `matches` row with its deals and commands, as `Store.load_match` checks it."""
     match_id, seq = int(row[0]), int(row[1])
+    at = seq if row[4] is None else int(row[4])  # the command the snapshot was taken after
     snapshot, clock = json.loads(row[2]), json.loads(row[3])
     if not isinstance(snapshot, dict) or not isinstance(clock, dict):
         raise TypeError("the snapshot and the clock must be JSON objects")
@@ -542,16 +550,18 @@ def _match_from_rows(table_id: int, row: Sequence[Any], deals: list[Any], comman
     tail = snapshot.pop("log_tail")
     problems = []
     if [command[0] for command in commands] != list(range(1, seq + 1)):
-        problems.append(f"the snapshot is at command {seq}, the log has {len(commands)} with no gap")
-    if log[len(log) - len(tail) :] != tail:
+        problems.append(f"the match is at command {seq}, the log has {len(commands)} with no gap")
+    if not 0 < at <= seq:
+        problems.append(f"the snapshot is at command {at}, the match at {seq}")
+    if log[max(0, at - len(tail)) : at] != tail:
         problems.append("the last commands differ")
     if len(snapshot["finished_deals"]) != len(snapshot["history"]):
         problems.append("finished deals are missing")
     if problems:
         raise CorruptMatchError("match", match_id, f"it cannot be resumed: {'; '.join(problems)}")
-    snapshot["log"] = log
+    snapshot["log"] = log[:at]
     ids = {str(command[2]) for command in commands if command[2] is not None}
-    return StoredMatch(match_id, table_id, seq, snapshot, clock, ids)
+    return StoredMatch(match_id, table_id, seq, snapshot, clock, ids, log[at:])
 
 
 def _seats_json(seats: list[SeatRecord]) -> str:
@@ -566,9 +576,8 @@ def _table_update_row(table: TableRecord, now: float) -> tuple[Any, ...]:
 def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: SnapshotEncoder) -> None:
     # The match's command log is the match_commands table itself: the snapshot keeps only its
     # tail, to check the two against each other on loading, so a snapshot does not grow with
-    # every deal of a long pool. Finished deals are in the deals table, written once each.
-    snapshot = {key: value for key, value in record.snapshot.items() if key not in ("finished_deals", "log")}
-    snapshot["log_tail"] = record.snapshot["log"][-_TAIL:]
+    # every deal of a long pool. Finished deals are in the deals table, written once each. A
+    # command saved without a snapshot only moves the match on (`Match.restore` replays it).
     statements[_INSERT_COMMAND] = [
         (
             record.match_id,
@@ -581,11 +590,20 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: 
         )
     ]
     status = "over" if record.match_over else "playing"
+    if record.snapshot is None:
+        if record.finished_deal is not None or record.match_over:
+            raise ValueError("a command that ends a deal or the match is saved with its snapshot")
+        statements[_ADVANCE_MATCH] = [
+            (record.seq, dumps(record.clock), status, record.at, record.match_id, record.seq)
+        ]
+        return
+    snapshot = {key: value for key, value in record.snapshot.items() if key not in ("finished_deals", "log")}
+    snapshot["log_tail"] = record.snapshot["log"][-_TAIL:]
     text = snapshots.encode(record.match_id, snapshot)
     if record.match_over:
         snapshots.forget(record.match_id)
     statements[_UPDATE_MATCH] = [
-        (record.seq, text, dumps(record.clock), status, record.at, record.match_id, record.seq)
+        (record.seq, text, record.seq, dumps(record.clock), status, record.at, record.match_id, record.seq)
     ]
     if record.finished_deal is not None:
         deal = record.finished_deal
