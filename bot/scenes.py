@@ -6,15 +6,17 @@ ever built from one seat's own view, so a picture can never carry another player
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine import best_arrangement, judge_groups
 from bot.engine.cards import Card, parse_cards
-from bot.engine.deal import Outcome, SeatStatus
+from bot.engine.deal import Outcome, SeatStatus, Stakes
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
+from bot.engine.rules import Rules
 from bot.hand_layout import HandLayout
 from bot.leagues import NightStatus, Season
 from render.scenes import (
@@ -32,8 +34,15 @@ _OUTCOME_NOTES = {
     Outcome.FIRST_DROP: "first drop",
     Outcome.MIDDLE_DROP: "middle drop",
     Outcome.LEFT: "left the table",
+    Outcome.LEFT_HAND_SCORED: "left, hand scored",  # a show came before their next turn (003)
+    Outcome.MISSED_DECLARATION: "missed declaration",  # their 13 cards were a valid show (003)
     Outcome.WRONG_SHOW: "wrong show",
     Outcome.WON: "valid show",
+}
+# What every scored hand paid after an early show (004), said in the title.
+_STAKES_TITLES = {
+    Stakes.DOUBLE: "rummy before a pick: ×2",
+    Stakes.HALF: "rummy after one pick: ½",
 }
 
 
@@ -119,10 +128,38 @@ def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = 
     )
 
 
+_SHOWN_OUTCOMES = (Outcome.HAND, Outcome.WRONG_SHOW, Outcome.MISSED_DECLARATION, Outcome.LEFT_HAND_SCORED)
+
+
+def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | None) -> str:
+    """Why a seat paid what it paid: its outcome, or for a scored hand after an early show (004)
+    the hand's own count doubled or halved, so the plate's total reads against its labels."""
+    if stakes is not None and hand_points and outcome in (Outcome.HAND, Outcome.LEFT_HAND_SCORED):
+        return f"double: {hand_points} × 2" if stakes is Stakes.DOUBLE else f"half of {hand_points}"
+    return _OUTCOME_NOTES.get(outcome, "") if outcome else ""
+
+
+def _with_sets_shown(
+    melds: list[list[Card]], loose: list[Card], wild_rank: int | None, rules: Rules
+) -> tuple[list[list[Card]], list[Card]]:
+    """Where sets pay like loose cards (004), the solver has no reason to group them and leaves
+    them loose; the result shows them as the sets they are, at the same price."""
+    if len(loose) < 3:
+        return melds, loose
+    sets = [
+        list(m.cards) for m in best_arrangement(loose, wild_rank, rules).groups if m.kind is GroupKind.SET
+    ]
+    left = list(loose)
+    for group in sets:
+        for card in group:
+            left.remove(card)
+    return melds + sets, left
+
+
 def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
     """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
     left alone when everyone else dropped wins without showing, and their cards stay private."""
-    if raw["status"] == SeatStatus.DECLARED or outcome in (Outcome.HAND, Outcome.WRONG_SHOW):
+    if raw["status"] == SeatStatus.DECLARED or outcome in _SHOWN_OUTCOMES:
         return True
     return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
@@ -134,16 +171,23 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
     rules = match.spec.deal_rules(match.rules)
     players = []
     scored = any(raw["outcome"] == Outcome.HAND for raw in record["seats"])
+    stakes = Stakes(record["stakes"]) if record.get("stakes") else None
     for seat, raw in enumerate(record["seats"]):
         if raw["status"] == SeatStatus.SITTING_OUT:
             continue
         outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
         groups: tuple[HandGroup, ...] = ()
+        hand_points = None
         if raw["hand"] and _revealed(raw, outcome, scored):
             arrangement = best_arrangement(parse_cards(raw["hand"]), wild_rank, rules)
+            hand_points = arrangement.points
             melds = [list(meld.cards) for meld in arrangement.groups]
-            loose = [list(arrangement.ungrouped)] if arrangement.ungrouped else []
-            groups = hand_groups(melds + loose, wild_rank, match)
+            loose = list(arrangement.ungrouped)
+            if not rules.sets_protected:
+                melds, loose = _with_sets_shown(melds, loose, wild_rank, rules)
+            groups = hand_groups(melds + ([loose] if loose else []), wild_rank, match)
+            if raw["status"] == SeatStatus.DECLARED:  # a valid show pays nothing, whatever its sets
+                groups = tuple(dataclasses.replace(group, points=0) for group in groups)
         players.append(
             PlayerResult(
                 name=names[seat],
@@ -151,14 +195,16 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
                 points=raw["points"],
                 winner=seat == record["winner"],
                 standing=standing_text(match, seat),
-                note=_OUTCOME_NOTES.get(outcome, "") if outcome else "",
+                note=_note(outcome, stakes, hand_points),
             )
         )
     number = len(match.finished_deals)
     return ResultScene(
         players=tuple(players),
         wild_rank=wild_rank,
-        title=f"{match.spec.title} · Deal {number} result",
+        title=" · ".join(
+            (match.spec.title, f"Deal {number} result", *([_STAKES_TITLES[stakes]] if stakes else []))
+        ),
         four_colour=four_colour,
         adds_up=match.spec.family is Family.POOL,
     )
