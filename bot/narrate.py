@@ -75,13 +75,29 @@ def deal_result_lines(event: Event, names: Sequence[str], wild_rank: int | None,
         "",
         f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal." if event.seat is not None else "",
     ]
+    stakes = event.data.get("stakes")
+    if stakes:
+        lines.append(_STAKES_WORDS[stakes])
+    outcomes = event.data.get("outcomes") or [None] * len(event.data["points"])
     for seat, (hand, points) in enumerate(zip(event.data["hands"], event.data["points"], strict=True)):
         if not hand:
             continue
         groups = suggested_groups(parse_cards(hand), wild_rank, rules)
         shown = " | ".join(pretty_cards(group) for group in groups)
-        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}")
+        why = _OUTCOME_WORDS.get(outcomes[seat], "")
+        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}{why}")
     return lines
+
+
+# A show before any pick, or after just one (004); a loser who could have shown (003).
+_STAKES_WORDS = {
+    "double": "Rummy before any pick: every hand pays double.",
+    "half": "Rummy after just one pick: every hand pays half.",
+}
+_OUTCOME_WORDS = {
+    "missed_declaration": "   (missed declaration: these cards were a valid show)",
+    "left_hand_scored": "   (left; a show came before their next turn, so the hand is scored)",
+}
 
 
 def standings_lines(match: Match, names: Sequence[str]) -> list[str]:

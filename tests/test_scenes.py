@@ -6,9 +6,11 @@ from deal_helpers import stacked_deal
 
 from bot.engine import Rules
 from bot.engine.cards import parse_cards
+from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.hand_layout import HandLayout
+from bot.narrate import deal_result_lines
 from bot.scenes import hand_groups, hand_scene, result_scene, standing_text, standings_scene, table_scene
 
 NAMES = ["Asha", "Ravi", "Meera"]
@@ -145,3 +147,18 @@ def test_an_app_result_shows_the_missed_declaration_and_the_hand_that_could_have
     assert (missed.points, missed.note) == (2, "missed declaration")
     assert sum(len(g.cards) for g in missed.groups) == 13 and all(g.points == 0 for g in missed.groups)
     assert scene.title == "Points · Deal 1 result"
+
+
+def test_the_terminal_result_says_the_stakes_and_the_missed_declaration():
+    home = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH])
+    events = home.apply({"command": "declare", "seat": 0, "groups": SHOW.split(" | "), "finish": None})
+    over = next(e for e in events if e.kind is EventKind.DEAL_OVER)
+    lines = deal_result_lines(over, NAMES, 10, home.rules)
+    assert "Rummy before any pick: every hand pays double." in lines
+    ready = "2C 3C 4C 5C 6D 7D 8D QH QC QD JS QS KS"
+    app = rigged_points_match("app", [SHOW.replace(" |", ""), ready], closed_top="2S")
+    app.apply({"command": "pick", "seat": 0, "source": "closed"})
+    events = app.apply({"command": "declare", "seat": 0, "groups": SHOW.split(" | "), "finish": "2S"})
+    over = next(e for e in events if e.kind is EventKind.DEAL_OVER)
+    (line,) = [line for line in deal_result_lines(over, NAMES, 10, app.rules) if "Ravi" in line]
+    assert "  2 points" in line and "missed declaration" in line
