@@ -16,8 +16,7 @@ from bot.engine.deal import Outcome, SeatStatus, Stakes
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
-from bot.engine.rules import Rules
-from bot.hand_layout import HandLayout
+from bot.hand_layout import HandLayout, with_sets_shown
 from bot.leagues import NightStatus, Season
 from render.scenes import (
     HandGroup,
@@ -139,23 +138,6 @@ def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | Non
     return _OUTCOME_NOTES.get(outcome, "") if outcome else ""
 
 
-def _with_sets_shown(
-    melds: list[list[Card]], loose: list[Card], wild_rank: int | None, rules: Rules
-) -> tuple[list[list[Card]], list[Card]]:
-    """Where sets pay like loose cards (004), the solver has no reason to group them and leaves
-    them loose; the result shows them as the sets they are, at the same price."""
-    if len(loose) < 3:
-        return melds, loose
-    sets = [
-        list(m.cards) for m in best_arrangement(loose, wild_rank, rules).groups if m.kind is GroupKind.SET
-    ]
-    left = list(loose)
-    for group in sets:
-        for card in group:
-            left.remove(card)
-    return melds + sets, left
-
-
 def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
     """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
     left alone when everyone else dropped wins without showing, and their cards stay private."""
@@ -183,8 +165,7 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
             hand_points = arrangement.points
             melds = [list(meld.cards) for meld in arrangement.groups]
             loose = list(arrangement.ungrouped)
-            if not rules.sets_protected:
-                melds, loose = _with_sets_shown(melds, loose, wild_rank, rules)
+            melds, loose = with_sets_shown(melds, loose, wild_rank, rules)
             groups = hand_groups(melds + ([loose] if loose else []), wild_rank, match)
             if raw["status"] == SeatStatus.DECLARED:  # a valid show pays nothing, whatever its sets
                 groups = tuple(dataclasses.replace(group, points=0) for group in groups)

@@ -9,7 +9,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
-from bot.hand_layout import HandLayout
+from bot.hand_layout import HandLayout, suggested_groups
 from bot.narrate import deal_result_lines
 from bot.scenes import hand_groups, hand_scene, result_scene, standing_text, standings_scene, table_scene
 
@@ -162,3 +162,14 @@ def test_the_terminal_result_says_the_stakes_and_the_missed_declaration():
     over = next(e for e in events if e.kind is EventKind.DEAL_OVER)
     (line,) = [line for line in deal_result_lines(over, NAMES, 10, app.rules) if "Ravi" in line]
     assert "  2 points" in line and "missed declaration" in line
+
+
+def test_the_suggested_layout_shows_sets_as_sets_even_where_they_pay():
+    # 004: sets and loose cards pay alike, so the solver need not group them; the player still
+    # sees their set of jacks, labelled with what it costs.
+    rules = Rules.preset("home")
+    groups = suggested_groups(parse_cards(RUNS_AND_SET), 10, rules)
+    assert ["JC", "JH", "JS"] in [sorted(card.code for card in group) for group in groups]
+    match, _ = Match.start(Format.POINTS, 2, random.Random(2), rules=rules)
+    labels = hand_groups(groups, 10, match)
+    assert [(g.kind, g.points) for g in labels if g.points] == [("set", 30), ("ungrouped", 33)]
