@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.engine import Rules, best_arrangement
 from bot.engine.cards import Card, sort_cards
 from bot.engine.errors import IllegalActionError
+from bot.engine.melds import GroupKind
 
 
 @dataclass
@@ -74,11 +75,28 @@ class HandLayout:
 def suggested_groups(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> list[list[Card]]:
     """The solver's melds for the hand (for 14 cards, the suggested discard is last)."""
     arrangement = best_arrangement(hand, wild_rank, rules)
-    groups = [list(meld.cards) for meld in arrangement.groups]
-    loose = sort_cards(arrangement.ungrouped)
+    groups, loose = with_sets_shown(
+        [list(meld.cards) for meld in arrangement.groups], sort_cards(arrangement.ungrouped), wild_rank, rules
+    )
     if arrangement.discard is not None:
         loose.append(arrangement.discard)
     return [*groups, loose] if loose else groups
+
+
+def with_sets_shown(
+    melds: list[list[Card]], loose: list[Card], wild_rank: int | None, rules: Rules
+) -> tuple[list[list[Card]], list[Card]]:
+    """Where sets pay like loose cards (004), the solver has no reason to group them and leaves
+    them loose; a player is shown them as the sets they are, at the same price."""
+    if rules.sets_protected or len(loose) < 3:
+        return melds, loose
+    found = best_arrangement(loose, wild_rank, rules).groups
+    sets = [list(meld.cards) for meld in found if meld.kind is GroupKind.SET]
+    left = list(loose)
+    for group in sets:
+        for card in group:
+            left.remove(card)
+    return melds + sets, left
 
 
 def _position(token: str, count: int) -> int:

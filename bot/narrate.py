@@ -34,7 +34,7 @@ from bot.engine.events import (
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
-from bot.engine.outcomes import Outcome
+from bot.engine.outcomes import Outcome, Stakes
 from bot.hand_layout import suggested_groups
 
 KIND_LABELS = {
@@ -98,13 +98,29 @@ def deal_result_lines(
         "",
         f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal.",
     ]
-    for seat, (hand, points) in enumerate(zip(event.hands, event.points, strict=True)):
+    if event.stakes is not None:
+        lines.append(_STAKES_WORDS[event.stakes])
+    for seat, (hand, points, outcome) in enumerate(
+        zip(event.hands, event.points, event.outcomes, strict=True)
+    ):
         if not hand:
             continue
         groups = suggested_groups(hand, wild_rank, rules)
         shown = " | ".join(pretty_cards(group) for group in groups)
-        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}")
+        why = _OUTCOME_WORDS.get(outcome, "") if outcome is not None else ""
+        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}{why}")
     return lines
+
+
+# A show before any pick, or after just one (004); a loser who could have shown (003).
+_STAKES_WORDS = {
+    Stakes.DOUBLE: "Rummy before any pick: every hand pays double.",
+    Stakes.HALF: "Rummy after just one pick: every hand pays half.",
+}
+_OUTCOME_WORDS = {
+    Outcome.MISSED_DECLARATION: "   (missed declaration: these cards were a valid show)",
+    Outcome.LEFT_HAND_SCORED: "   (left; a show came before their next turn, so the hand is scored)",
+}
 
 
 def standings_lines(match: Match, names: Sequence[str]) -> list[str]:

@@ -6,17 +6,18 @@ ever built from one seat's own view, so a picture can never carry another player
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine import best_arrangement, judge_groups
 from bot.engine.cards import Card, parse_cards
-from bot.engine.deal import Outcome
+from bot.engine.deal import Outcome, Stakes
 from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
-from bot.hand_layout import HandLayout
+from bot.hand_layout import HandLayout, with_sets_shown
 from bot.leagues import NightStatus, Season
 from render.scenes import (
     GroupKind as PictureGroupKind,
@@ -46,8 +47,15 @@ _OUTCOME_NOTES = {
     Outcome.FIRST_DROP: "first drop",
     Outcome.MIDDLE_DROP: "middle drop",
     Outcome.LEFT: "left the table",
+    Outcome.LEFT_HAND_SCORED: "left, hand scored",  # a show came before their next turn (003)
+    Outcome.MISSED_DECLARATION: "missed declaration",  # their 13 cards were a valid show (003)
     Outcome.WRONG_SHOW: "wrong show",
     Outcome.WON: "valid show",
+}
+# What every scored hand paid after an early show (004), said in the title.
+_STAKES_TITLES = {
+    Stakes.DOUBLE: "rummy before a pick: ×2",
+    Stakes.HALF: "rummy after one pick: ½",
 }
 
 
@@ -133,10 +141,21 @@ def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = 
     )
 
 
+_SHOWN_OUTCOMES = (Outcome.HAND, Outcome.WRONG_SHOW, Outcome.MISSED_DECLARATION, Outcome.LEFT_HAND_SCORED)
+
+
+def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | None) -> str:
+    """Why a seat paid what it paid: its outcome, or for a scored hand after an early show (004)
+    the hand's own count doubled or halved, so the plate's total reads against its labels."""
+    if stakes is not None and hand_points and outcome in (Outcome.HAND, Outcome.LEFT_HAND_SCORED):
+        return f"double: {hand_points} × 2" if stakes is Stakes.DOUBLE else f"half of {hand_points}"
+    return _OUTCOME_NOTES.get(outcome, "") if outcome else ""
+
+
 def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
     """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
     left alone when everyone else dropped wins without showing, and their cards stay private."""
-    if raw["status"] == DealSeatStatus.DECLARED or outcome in (Outcome.HAND, Outcome.WRONG_SHOW):
+    if raw["status"] == DealSeatStatus.DECLARED or outcome in _SHOWN_OUTCOMES:
         return True
     return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
@@ -148,16 +167,22 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
     rules = match.spec.deal_rules(match.rules)
     players = []
     scored = any(raw["outcome"] == Outcome.HAND for raw in record["seats"])
+    stakes = Stakes(record["stakes"]) if record.get("stakes") else None
     for seat, raw in enumerate(record["seats"]):
         if raw["status"] == DealSeatStatus.SITTING_OUT:
             continue
         outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
         groups: tuple[HandGroup, ...] = ()
+        hand_points = None
         if raw["hand"] and _revealed(raw, outcome, scored):
             arrangement = best_arrangement(parse_cards(raw["hand"]), wild_rank, rules)
+            hand_points = arrangement.points
             melds = [list(meld.cards) for meld in arrangement.groups]
-            loose = [list(arrangement.ungrouped)] if arrangement.ungrouped else []
-            groups = hand_groups(melds + loose, wild_rank, match)
+            loose = list(arrangement.ungrouped)
+            melds, loose = with_sets_shown(melds, loose, wild_rank, rules)
+            groups = hand_groups(melds + ([loose] if loose else []), wild_rank, match)
+            if raw["status"] == DealSeatStatus.DECLARED:  # a valid show pays nothing, whatever its sets
+                groups = tuple(dataclasses.replace(group, points=0) for group in groups)
         players.append(
             PlayerResult(
                 name=names[seat],
@@ -165,14 +190,16 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
                 points=raw["points"],
                 winner=seat == record["winner"],
                 standing=standing_text(match, seat),
-                note=_OUTCOME_NOTES.get(outcome, "") if outcome else "",
+                note=_note(outcome, stakes, hand_points),
             )
         )
     number = len(match.finished_deals)
     return ResultScene(
         players=tuple(players),
         wild_rank=wild_rank,
-        title=f"{match.spec.title} · Deal {number} result",
+        title=" · ".join(
+            (match.spec.title, f"Deal {number} result", *([_STAKES_TITLES[stakes]] if stakes else []))
+        ),
         four_colour=four_colour,
         adds_up=match.spec.family is Family.POOL,
     )

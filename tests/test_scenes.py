@@ -2,10 +2,15 @@
 
 import random
 
+from deal_helpers import stacked_deal
+
+from bot.engine import Rules
 from bot.engine.cards import parse_cards
+from bot.engine.events import EventKind
 from bot.engine.formats import Format
-from bot.engine.match import Match
-from bot.hand_layout import HandLayout
+from bot.engine.match import Match, MatchPhase
+from bot.hand_layout import HandLayout, suggested_groups
+from bot.narrate import deal_result_lines
 from bot.scenes import hand_groups, hand_scene, result_scene, standing_text, standings_scene, table_scene
 
 NAMES = ["Asha", "Ravi", "Meera"]
@@ -86,3 +91,85 @@ def test_group_labels_charge_every_card_when_the_hand_has_no_two_sequences():
     assert [group.points for group in labels] == [15, 21, 9, 39]  # a set is not spared without both lives
     groups[3] = parse_cards("9C 10C JC QC")  # now two sequences (one pure): melded cards cost nothing
     assert [group.points for group in hand_groups(groups, None, match)] == [0, 0, 0, 0]
+
+
+# ------------------------------------------------------------------ results under each preset's rules
+
+SHOW = "AH 2H 3H 4H | 5S 6S 7S | 9D 9C 9S | KC KD KH"
+HIGH = "KS QH JD 10C 9S KH QC JS 10D 9H 8C 7D 6S"  # 119 in cards: pays the cap
+RUNS_AND_SET = "2C 3C 4C 6D 7D JK JC JH JS 5H 8S QD AS"  # home: 30 in the set + 33 loose
+
+
+def rigged_points_match(preset: str, hands: list[str], closed_top: str = "") -> Match:
+    rules = Rules.preset(preset)
+    match = Match.empty(Format.POINTS, len(hands), rules=rules, rng=random.Random(1))
+    match.deal = stacked_deal(rules, hands, "10D", "10C", closed_top=closed_top)
+    match.phase = MatchPhase.PLAYING
+    return match
+
+
+def declare(match: Match, finish: str | None) -> None:
+    if finish:
+        match.apply({"command": "pick", "seat": 0, "source": "closed"})
+    match.apply({"command": "declare", "seat": 0, "groups": SHOW.split(" | "), "finish": finish})
+
+
+def test_a_home_result_says_the_hands_paid_double_or_half_and_shows_sets_as_sets():
+    # 004: rummy before any pick: everyone pays twice the value of their hands; after one: half.
+    match = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH])
+    declare(match, None)
+    scene = result_scene(match, NAMES)
+    assert scene.title.endswith("rummy before a pick: ×2")
+    assert [(p.points, p.note) for p in scene.players] == [
+        (0, "valid show"),
+        (126, "double: 63 × 2"),
+        (160, "double: 80 × 2"),  # the cap first, then the double
+    ]
+    winner, loser = scene.players[0], scene.players[1]
+    assert all(group.points == 0 for group in winner.groups)  # a show pays nothing, sets or not
+    assert [(g.kind, g.points) for g in loser.groups if g.points] == [("set", 30), ("ungrouped", 33)]
+    half = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH], closed_top="QC")
+    declare(half, "QC")
+    scene = result_scene(half, NAMES)
+    assert scene.title.endswith("rummy after one pick: ½")
+    assert [(p.points, p.note) for p in scene.players][1:] == [(32, "half of 63"), (40, "half of 80")]
+
+
+def test_an_app_result_shows_the_missed_declaration_and_the_hand_that_could_have_shown():
+    # 003: "If player misses the declaration chance and other players accomplish a valid
+    # declaration and will be 2 points calculated."
+    ready = "2C 3C 4C 5C 6D 7D 8D QH QC QD JS QS KS"
+    loose = "2C 3C 5D 7D 8D 10S JS QS 4C 6C 8C JH QH"
+    match = rigged_points_match("app", [SHOW.replace(" |", ""), ready, loose], closed_top="2S")
+    declare(match, "2S")
+    scene = result_scene(match, NAMES)
+    missed = scene.players[1]
+    assert (missed.points, missed.note) == (2, "missed declaration")
+    assert sum(len(g.cards) for g in missed.groups) == 13 and all(g.points == 0 for g in missed.groups)
+    assert scene.title == "Points · Deal 1 result"
+
+
+def test_the_terminal_result_says_the_stakes_and_the_missed_declaration():
+    home = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH])
+    events = home.apply({"command": "declare", "seat": 0, "groups": SHOW.split(" | "), "finish": None})
+    over = next(e for e in events if e.kind is EventKind.DEAL_OVER)
+    lines = deal_result_lines(over, NAMES, 10, home.rules)
+    assert "Rummy before any pick: every hand pays double." in lines
+    ready = "2C 3C 4C 5C 6D 7D 8D QH QC QD JS QS KS"
+    app = rigged_points_match("app", [SHOW.replace(" |", ""), ready], closed_top="2S")
+    app.apply({"command": "pick", "seat": 0, "source": "closed"})
+    events = app.apply({"command": "declare", "seat": 0, "groups": SHOW.split(" | "), "finish": "2S"})
+    over = next(e for e in events if e.kind is EventKind.DEAL_OVER)
+    (line,) = [line for line in deal_result_lines(over, NAMES, 10, app.rules) if "Ravi" in line]
+    assert "  2 points" in line and "missed declaration" in line
+
+
+def test_the_suggested_layout_shows_sets_as_sets_even_where_they_pay():
+    # 004: sets and loose cards pay alike, so the solver need not group them; the player still
+    # sees their set of jacks, labelled with what it costs.
+    rules = Rules.preset("home")
+    groups = suggested_groups(parse_cards(RUNS_AND_SET), 10, rules)
+    assert ["JC", "JH", "JS"] in [sorted(card.code for card in group) for group in groups]
+    match, _ = Match.start(Format.POINTS, 2, random.Random(2), rules=rules)
+    labels = hand_groups(groups, 10, match)
+    assert [(g.kind, g.points) for g in labels if g.points] == [("set", 30), ("ungrouped", 33)]

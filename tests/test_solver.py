@@ -112,9 +112,10 @@ def random_hand(rng, size=13, extra_jokers=0):
     return rng.sample(build_shoe(2, 2) + [JOKER] * extra_jokers, size)
 
 
-def near_show(rng, size=13, joker_rate=0.15):
-    """A hand built from runs and sets (some cards swapped for jokers) plus a few strays."""
-    pool = build_shoe(2, 2)
+def near_show(rng, size=13, joker_rate=0.15, shoe=None):
+    """A hand built from runs and sets (some cards swapped for jokers) plus a few strays, from
+    `shoe` (a 2-deck shoe with 2 printed jokers unless given)."""
+    pool = list(shoe) if shoe is not None else build_shoe(2, 2)
     hand = []
 
     def take(card):
@@ -313,6 +314,24 @@ def test_hands_close_to_a_show_match_brute_force(seed):
         cards = near_show(rng, joker_rate=rng.choice([0.0, 0.1, 0.25]))
         valid += compare(cards, random_wild(rng), rules)[1]
     assert valid > 40  # the reference really exercised shows
+
+
+@pytest.mark.parametrize("decks", [2, 3])
+@pytest.mark.parametrize("preset", Rules.PRESET_NAMES)
+def test_each_preset_matches_brute_force_on_hands_from_its_own_shoes(preset, decks):
+    """Hands dealt from the preset's own shoe (octro: 2 printed jokers a deck) with two decks and
+    with three, where one card may come three times."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"{preset}-{decks}")
+    shoe = build_shoe(decks, decks * rules.printed_jokers_per_deck)
+    valid = 0
+    for index in range(90):
+        if index % 3:
+            cards = near_show(rng, joker_rate=rng.choice([0.0, 0.1, 0.25]), shoe=shoe)
+        else:
+            cards = rng.sample(shoe, 13)
+        valid += compare(cards, random_wild(rng), rules)[1]
+    assert valid > 5
 
 
 def test_other_sizes_match_brute_force():
