@@ -74,9 +74,13 @@ def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
             reason = f" {event.reason}" if event.reason else ""
             return [f"{who} declared wrongly ({event.points} points).{reason}"]
         case Declared():
-            return [
-                f"{who} {_v(who, 'declare')} with {_card(event.finish)} as the finish card: a valid show!"
-            ]
+            if event.finish is None:
+                line = f"{who} {_v(who, 'show')} all 13 cards before picking: a valid show!"
+            else:
+                line = f"{who} {_v(who, 'declare')} with {_card(event.finish)} as the finish card: a valid show!"
+            if event.automatic:
+                line += " (The hand was complete when the time ran out.)"
+            return [line, *([_STAKES_WORDS[event.stakes]] if event.stakes is not None else [])]
         case Reshuffled():
             return ["The closed deck ran out: the open pile is shuffled into a new one."]
         case DeckExhausted():

@@ -382,3 +382,8 @@ async def test_home_a_player_shows_13_cards_before_picking_and_everyone_pays_dou
     done = await press(double, bot, alice, prompt, confirm)
     assert "Declared." in await answer(double, done)
     assert deal.winner == 0 and table.match.history[-1] == [0, 2 * owed]
+    await double.wait_for(
+        lambda: "before picking" in " ".join(m.content for m in double.messages_to(double.channel_id))
+    )
+    public = " ".join(m.content for m in double.messages_to(double.channel_id))
+    assert "alice shows all 13 cards before picking" in public and "every hand pays double" in public
