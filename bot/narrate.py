@@ -77,7 +77,8 @@ def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
             if event.finish is None:
                 line = f"{who} {_v(who, 'show')} all 13 cards before picking: a valid show!"
             else:
-                line = f"{who} {_v(who, 'declare')} with {_card(event.finish)} as the finish card: a valid show!"
+                finish = _card(event.finish)
+                line = f"{who} {_v(who, 'declare')} with {finish} as the finish card: a valid show!"
             if event.automatic:
                 line += " (The hand was complete when the time ran out.)"
             return [line, *([_STAKES_WORDS[event.stakes]] if event.stakes is not None else [])]
