@@ -11,9 +11,11 @@ import pytest
 from discord_double.records import walk_components
 from test_discord_frontend import (
     button,
+    first_option,
     hand_message,
     make_bot,
     open_table,
+    select_id,
     settle,
     start_against_a_computer,
     start_table,
@@ -227,3 +229,27 @@ async def test_a_computer_players_turn_resumes_promptly_after_a_restart(discord_
     clock.advance(1.5)
     await bot.service.fire_due()
     assert len(table.match.log) > moves  # it played
+
+
+async def test_a_hand_dm_is_drawn_again_only_when_the_hand_in_it_changed(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    mover, other = {0: (alice, bob), 1: (bob, alice)}[table.match.deal.turn]
+    waiting = hand_message(double, other)
+    picture = waiting.payload["attachments"]
+    hand = hand_message(double, mover)
+    await double.press_button(mover, hand, button(hand, "closed"))
+    await settle(bot)
+    hand = hand_message(double, mover)
+    await double.select(mover, hand, select_id(hand), [first_option(hand)])
+    await settle(bot)
+    # Their turn: new words and live buttons over the same cards, so the same picture, not a new one.
+    edits = double.requests_matching("PATCH", rf"/channels/\d+/messages/{waiting.id}")
+    assert edits and not any(edit.files for edit in edits)
+    now = double.message(waiting.id)
+    assert "Your turn" in now.content and now.payload["attachments"] == picture
+    assert button(now, "closed")

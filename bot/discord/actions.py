@@ -167,7 +167,7 @@ class Actions:
             await interaction.followup.send(when_none, ephemeral=True)
             return
         view = message.view or discord.utils.MISSING
-        await interaction.followup.send(message.content, file=message.file(), view=view, ephemeral=True)
+        await interaction.followup.send(message.content, file=await message.file(), view=view, ephemeral=True)
 
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Updates the message the person acted on (their DM, or their private reply)."""
@@ -176,7 +176,7 @@ class Actions:
             await interaction.edit_original_response(content="This deal is over.", attachments=[], view=None)
             return
         await interaction.edit_original_response(
-            content=message.content, attachments=[message.file()], view=message.view
+            content=message.content, attachments=[await message.file()], view=message.view
         )
 
     # ----------------------------------------------------------------- lobby

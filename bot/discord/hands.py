@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -19,16 +20,25 @@ from bot.rules_text import wild_words
 from bot.scenes import hand_scene
 from bot.service import Table
 from render import render_hand
+from render.scenes import HandScene
 
 
 @dataclass
 class HandMessage:
+    """The words, the picture's scene and the controls; the picture is drawn only when it is
+    sent, so a message whose scene did not change is edited without drawing it again."""
+
     content: str
-    png: bytes
+    scene: HandScene
     view: discord.ui.View | None
 
-    def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.png), filename="hand.png")
+    async def file(self) -> discord.File:
+        png = await asyncio.to_thread(render_hand, self.scene)
+        return discord.File(io.BytesIO(png), filename="hand.png")
+
+    def looks(self) -> tuple[str, HandScene, list[dict[str, Any]]]:
+        """Everything the player sees of it, to tell whether an edit would change anything."""
+        return self.content, self.scene, self.view.to_components() if self.view else []
 
 
 async def build_hand_message(
@@ -41,7 +51,6 @@ async def build_hand_message(
         return None
     deal = match.deal
     scene = hand_scene(match, seat, layout, four_colour)
-    png = await asyncio.to_thread(render_hand, scene)
     view = deal.view(seat)
     legal = deal.legal_actions(seat)
     token = table.turn_token() or "0"
@@ -71,4 +80,4 @@ async def build_hand_message(
         can_declare=legal.declare,
         discardable=discardable,
     )
-    return HandMessage("\n".join(lines), png, controls)
+    return HandMessage("\n".join(lines), scene, controls)

@@ -281,8 +281,10 @@ class Presenter:
             self.deadline_for(table.id, seat),
             settings.four_colour,
         )
-        hands = self.shown(table.id).hands
+        shown = self.shown(table.id)
+        hands = shown.hands
         existing = hands.get(user_id)
+        before = shown.hand_looks.pop(user_id, None)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 with contextlib.suppress(discord.NotFound):
@@ -290,17 +292,27 @@ class Presenter:
                         content="This deal is over: see the result in the channel.", view=None
                     )
             return
+        looks = message.looks()
         try:
             if existing is not None:
                 with contextlib.suppress(discord.NotFound):
-                    await existing.edit(
-                        content=message.content, attachments=[message.file()], view=message.view
-                    )
+                    # Nothing is sent when nothing the player sees would change, and the picture
+                    # is drawn and sent again only when the hand it shows changed.
+                    if before is not None and before[1] == looks[1]:
+                        if before != looks:
+                            await existing.edit(content=message.content, view=message.view)
+                    else:
+                        attachments = [await message.file()]
+                        await existing.edit(
+                            content=message.content, attachments=attachments, view=message.view
+                        )
+                    shown.hand_looks[user_id] = looks
                     return
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             view = message.view or discord.utils.MISSING
-            sent = await user.send(content=message.content, file=message.file(), view=view)
+            sent = await user.send(content=message.content, file=await message.file(), view=view)
             hands[user_id] = sent
+            shown.hand_looks[user_id] = looks
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
                 await self.bot.store.allow_dms(user_id)

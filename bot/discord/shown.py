@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
 from bot.hand_layout import HandLayout
 from bot.service import Table
+from render.scenes import HandScene
 
 LOG_LINES = 6  # the latest moves the table message lists
 
@@ -23,6 +25,8 @@ class Shown:
     table: Table | None = None  # the latest seen: the service lets go of a table once it closes
     message: Posted | None = None  # the table message, edited in place
     hands: dict[int, Posted] = field(default_factory=dict)  # user id -> their hand DM
+    # user id -> what their hand DM shows (words, picture's scene, controls), as last sent
+    hand_looks: dict[int, tuple[str, HandScene, list[dict[str, Any]]]] = field(default_factory=dict)
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
     moves: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
