@@ -59,7 +59,9 @@ def text(
     draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
 
+@lru_cache(maxsize=4096)
 def text_width(value: str, size: int, weight: str = "regular") -> float:
+    """The text's advance width, measured once (group labels try several names per picture)."""
     return font(size, weight).getlength(value)
 
 
