@@ -18,7 +18,7 @@ from render import theme
 from render.canvas import text, text_width
 from render.fonts import fit_text, font
 from render.scenes import HandGroup
-from render.sprites import card_sprite, index_column, sprite_margin
+from render.sprites import card_pieces, index_column, sprite_margin
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +109,11 @@ def paste_cards(
     margin = sprite_margin(style.card_width)
     for placed in row.cards:
         is_picked = placed.position == picked
-        sprite = card_sprite(
+        pieces = card_pieces(
             placed.card, is_wild(placed.card, wild_rank), four_colour, style.card_width, highlight=is_picked
         )
         y = top - (lift if is_picked else 0)
-        canvas.paste(sprite, (placed.x - margin, y - margin), sprite)
+        pieces.paste(canvas, (placed.x - margin, y - margin))
 
 
 def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:
@@ -129,13 +129,20 @@ def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:
 
 def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
     """Kind and points over each group, underlined in the kind's colour; returns the height used."""
-    bar_y = top + round(size * 1.45)
     for placed in row.groups:
         colour = theme.GROUP_COLOURS[placed.group.kind]
         span = placed.right - placed.left
         name, points = group_label(placed.group, span, size)
         text(draw, (placed.left + 2, top), name, size, colour, "bold")
         text(draw, (placed.right - 2, top), points, size, theme.INK, "bold", anchor="ra")
+    return draw_bars(draw, row, top, size)
+
+
+def draw_bars(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
+    """The underlines of `draw_labels` alone (the hand draws their last row again with its cards)."""
+    bar_y = top + round(size * 1.45)
+    for placed in row.groups:
+        colour = theme.GROUP_COLOURS[placed.group.kind]
         draw.rounded_rectangle(
             (placed.left, bar_y, placed.right, bar_y + max(3, size // 4)), radius=2, fill=colour
         )

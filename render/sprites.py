@@ -12,6 +12,7 @@ big pip, the court motif or the joker's art, which the last card of a row shows 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -208,3 +209,55 @@ def _finish(content: Image.Image, mask: Image.Image, width: int, highlight: bool
     sprite.putalpha(halo)
     sprite.alpha_composite(card, (margin, margin))
     return sprite
+
+
+@dataclass(frozen=True, slots=True)
+class SpritePieces:
+    """A sprite split for fast pasting: its opaque middle (copied as it is) and the soft edges around it.
+
+    Blending is only needed where the sprite is partly transparent (its shadow margin and rounded
+    corners); pasting the opaque card body as a plain copy halves the time a picture spends
+    pasting cards, with exactly the same pixels.
+    """
+
+    core: Image.Image | None  # RGB
+    core_at: tuple[int, int]
+    edges: tuple[tuple[tuple[int, int], Image.Image], ...]  # RGBA pieces and where they go
+
+    def paste(self, canvas: Image.Image, xy: tuple[int, int]) -> None:
+        x, y = xy
+        if self.core is not None:
+            canvas.paste(self.core, (x + self.core_at[0], y + self.core_at[1]))
+        for (dx, dy), piece in self.edges:
+            canvas.paste(piece, (x + dx, y + dy), piece)
+
+
+def split_sprite(sprite: Image.Image, width: int) -> SpritePieces:
+    """Cuts out the card body below its top corners and above its bottom ones, if it is opaque there."""
+    margin, inset = sprite_margin(width), round(width * 0.08) + 2
+    full_width, full_height = sprite.size
+    core = (margin, margin + inset, full_width - margin, full_height - margin - inset)
+    opaque = core[2] > core[0] and core[3] > core[1]
+    if not opaque or sprite.getchannel("A").crop(core).getextrema() != (255, 255):
+        return SpritePieces(None, (0, 0), (((0, 0), sprite),))
+    boxes = (
+        (0, 0, full_width, core[1]),
+        (0, core[3], full_width, full_height),
+        (0, core[1], core[0], core[3]),
+        (core[2], core[1], full_width, core[3]),
+    )
+    edges = tuple(((box[0], box[1]), sprite.crop(box)) for box in boxes)
+    return SpritePieces(sprite.crop(core).convert("RGB"), (core[0], core[1]), edges)
+
+
+@lru_cache(maxsize=512)
+def card_pieces(
+    card: Card, wild: bool = False, four_colour: bool = False, width: int = 130, highlight: bool = False
+) -> SpritePieces:
+    """`card_sprite`, split for pasting (cached apart: a 130 px card's pieces take about 100 KB)."""
+    return split_sprite(card_sprite(card, wild, four_colour, width, highlight), width)
+
+
+@lru_cache(maxsize=16)
+def back_pieces(width: int = 130) -> SpritePieces:
+    return split_sprite(back_sprite(width), width)

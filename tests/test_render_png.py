@@ -5,11 +5,13 @@ import os
 import random
 import struct
 import zlib
+from dataclasses import replace
 from itertools import pairwise
 
 from PIL import Image
 
-from render import samples
+from bot.engine.cards import parse_cards
+from render import HandGroup, HandScene, render_hand, samples
 from render.hand import hand_image
 from render.palette import PALETTE, to_palette
 from render.png import adler32_combine, deflate_band, encode, write
@@ -57,3 +59,16 @@ def test_bands_deflated_apart_make_the_same_picture():
     data = write(indexed.width, bands)
     assert Image.open(io.BytesIO(data)).tobytes() == indexed.tobytes()
     zlib.decompress(idat(data))
+
+
+def test_the_hand_from_cached_bands_is_exactly_the_whole_picture_in_the_palette():
+    cards = parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 2H 3H 4H 5H 6H 7H")
+    two_rows = HandScene(groups=tuple(HandGroup("ungrouped", (card,), 5) for card in cards), picked=9)
+    spare = HandScene(
+        groups=(samples.group("spare_jokers", "JK JK"), samples.group("set", "KD KC 7S", 0)), picked=1
+    )
+    scenes = (samples.HAND_14, samples.HAND_13_FOUR_COLOUR, samples.HAND_UNSORTED, two_rows, spare)
+    for scene in (*scenes, replace(samples.HAND_14, picked=None, wild_rank=None)):
+        for _ in range(2):  # drawn, then from the caches
+            decoded = Image.open(io.BytesIO(render_hand(scene)))
+            assert decoded.tobytes() == to_palette(hand_image(scene)).tobytes()
