@@ -18,7 +18,15 @@ from render import theme
 from render.canvas import text, text_width
 from render.fonts import fit_text, font
 from render.scenes import HandGroup
-from render.sprites import card_pieces, index_column, sprite_margin
+from render.sprites import (
+    card_height,
+    card_pieces,
+    index_column,
+    opaque_boxes,
+    opaque_inset,
+    sprite_margin,
+)
+from render.tiles import PlacedSprite
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,39 @@ def place_row(
     return Row(tuple(placed_groups), tuple(placed_cards), step)
 
 
+def placed_sprites(
+    row: Row,
+    top: int,
+    style: RowStyle,
+    wild_rank: int | None,
+    four_colour: bool,
+    picked: int | None = None,
+    lift: int = 0,
+) -> list[PlacedSprite]:
+    """The row's card sprites in pasting order, the picked one lifted by `lift`, cards' tops at `top`."""
+    width, margin = style.card_width, sprite_margin(style.card_width)
+    sprites = []
+    for placed in row.cards:
+        is_picked = placed.position == picked
+        key = (placed.card, is_wild(placed.card, wild_rank), four_colour, width, is_picked)
+        pieces = card_pieces(*key)
+        y = top - (lift if is_picked else 0)
+        sprites.append(
+            PlacedSprite(
+                key=key,
+                halo=(width, is_picked),
+                pieces=pieces,
+                x=placed.x - margin,
+                y=y - margin,
+                size=(width + 2 * margin, card_height(width) + 2 * margin),
+                body=(placed.x, y, placed.x + width, y + card_height(width)),
+                opaque=opaque_boxes(width, placed.x, y),
+                corner=opaque_inset(width),
+            )
+        )
+    return sprites
+
+
 def paste_cards(
     canvas: Image.Image,
     row: Row,
@@ -106,14 +147,8 @@ def paste_cards(
     picked: int | None = None,
     lift: int = 0,
 ) -> None:
-    margin = sprite_margin(style.card_width)
-    for placed in row.cards:
-        is_picked = placed.position == picked
-        pieces = card_pieces(
-            placed.card, is_wild(placed.card, wild_rank), four_colour, style.card_width, highlight=is_picked
-        )
-        y = top - (lift if is_picked else 0)
-        pieces.paste(canvas, (placed.x - margin, y - margin))
+    for sprite in placed_sprites(row, top, style, wild_rank, four_colour, picked, lift):
+        sprite.pieces.paste(canvas, (sprite.x, sprite.y))
 
 
 def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards import RANK_LABELS
 from render import theme
-from render.canvas import felt, labelled_pill, pill, text
+from render.canvas import felt_band, labelled_pill, pill, text
 from render.groups import (
     PlacedGroup,
     Row,
@@ -22,12 +22,14 @@ from render.groups import (
     draw_labels,
     paste_cards,
     place_row,
+    placed_sprites,
     split_rows,
 )
 from render.palette import to_palette
 from render.png import Band, deflate_band, write
 from render.scenes import GroupKind, HandGroup, HandScene
 from render.sprites import card_height, sprite_margin
+from render.tiles import draw_row
 
 WIDTH = 1200
 PAD = 34
@@ -97,7 +99,7 @@ def _bands(scene: HandScene, height: int) -> list[tuple[int, Callable[[], Image.
 
 
 def _felt_band(height: int, top: int, bottom: int) -> Image.Image:
-    return felt(WIDTH, height).crop((0, top, WIDTH, bottom))
+    return felt_band(WIDTH, height, top, bottom)
 
 
 def _header_key(scene: HandScene) -> tuple[str, int, str | None]:
@@ -143,6 +145,36 @@ def _cards_band(scene: HandScene, row: Row, top: int, height: int) -> Image.Imag
     draw_bars(ImageDraw.Draw(band), row, top - band_top, STYLE.label_size)
     cards_top = top + LABEL_BAND + 8 + LIFT - band_top
     paste_cards(band, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
+    return band
+
+
+@lru_cache(maxsize=8)
+def _felt_indexed(height: int, top: int) -> Image.Image:
+    return to_palette(_felt_band(height, top, top + CARDS_BAND))
+
+
+def _cards_band_indexed(scene: HandScene, row: Row, top: int, height: int) -> Image.Image:
+    """`_cards_band` in the palette, from tiles (see `render.tiles`): what `render_hand` uses.
+
+    Under the underlines' last row, the cards band is flat felt, so the tiles start one row down;
+    that first row (an underline, and the top of a lifted card's glow) is drawn afresh.
+    """
+    band_top = top + CARDS_BAND_TOP
+    cards_top = top + LABEL_BAND + 8 + LIFT - band_top
+    sprites = placed_sprites(row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
+    band = _felt_indexed(height, band_top).copy()
+    bottom = band_top + CARDS_BAND
+
+    def background(left: int, right: int) -> Image.Image:
+        return felt_band(WIDTH, height, band_top, bottom, left, right)
+
+    draw_row(band, background, sprites, 1, CARDS_BAND)
+    first = _felt_band(height, band_top, band_top + 1)
+    draw_bars(ImageDraw.Draw(first), row, top - band_top, STYLE.label_size)
+    for sprite in sprites:
+        if sprite.y <= 0:
+            sprite.pieces.paste(first, (sprite.x, sprite.y))
+    band.paste(to_palette(first), (0, 0))
     return band
 
 
@@ -196,6 +228,6 @@ def render_hand(scene: HandScene) -> bytes:
     for row, cards_top in layout(scene):
         top = cards_top - LIFT - 8 - LABEL_BAND
         bands.append(_labels_deflated(_label_key(row), top, height))
-        bands.append(deflate_band(to_palette(_cards_band(scene, row, top, height))))
+        bands.append(deflate_band(_cards_band_indexed(scene, row, top, height)))
         bands.append(_numbers_deflated(_numbers_key(row, scene.picked), top, height))
     return write(WIDTH, bands)

@@ -232,9 +232,29 @@ class SpritePieces:
             canvas.paste(piece, (x + dx, y + dy), piece)
 
 
+@lru_cache(maxsize=16)
+def opaque_inset(width: int) -> int:
+    """How far the rounded corners reach into a card: past that, across or down, it is opaque."""
+    _, mask = _blank((width * SUPERSAMPLE, card_height(width) * SUPERSAMPLE))
+    alpha = mask.reduce(SUPERSAMPLE)
+    w, h = alpha.size
+    for inset in range(min(w, h) // 2):
+        across = alpha.crop((0, inset, w, h - inset)).getextrema()
+        down = alpha.crop((inset, 0, w - inset, h)).getextrema()
+        if across == down == (255, 255):
+            return inset
+    raise ValueError(f"a {width} px card is nowhere opaque")
+
+
+def opaque_boxes(width: int, x: int, y: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Where a card whose top-left corner is at (x, y) is fully opaque: a cross between its corners."""
+    inset, w, h = opaque_inset(width), width, card_height(width)
+    return (x, y + inset, x + w, y + h - inset), (x + inset, y, x + w - inset, y + h)
+
+
 def split_sprite(sprite: Image.Image, width: int) -> SpritePieces:
     """Cuts out the card body below its top corners and above its bottom ones, if it is opaque there."""
-    margin, inset = sprite_margin(width), round(width * 0.08) + 2
+    margin, inset = sprite_margin(width), opaque_inset(width)
     full_width, full_height = sprite.size
     core = (margin, margin + inset, full_width - margin, full_height - margin - inset)
     opaque = core[2] > core[0] and core[3] > core[1]

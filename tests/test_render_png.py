@@ -10,11 +10,13 @@ from itertools import pairwise
 
 from PIL import Image
 
-from bot.engine.cards import parse_cards
+from bot.engine.cards import build_shoe, parse_cards
 from render import HandGroup, HandScene, render_hand, samples
 from render.hand import hand_image
 from render.palette import PALETTE, to_palette
 from render.png import adler32_combine, deflate_band, encode, write
+from render.scenes import GROUP_KINDS
+from render.tiles import TILES
 
 
 def idat(data: bytes) -> bytes:
@@ -72,3 +74,44 @@ def test_the_hand_from_cached_bands_is_exactly_the_whole_picture_in_the_palette(
         for _ in range(2):  # drawn, then from the caches
             decoded = Image.open(io.BytesIO(render_hand(scene)))
             assert decoded.tobytes() == to_palette(hand_image(scene)).tobytes()
+
+
+def random_hand(rng, shoe):
+    cards = rng.sample(shoe, rng.choice((13, 14)))
+    cuts = sorted(rng.sample(range(1, len(cards)), rng.randrange(0, 6)))
+    groups = tuple(
+        HandGroup(rng.choice(GROUP_KINDS), tuple(cards[a:b]), rng.randrange(0, 40))
+        for a, b in zip([0, *cuts], [*cuts, len(cards)], strict=True)
+    )
+    picked = rng.randrange(1, len(cards) + 1) if rng.random() < 0.7 else None
+    return HandScene(groups, rng.choice((None, *range(1, 14))), picked, four_colour=rng.random() < 0.3)
+
+
+def test_hands_from_tiles_are_exact_whatever_the_tiles_already_cached():
+    rng = random.Random(7)
+    shoe = build_shoe(2, 2)
+    TILES.clear()
+    scenes = [random_hand(rng, shoe) for _ in range(12)]
+    # Neighbours of those: a card swapped, the picked card moved, so some tiles hit and others miss.
+    for scene in scenes[:6]:
+        groups = list(scene.groups)
+        first = groups[0]
+        groups[0] = replace(first, cards=(rng.choice(shoe), *first.cards[1:]))
+        scenes.append(replace(scene, groups=tuple(groups), picked=rng.randrange(1, len(scene.cards) + 1)))
+    for scene in scenes + scenes[::3]:
+        decoded = Image.open(io.BytesIO(render_hand(scene)))
+        assert decoded.tobytes() == to_palette(hand_image(scene)).tobytes(), scene
+    assert TILES.hits > 0 and TILES.misses > 0
+
+
+def test_the_tile_cache_stays_within_its_bound():
+    rng = random.Random(8)
+    shoe = build_shoe(2, 2)
+    size = TILES.size
+    TILES.size = 40
+    try:
+        for _ in range(5):
+            render_hand(random_hand(rng, shoe))
+        assert len(TILES.entries) <= 40
+    finally:
+        TILES.size = size

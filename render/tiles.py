@@ -1,0 +1,161 @@
+"""A row of overlapping cards drawn straight in the shared palette, from cached tiles.
+
+Composing cards in full colour and mapping the result onto the palette is most of what a hand
+costs; yet from move to move most of a row is the same cards at the same spacing. So the row is
+cut at every sprite's left edge and just past every card's rounded left corners, and each slice
+is a tile: drawn in full colour and mapped once, then copied in palette form.
+
+A tile's key is everything its pixels depend on: its width and height, and each sprite reaching
+into it with its offset, named by its full key where its card face shows in the slice, or only
+by its halo (shadow or glow, the same for every card) where a later card covers its face. So the
+slice of a card right of its corners does not depend on the card beneath it (it covers it), and
+the narrow slice at its left edge depends on the pair. The pixels are exactly those of pasting
+the sprites in full colour and mapping the picture, as `test_render_png` checks.
+
+The tiles are kept in one LRU cache of `TILE_CACHE_SIZE` entries: a slice is 21 to ~140 pixels
+wide by a row of cards high, about 5 to 30 KB in palette form, ~12 KB on average, so ~25 MB at
+most.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from PIL import Image
+
+from render.palette import to_palette
+from render.sprites import SpritePieces
+
+Box = tuple[int, int, int, int]
+TILE_CACHE_SIZE = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedSprite:
+    """A sprite to paste at (x, y), with what its pixels depend on and where its card is opaque."""
+
+    key: Hashable  # everything that changes its pixels
+    halo: Hashable  # everything that changes its pixels outside the card body
+    pieces: SpritePieces
+    x: int
+    y: int
+    size: tuple[int, int]
+    body: Box  # the card within the sprite, in the band's coordinates
+    opaque: tuple[Box, ...]  # where the card is fully opaque, in the band's coordinates
+    corner: int  # how far from its left edge the card is not fully opaque (its rounded corners)
+
+
+class _Tiles:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self.lock:
+            tile = self.entries.get(key)
+            if tile is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self.entries.move_to_end(key)
+            return tile
+
+    def put(self, key: Hashable, tile: Image.Image) -> None:
+        with self.lock:
+            self.entries[key] = tile
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.hits = self.misses = 0
+
+
+TILES = _Tiles(TILE_CACHE_SIZE)
+
+
+def _intersects(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(a: Box, b: Box) -> bool:
+    return b[0] <= a[0] and a[2] <= b[2] and b[1] <= a[1] and a[3] <= b[3]
+
+
+def _slices(sprites: Sequence[PlacedSprite]) -> list[tuple[int, int]]:
+    """Cuts at each sprite's left edge and just right of each card's left corners."""
+    cuts = {sprite.x for sprite in sprites} | {sprite.body[0] + sprite.corner for sprite in sprites}
+    cuts.add(max(sprite.x + sprite.size[0] for sprite in sprites))
+    ordered = sorted(cuts)
+    return list(pairwise(ordered))
+
+
+def _tile_key(sprites: Sequence[PlacedSprite], box: Box) -> tuple[Hashable, list[PlacedSprite]]:
+    """The tile's key and the sprites that reach into it, in pasting order."""
+    covering = [s for s in sprites if _intersects((s.x, s.y, s.x + s.size[0], s.y + s.size[1]), box)]
+    parts: list[Hashable] = []
+    for index, sprite in enumerate(covering):
+        face = (
+            max(box[0], sprite.body[0]),
+            max(box[1], sprite.body[1]),
+            min(box[2], sprite.body[2]),
+            min(box[3], sprite.body[3]),
+        )
+        shows = face[0] < face[2] and face[1] < face[3]
+        if shows:
+            later = covering[index + 1 :]
+            shows = not any(_inside(face, opaque) for other in later for opaque in other.opaque)
+        parts.append((sprite.key if shows else sprite.halo, sprite.x - box[0], sprite.y - box[1]))
+    return (box[2] - box[0], box[3] - box[1], tuple(parts)), covering
+
+
+def draw_row(
+    canvas: Image.Image,
+    background: Callable[[int, int], Image.Image],
+    sprites: Sequence[PlacedSprite],
+    top: int,
+    bottom: int,
+) -> None:
+    """Pastes the sprites, in order, onto the "P" `canvas` between rows `top` and `bottom`.
+
+    `background(left, right)` gives the full-colour picture under the sprites between those
+    columns (as high as `canvas`), needed only when a tile is missing; it must be one flat colour
+    wherever a sprite reaches between `top` and `bottom`, since tiles are shared between pictures
+    and places.
+    """
+    if not sprites:
+        return
+    missing: list[tuple[Box, Hashable, list[PlacedSprite]]] = []
+    for left, right in _slices(sprites):
+        box = (left, top, right, bottom)
+        key, covering = _tile_key(sprites, box)
+        if not covering:
+            continue
+        tile = TILES.get(key)
+        if tile is None:
+            missing.append((box, key, covering))
+        else:
+            canvas.paste(tile, box)
+    if not missing:
+        return
+    # Draw only the columns the missing tiles span, and map them in one go: mapping costs per
+    # pixel, each call has its overhead, and a large fresh image costs page faults.
+    left, right = min(box[0] for box, _, _ in missing), max(box[2] for box, _, _ in missing)
+    scratch = background(left, right)
+    needed = {id(sprite) for _, _, covering in missing for sprite in covering}
+    for sprite in sprites:
+        if id(sprite) in needed:
+            sprite.pieces.paste(scratch, (sprite.x - left, sprite.y))
+    mapped = to_palette(scratch)
+    for box, key, _ in missing:
+        tile = mapped.crop((box[0] - left, box[1], box[2] - left, box[3]))
+        TILES.put(key, tile)
+        canvas.paste(tile, box)
