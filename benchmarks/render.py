@@ -89,6 +89,45 @@ def random_hands(count, seed=14):
     return scenes
 
 
+def deals_in_play(players, turns, seed=15):
+    """The hands of `players` deals at once, move by move, as a busy bot renders them.
+
+    Each player holds 13 cards in groups; on their turn they pick a card (shown lifted at the
+    end) and discard one, now and then moving a card to another group; every move re-renders
+    that player's hand. Players take turns across the tables, so the caches serve them all.
+    """
+    rng = random.Random(seed)
+    shoe = build_shoe(2, 2)
+    hands = []
+    for _ in range(players):
+        cards = rng.sample(shoe, 13)
+        cuts = sorted(rng.sample(range(1, 13), 3))
+        groups = [list(cards[a:b]) for a, b in zip([0, *cuts], [*cuts, 13], strict=True)]
+        hands.append((groups, rng.choice((None, *range(1, 14))), rng.random() < 0.2))
+    kinds = ("pure_sequence", "impure_sequence", "set", "ungrouped")
+
+    def scene(groups, wild, four_colour, picked):
+        labelled = tuple(
+            HandGroup(kinds[min(i, 3)], tuple(cards), 0 if i < 3 else min(80, 10 * len(cards)))
+            for i, cards in enumerate(groups)
+            if cards
+        )
+        return HandScene(labelled, wild, picked, four_colour=four_colour)
+
+    scenes = []
+    for _ in range(turns):
+        for groups, wild, four_colour in hands:
+            groups[-1].append(rng.choice(shoe))
+            scenes.append(scene(groups, wild, four_colour, sum(map(len, groups))))
+            group = rng.choice([g for g in groups if g])
+            group.remove(rng.choice(group))
+            if rng.random() < 0.3:
+                source = rng.choice([g for g in groups if len(g) > 1])
+                rng.choice(groups).append(source.pop(rng.randrange(len(source))))
+            scenes.append(scene(groups, wild, four_colour, None))
+    return scenes
+
+
 def line(name, total, total_p90, total_cpu, parts, data, size):
     steps = sum(parts.values())
     shares = " ".join(f"{step} {ms:4.2f} ({ms / steps:4.0%})" for step, ms in parts.items())
@@ -149,14 +188,30 @@ def hand_figures(runs):
         cache.cache_clear()
     walk = iter(hands)
     total, total_p90, total_cpu, _ = timed(lambda: render_hand(next(walk)), len(hands))
-    tile_bytes = sum(tile.width * tile.height for tile in TILES.entries.values())
     hit_rate = TILES.hits / max(1, TILES.hits + TILES.misses)
     sizes = sorted(len(render_hand(scene)) for scene in hands)
     print(
         f"  {len(hands)} different hands: {total:5.2f} ms median ({total_p90:5.2f} p90, "
         f"{total_cpu:5.2f} CPU); "
-        f"tiles {hit_rate:.0%} hits, {len(TILES.entries)} kept ({tile_bytes / 2**20:.1f} MB); "
+        f"tiles {hit_rate:.0%} hits, {len(TILES.entries)} kept ({TILES.size / 2**20:.1f} MB); "
         f"{statistics.median(sizes) / 1024:.1f} KB median, {sizes[-1] / 1024:.1f} KB largest"
+    )
+
+
+def play_figures(players, turns):
+    scenes = deals_in_play(players, turns)
+    for scene in scenes:  # draw every sprite they use once: the figure is about the pictures
+        render_hand(scene)
+    TILES.clear()
+    for cache in BAND_CACHES:
+        cache.cache_clear()
+    walk = iter(scenes)
+    total, total_p90, total_cpu, _ = timed(lambda: render_hand(next(walk)), len(scenes))
+    hit_rate = TILES.hits / max(1, TILES.hits + TILES.misses)
+    print(
+        f"  {players} deals in play, {len(scenes)} moves: {total:5.2f} ms median ({total_p90:5.2f} p90, "
+        f"{total_cpu:5.2f} CPU); tiles {hit_rate:.0%} hits, {len(TILES.entries)} kept "
+        f"({TILES.size / 2**20:.1f} MB)"
     )
 
 
@@ -172,6 +227,8 @@ def main(runs):
     cold = (time.perf_counter() - start) * 1000
     print(f"cold: drawing all 53 faces x wild/plain at 130 px took {cold:.0f} ms")
     hand_figures(runs)
+    for players in (10, 100):
+        play_figures(players, 6)
     for name, compose, render, scene in CASES:
         render(scene)  # warm the sprites this scene uses
         total, total_p90, total_cpu, data = timed(lambda r=render, s=scene: r(s), runs)

@@ -21,6 +21,7 @@ from render.scenes import HandGroup
 from render.sprites import (
     card_height,
     card_pieces,
+    card_sprite,
     index_column,
     opaque_boxes,
     opaque_inset,
@@ -125,6 +126,7 @@ def placed_sprites(
             PlacedSprite(
                 key=key,
                 halo=(width, is_picked),
+                image=card_sprite(*key),
                 pieces=pieces,
                 x=placed.x - margin,
                 y=y - margin,

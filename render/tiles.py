@@ -6,19 +6,22 @@ cut at every sprite's left edge and just past every card's rounded left corners,
 is a tile: drawn in full colour and mapped once, then copied in palette form.
 
 A tile's key is everything its pixels depend on: its width and height, and each sprite reaching
-into it with its offset, named by its full key where its card face shows in the slice, or only
-by its halo (shadow or glow, the same for every card) where a later card covers its face. So the
-slice of a card right of its corners does not depend on the card beneath it (it covers it), and
-the narrow slice at its left edge depends on the pair. The pixels are exactly those of pasting
-the sprites in full colour and mapping the picture, as `test_render_png` checks.
+into it with its offset, named by a digest of its pixels in the slice where its card face shows
+there, or only by its halo (shadow or glow, the same for every card) where a later card covers
+its face. So the slice of a card right of its corners does not depend on the card beneath it
+(it covers it), and the narrow slice at its left edge depends only on what shows of the card
+beneath, which is the same for many cards (a six and a nine of hearts look alike there). The
+pixels are exactly those of pasting the sprites in full colour and mapping the picture, as
+`test_render_png` checks.
 
-The tiles are kept in one LRU cache of `TILE_CACHE_SIZE` entries: a slice is 21 to ~140 pixels
-wide by a row of cards high, about 5 to 30 KB in palette form, ~12 KB on average, so ~25 MB at
-most.
+The tiles are kept in one LRU cache bounded by their pixels, `TILE_CACHE_BYTES`
+(24 MB; a slice is ~18 to ~140 pixels wide by a row of cards high, 4 to 30 KB), and the digests
+in another of `SIGNATURE_CACHE_SIZE` entries (~2.5 MB).
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -31,7 +34,7 @@ from render.palette import to_palette
 from render.sprites import SpritePieces
 
 Box = tuple[int, int, int, int]
-TILE_CACHE_SIZE = 2048
+TILE_CACHE_BYTES = 24 * 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +43,7 @@ class PlacedSprite:
 
     key: Hashable  # everything that changes its pixels
     halo: Hashable  # everything that changes its pixels outside the card body
+    image: Image.Image  # the sprite (RGBA)
     pieces: SpritePieces
     x: int
     y: int
@@ -50,9 +54,12 @@ class PlacedSprite:
 
 
 class _Tiles:
-    def __init__(self, size: int) -> None:
-        self.size = size
+    """An LRU cache of tiles bounded by their pixels (one byte each in palette form)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self.entries: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self.size = 0  # bytes of pixels kept
         self.lock = threading.Lock()
         self.hits = self.misses = 0
 
@@ -68,18 +75,22 @@ class _Tiles:
 
     def put(self, key: Hashable, tile: Image.Image) -> None:
         with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= old.width * old.height
             self.entries[key] = tile
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+            self.size += tile.width * tile.height
+            while self.size > self.limit and self.entries:
+                _, dropped = self.entries.popitem(last=False)
+                self.size -= dropped.width * dropped.height
 
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
-            self.hits = self.misses = 0
+            self.size = self.hits = self.misses = 0
 
 
-TILES = _Tiles(TILE_CACHE_SIZE)
+TILES = _Tiles(TILE_CACHE_BYTES)
 
 
 def _intersects(a: Box, b: Box) -> bool:
@@ -113,8 +124,36 @@ def _tile_key(sprites: Sequence[PlacedSprite], box: Box) -> tuple[Hashable, list
         if shows:
             later = covering[index + 1 :]
             shows = not any(_inside(face, opaque) for other in later for opaque in other.opaque)
-        parts.append((sprite.key if shows else sprite.halo, sprite.x - box[0], sprite.y - box[1]))
+        x, y = sprite.x - box[0], sprite.y - box[1]
+        if not shows:
+            parts.append((sprite.halo, x, y))
+            continue
+        # Named by the pixels it brings into the tile, not by its card (see the module).
+        region = (
+            max(0, -x),
+            max(0, -y),
+            min(sprite.size[0], box[2] - sprite.x),
+            min(sprite.size[1], box[3] - sprite.y),
+        )
+        parts.append((_pixels(sprite, region), x, y))
     return (box[2] - box[0], box[3] - box[1], tuple(parts)), covering
+
+
+_SIGNATURES: OrderedDict[tuple[Hashable, Box], bytes] = OrderedDict()
+SIGNATURE_CACHE_SIZE = 8192  # ~300 bytes each with their keys: ~2.5 MB
+
+
+def _pixels(sprite: PlacedSprite, region: Box) -> tuple[tuple[int, int], bytes]:
+    """A digest of the sprite's pixels in `region` (sprite coordinates), remembered per sprite and region."""
+    key = (sprite.key, region)
+    digest = _SIGNATURES.get(key)
+    if digest is None:
+        digest = hashlib.blake2b(sprite.image.crop(region).tobytes(), digest_size=16).digest()
+        with TILES.lock:
+            _SIGNATURES[key] = digest
+            while len(_SIGNATURES) > SIGNATURE_CACHE_SIZE:
+                _SIGNATURES.popitem(last=False)
+    return (region[2] - region[0], region[3] - region[1]), digest
 
 
 def draw_row(

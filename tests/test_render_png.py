@@ -107,11 +107,12 @@ def test_hands_from_tiles_are_exact_whatever_the_tiles_already_cached():
 def test_the_tile_cache_stays_within_its_bound():
     rng = random.Random(8)
     shoe = build_shoe(2, 2)
-    size = TILES.size
-    TILES.size = 40
+    limit = TILES.limit
+    TILES.limit = 200_000
     try:
         for _ in range(5):
             render_hand(random_hand(rng, shoe))
-        assert len(TILES.entries) <= 40
+            assert TILES.size == sum(tile.width * tile.height for tile in TILES.entries.values())
+            assert 0 < TILES.size <= 200_000
     finally:
-        TILES.size = size
+        TILES.limit = limit
