@@ -29,7 +29,15 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from bot.engine.cards import build_shoe  # noqa: E402
-from render import hand, render_hand, render_result, render_standings, render_table, samples  # noqa: E402
+from render import (  # noqa: E402
+    hand,
+    render_hand,
+    render_result,
+    render_standings,
+    render_table,
+    samples,
+    tiles,
+)
 from render.hand import hand_image  # noqa: E402
 from render.palette import to_palette  # noqa: E402
 from render.png import COMPRESS_LEVEL, deflate_band, write  # noqa: E402
@@ -160,7 +168,7 @@ def hand_figures(runs):
 
     # Nothing cached but the sprites: every band drawn in full colour, mapped and deflated.
     def uncached():
-        TILES.clear()
+        tiles.clear()
         for cache in BAND_CACHES:
             cache.cache_clear()
         return render_hand(scene)
@@ -183,7 +191,7 @@ def hand_figures(runs):
     hands = random_hands(max(runs, 200))
     for scene in hands:  # draw every sprite they use once: the figure is about the pictures
         render_hand(scene)
-    TILES.clear()
+    tiles.clear()
     for cache in BAND_CACHES:
         cache.cache_clear()
     walk = iter(hands)
@@ -202,7 +210,7 @@ def play_figures(players, turns):
     scenes = deals_in_play(players, turns)
     for scene in scenes:  # draw every sprite they use once: the figure is about the pictures
         render_hand(scene)
-    TILES.clear()
+    tiles.clear()
     for cache in BAND_CACHES:
         cache.cache_clear()
     walk = iter(scenes)

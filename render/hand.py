@@ -78,7 +78,7 @@ def hand_height(scene: HandScene) -> int:
 # The picture is cut into horizontal bands that never draw across each other: the header, and per
 # row the group labels, the cards (from the lifted card's glow down to the shadows' end) and the
 # position numbers. Only the cards band is new in every picture; the other bands repeat from move
-# to move, so they are kept ready mapped and deflated. Each cache holds a few KB per entry.
+# to move, so they are kept ready mapped and deflated: 1024 of each, a few KB apiece (~8 MB at most).
 CARDS_BAND_TOP = LABEL_BAND - 1  # the labels' underline ends one row into the cards band
 CARDS_BAND = LIFT + card_height(STYLE.card_width) + 2 * sprite_margin(STYLE.card_width)
 NUMBERS_TOP = CARDS_BAND_TOP + CARDS_BAND
@@ -200,7 +200,7 @@ def _numbers_band(numbers: tuple[NumbersKey, int | None], top: int, height: int)
     return band
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _header_deflated(title: str, points: int, wild: str | None, height: int) -> Band:
     return deflate_band(to_palette(_header_band(title, points, wild, height)))
 

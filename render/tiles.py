@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -109,9 +110,35 @@ def _slices(sprites: Sequence[PlacedSprite]) -> list[tuple[int, int]]:
     return list(pairwise(ordered))
 
 
-def _tile_key(sprites: Sequence[PlacedSprite], box: Box) -> tuple[Hashable, list[PlacedSprite]]:
-    """The tile's key and the sprites that reach into it, in pasting order."""
-    covering = [s for s in sprites if _intersects((s.x, s.y, s.x + s.size[0], s.y + s.size[1]), box)]
+def _covering(
+    sprites: Sequence[PlacedSprite], slices: list[tuple[int, int]], top: int, bottom: int
+) -> list[list[PlacedSprite]]:
+    """For each slice, the sprites reaching into it (between rows `top` and `bottom`), in pasting order."""
+    starts = [sprite.x for sprite in sprites]
+    ends = [sprite.x + sprite.size[0] for sprite in sprites]
+    if starts != sorted(starts) or ends != sorted(ends):  # not a row laid left to right
+        return [
+            [
+                s
+                for s in sprites
+                if _intersects((s.x, s.y, s.x + s.size[0], s.y + s.size[1]), (a, top, b, bottom))
+            ]
+            for a, b in slices
+        ]
+    # Left to right, the sprites reaching into a slice are a run: those ending after its left
+    # edge and starting before its right edge.
+    return [
+        [
+            s
+            for s in sprites[bisect_right(ends, a) : bisect_left(starts, b)]
+            if s.y < bottom and s.y + s.size[1] > top
+        ]
+        for a, b in slices
+    ]
+
+
+def _tile_key(covering: list[PlacedSprite], box: Box) -> Hashable:
+    """The tile's key, from the sprites that reach into it in pasting order."""
     parts: list[Hashable] = []
     for index, sprite in enumerate(covering):
         face = (
@@ -136,11 +163,18 @@ def _tile_key(sprites: Sequence[PlacedSprite], box: Box) -> tuple[Hashable, list
             min(sprite.size[1], box[3] - sprite.y),
         )
         parts.append((_pixels(sprite, region), x, y))
-    return (box[2] - box[0], box[3] - box[1], tuple(parts)), covering
+    return box[2] - box[0], box[3] - box[1], tuple(parts)
 
 
 _SIGNATURES: OrderedDict[tuple[Hashable, Box], bytes] = OrderedDict()
 SIGNATURE_CACHE_SIZE = 8192  # ~300 bytes each with their keys: ~2.5 MB
+
+
+def clear() -> None:
+    """Empties the tiles and the digests (tests and benchmarks start cold with it)."""
+    TILES.clear()
+    with TILES.lock:
+        _SIGNATURES.clear()
 
 
 def _pixels(sprite: PlacedSprite, region: Box) -> tuple[tuple[int, int], bytes]:
@@ -173,16 +207,18 @@ def draw_row(
     if not sprites:
         return
     missing: list[tuple[Box, Hashable, list[PlacedSprite]]] = []
-    for left, right in _slices(sprites):
-        box = (left, top, right, bottom)
-        key, covering = _tile_key(sprites, box)
+    slices = _slices(sprites)
+    core = canvas.im  # pasting through the core saves Image.paste's checks, ~30 times a row
+    for (left, right), covering in zip(slices, _covering(sprites, slices, top, bottom), strict=True):
         if not covering:
             continue
+        box = (left, top, right, bottom)
+        key = _tile_key(covering, box)
         tile = TILES.get(key)
         if tile is None:
             missing.append((box, key, covering))
         else:
-            canvas.paste(tile, box)
+            core.paste(tile.im, box)
     if not missing:
         return
     # Draw only the columns the missing tiles span, and map them in one go: mapping costs per

@@ -11,7 +11,7 @@ from itertools import pairwise
 from PIL import Image
 
 from bot.engine.cards import build_shoe, parse_cards
-from render import HandGroup, HandScene, render_hand, samples
+from render import HandGroup, HandScene, render_hand, samples, tiles
 from render.hand import hand_image
 from render.palette import PALETTE, to_palette
 from render.png import adler32_combine, deflate_band, encode, write
@@ -90,7 +90,7 @@ def random_hand(rng, shoe):
 def test_hands_from_tiles_are_exact_whatever_the_tiles_already_cached():
     rng = random.Random(7)
     shoe = build_shoe(2, 2)
-    TILES.clear()
+    tiles.clear()
     scenes = [random_hand(rng, shoe) for _ in range(12)]
     # Neighbours of those: a card swapped, the picked card moved, so some tiles hit and others miss.
     for scene in scenes[:6]:
