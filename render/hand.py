@@ -168,7 +168,7 @@ def _cards_band_indexed(scene: HandScene, row: Row, top: int, height: int) -> Im
     def background(left: int, right: int) -> Image.Image:
         return felt_band(WIDTH, height, band_top, bottom, left, right)
 
-    draw_row(band, background, sprites, 1, CARDS_BAND)
+    draw_row(band, background, sprites, 1, CARDS_BAND, theme.FELT_CENTRE)
     first = _felt_band(height, band_top, band_top + 1)
     draw_bars(ImageDraw.Draw(first), row, top - band_top, STYLE.label_size)
     for sprite in sprites:

@@ -196,13 +196,14 @@ def draw_row(
     sprites: Sequence[PlacedSprite],
     top: int,
     bottom: int,
+    ground: Hashable,
 ) -> None:
     """Pastes the sprites, in order, onto the "P" `canvas` between rows `top` and `bottom`.
 
     `background(left, right)` gives the full-colour picture under the sprites between those
-    columns (as high as `canvas`), needed only when a tile is missing; it must be one flat colour
-    wherever a sprite reaches between `top` and `bottom`, since tiles are shared between pictures
-    and places.
+    columns (as high as `canvas`), needed only when a tile is missing; it must be one flat colour,
+    `ground`, wherever a sprite reaches between `top` and `bottom`, since tiles are shared between
+    pictures and places (`ground` is part of every tile's key).
     """
     if not sprites:
         return
@@ -213,7 +214,7 @@ def draw_row(
         if not covering:
             continue
         box = (left, top, right, bottom)
-        key = _tile_key(covering, box)
+        key: Hashable = (ground, _tile_key(covering, box))
         tile = TILES.get(key)
         if tile is None:
             missing.append((box, key, covering))
@@ -230,7 +231,7 @@ def draw_row(
         if id(sprite) in needed:
             sprite.pieces.paste(scratch, (sprite.x - left, sprite.y))
     mapped = to_palette(scratch)
-    for box, key, _ in missing:
+    for box, tile_key, _ in missing:
         tile = mapped.crop((box[0] - left, box[1], box[2] - left, box[3]))
-        TILES.put(key, tile)
+        TILES.put(tile_key, tile)
         canvas.paste(tile, box)
