@@ -166,9 +166,10 @@ def hand_figures(runs):
     parts = {"cards from tiles": tiled, "PNG": encoded}
     print(line("hand (14 cards)", total, total_p90, total_cpu, parts, data, (hand.WIDTH, height)))
 
-    # Nothing cached but the sprites: every band drawn in full colour, mapped and deflated.
+    # Nothing cached but the sprites (and their column digests, made once per sprite like the
+    # sprite): every band drawn in full colour, mapped and deflated.
     def uncached():
-        tiles.clear()
+        tiles.clear(columns=False)
         for cache in BAND_CACHES:
             cache.cache_clear()
         return render_hand(scene)
@@ -191,7 +192,7 @@ def hand_figures(runs):
     hands = random_hands(max(runs, 200))
     for scene in hands:  # draw every sprite they use once: the figure is about the pictures
         render_hand(scene)
-    tiles.clear()
+    tiles.clear(columns=False)
     for cache in BAND_CACHES:
         cache.cache_clear()
     walk = iter(hands)
@@ -210,7 +211,7 @@ def play_figures(players, turns):
     scenes = deals_in_play(players, turns)
     for scene in scenes:  # draw every sprite they use once: the figure is about the pictures
         render_hand(scene)
-    tiles.clear()
+    tiles.clear(columns=False)
     for cache in BAND_CACHES:
         cache.cache_clear()
     walk = iter(scenes)
