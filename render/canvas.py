@@ -30,6 +30,16 @@ def felt(width: int, height: int) -> Image.Image:
     return _felt(width, height).copy()
 
 
+def felt_band(
+    width: int, height: int, top: int, bottom: int, left: int = 0, right: int | None = None
+) -> Image.Image:
+    """Rows `top` to `bottom` (columns `left` to `right`) of the felt of a picture `height` high.
+
+    Fresh to draw on, and only as large as asked: cropping the cached felt beats copying it whole.
+    """
+    return _felt(width, height).crop((left, top, width if right is None else right, bottom))
+
+
 @lru_cache(maxsize=2048)
 def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage mask and its offset from the anchor point, rasterised once.
@@ -59,7 +69,9 @@ def text(
     draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
 
+@lru_cache(maxsize=4096)
 def text_width(value: str, size: int, weight: str = "regular") -> float:
+    """The text's advance width, measured once (group labels try several names per picture)."""
     return font(size, weight).getlength(value)
 
 

@@ -18,7 +18,16 @@ from render import theme
 from render.canvas import text, text_width
 from render.fonts import fit_text, font
 from render.scenes import HandGroup
-from render.sprites import card_sprite, index_column, sprite_margin
+from render.sprites import (
+    card_height,
+    card_pieces,
+    card_sprite,
+    index_column,
+    opaque_boxes,
+    opaque_inset,
+    sprite_margin,
+)
+from render.tiles import PlacedSprite
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +105,40 @@ def place_row(
     return Row(tuple(placed_groups), tuple(placed_cards), step)
 
 
+def placed_sprites(
+    row: Row,
+    top: int,
+    style: RowStyle,
+    wild_rank: int | None,
+    four_colour: bool,
+    picked: int | None = None,
+    lift: int = 0,
+) -> list[PlacedSprite]:
+    """The row's card sprites in pasting order, the picked one lifted by `lift`, cards' tops at `top`."""
+    width, margin = style.card_width, sprite_margin(style.card_width)
+    sprites = []
+    for placed in row.cards:
+        is_picked = placed.position == picked
+        key = (placed.card, is_wild(placed.card, wild_rank), four_colour, width, is_picked)
+        pieces = card_pieces(*key)
+        y = top - (lift if is_picked else 0)
+        sprites.append(
+            PlacedSprite(
+                key=key,
+                halo=(width, is_picked),
+                image=card_sprite(*key),
+                pieces=pieces,
+                x=placed.x - margin,
+                y=y - margin,
+                size=(width + 2 * margin, card_height(width) + 2 * margin),
+                body=(placed.x, y, placed.x + width, y + card_height(width)),
+                opaque=opaque_boxes(width, placed.x, y),
+                corner=opaque_inset(width),
+            )
+        )
+    return sprites
+
+
 def paste_cards(
     canvas: Image.Image,
     row: Row,
@@ -106,14 +149,8 @@ def paste_cards(
     picked: int | None = None,
     lift: int = 0,
 ) -> None:
-    margin = sprite_margin(style.card_width)
-    for placed in row.cards:
-        is_picked = placed.position == picked
-        sprite = card_sprite(
-            placed.card, is_wild(placed.card, wild_rank), four_colour, style.card_width, highlight=is_picked
-        )
-        y = top - (lift if is_picked else 0)
-        canvas.paste(sprite, (placed.x - margin, y - margin), sprite)
+    for sprite in placed_sprites(row, top, style, wild_rank, four_colour, picked, lift):
+        sprite.pieces.paste(canvas, (sprite.x, sprite.y))
 
 
 def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:
@@ -129,13 +166,20 @@ def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:
 
 def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
     """Kind and points over each group, underlined in the kind's colour; returns the height used."""
-    bar_y = top + round(size * 1.45)
     for placed in row.groups:
         colour = theme.GROUP_COLOURS[placed.group.kind]
         span = placed.right - placed.left
         name, points = group_label(placed.group, span, size)
         text(draw, (placed.left + 2, top), name, size, colour, "bold")
         text(draw, (placed.right - 2, top), points, size, theme.INK, "bold", anchor="ra")
+    return draw_bars(draw, row, top, size)
+
+
+def draw_bars(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
+    """The underlines of `draw_labels` alone (the hand draws their last row again with its cards)."""
+    bar_y = top + round(size * 1.45)
+    for placed in row.groups:
+        colour = theme.GROUP_COLOURS[placed.group.kind]
         draw.rounded_rectangle(
             (placed.left, bar_y, placed.right, bar_y + max(3, size // 4)), radius=2, fill=colour
         )

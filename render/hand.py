@@ -6,15 +6,30 @@ Discord previews can rely on); only a hand that cannot fit one row grows a secon
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache, partial
+
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import RANK_LABELS
 from render import theme
-from render.canvas import felt, labelled_pill, pill, text
-from render.groups import Row, RowStyle, draw_labels, paste_cards, place_row, split_rows
-from render.png import encode
-from render.scenes import HandScene
-from render.sprites import card_height
+from render.canvas import felt_band, labelled_pill, pill, text
+from render.groups import (
+    PlacedGroup,
+    Row,
+    RowStyle,
+    draw_bars,
+    draw_labels,
+    paste_cards,
+    place_row,
+    placed_sprites,
+    split_rows,
+)
+from render.palette import to_palette
+from render.png import Band, deflate_band, write
+from render.scenes import GroupKind, HandGroup, HandScene
+from render.sprites import card_height, sprite_margin
+from render.tiles import draw_row
 
 WIDTH = 1200
 PAD = 34
@@ -48,35 +63,171 @@ def card_boxes(scene: HandScene) -> dict[int, tuple[int, int, int, int]]:
 
 
 def hand_image(scene: HandScene) -> Image.Image:
-    rows = layout(scene)
-    canvas = felt(WIDTH, HEADER + ROW_HEIGHT * len(rows))
-    draw = ImageDraw.Draw(canvas)
-    _header(draw, scene)
-    for row, cards_top in rows:
-        draw_labels(draw, row, cards_top - LIFT - 8 - LABEL_BAND, STYLE.label_size)
-        paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
-        numbers_y = cards_top + card_height(STYLE.card_width) + 10 + 12
-        visible = min(row.step, STYLE.card_width)
-        for placed in row.cards:
-            centre = placed.x + visible / 2
-            ink = theme.MUTED
-            if placed.position == scene.picked:
-                pill(draw, (centre - 19, numbers_y - 13, centre + 19, numbers_y + 13), theme.GOLD)
-                ink = theme.GOLD_DARK
-            text(draw, (centre, numbers_y), str(placed.position), NUMBER_SIZE, ink, "bold", "mm")
+    """The whole hand in full colour, band by band (`render_hand` maps and deflates the same bands)."""
+    height = hand_height(scene)
+    canvas = Image.new("RGB", (WIDTH, height))
+    for top, band in _bands(scene, height):
+        canvas.paste(band(), (0, top))
     return canvas
 
 
-def _header(draw: ImageDraw.ImageDraw, scene: HandScene) -> None:
+def hand_height(scene: HandScene) -> int:
+    return HEADER + ROW_HEIGHT * len(layout(scene))
+
+
+# The picture is cut into horizontal bands that never draw across each other: the header, and per
+# row the group labels, the cards (from the lifted card's glow down to the shadows' end) and the
+# position numbers. Only the cards band is new in every picture; the other bands repeat from move
+# to move, so they are kept ready mapped and deflated: 1024 of each, a few KB apiece (~8 MB at most).
+CARDS_BAND_TOP = LABEL_BAND - 1  # the labels' underline ends one row into the cards band
+CARDS_BAND = LIFT + card_height(STYLE.card_width) + 2 * sprite_margin(STYLE.card_width)
+NUMBERS_TOP = CARDS_BAND_TOP + CARDS_BAND
+
+
+def _bands(scene: HandScene, height: int) -> list[tuple[int, Callable[[], Image.Image]]]:
+    """Each band's top edge and a function drawing it (in full colour)."""
+    header = partial(_header_band, *_header_key(scene), height)
+    bands: list[tuple[int, Callable[[], Image.Image]]] = [(0, header)]
+    for row, cards_top in layout(scene):
+        top = cards_top - LIFT - 8 - LABEL_BAND
+        labels = _label_key(row)
+        numbers = _numbers_key(row, scene.picked)
+        bands.append((top, partial(_labels_band, labels, top, height)))
+        bands.append((top + CARDS_BAND_TOP, partial(_cards_band, scene, row, top, height)))
+        bands.append((top + NUMBERS_TOP, partial(_numbers_band, numbers, top, height)))
+    return bands
+
+
+def _felt_band(height: int, top: int, bottom: int) -> Image.Image:
+    return felt_band(WIDTH, height, top, bottom)
+
+
+def _header_key(scene: HandScene) -> tuple[str, int, str | None]:
+    """What the header shows: the title, the points and the wild rank's label."""
     title = scene.title or f"Your hand · {len(scene.cards)} cards"
+    wild = None if scene.wild_rank is None else RANK_LABELS.get(scene.wild_rank, "Joker")
+    return title, scene.points, wild
+
+
+def _header_band(title: str, points: int, wild: str | None, height: int) -> Image.Image:
+    band = _felt_band(height, 0, HEADER)
+    draw = ImageDraw.Draw(band)
     centre_y = HEADER / 2
     text(draw, (PAD, centre_y), title, 24, theme.INK, "bold", anchor="lm")
-    right = labelled_pill(draw, WIDTH - PAD, centre_y, f"{scene.points} pts", 19, theme.GOLD, theme.GOLD_DARK)
-    if scene.wild_rank is not None:
-        label = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
-        labelled_pill(draw, right - 12, centre_y, label, 17, theme.PANEL, theme.GOLD)
+    right = labelled_pill(draw, WIDTH - PAD, centre_y, f"{points} pts", 19, theme.GOLD, theme.GOLD_DARK)
+    if wild is not None:
+        labelled_pill(draw, right - 12, centre_y, f"Wild: {wild}s + jokers", 17, theme.PANEL, theme.GOLD)
+    return band
+
+
+LabelKey = tuple[tuple[GroupKind, int, int, int], ...]  # kind, points, left, right per group
+
+
+def _label_key(row: Row) -> LabelKey:
+    return tuple((g.group.kind, g.group.points, g.left, g.right) for g in row.groups)
+
+
+def _label_row(labels: LabelKey) -> Row:
+    """A row with only what the labels draw from: each group's kind, points and span."""
+    groups = (PlacedGroup(HandGroup(kind, (), points), left, right) for kind, points, left, right in labels)
+    return Row(tuple(groups), (), 0)
+
+
+def _labels_band(labels: LabelKey, top: int, height: int) -> Image.Image:
+    band = _felt_band(height, top, top + CARDS_BAND_TOP)
+    draw_labels(ImageDraw.Draw(band), _label_row(labels), 0, STYLE.label_size)
+    return band
+
+
+def _cards_band(scene: HandScene, row: Row, top: int, height: int) -> Image.Image:
+    band_top = top + CARDS_BAND_TOP
+    band = _felt_band(height, band_top, band_top + CARDS_BAND)
+    draw_bars(ImageDraw.Draw(band), row, top - band_top, STYLE.label_size)
+    cards_top = top + LABEL_BAND + 8 + LIFT - band_top
+    paste_cards(band, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
+    return band
+
+
+@lru_cache(maxsize=8)
+def _felt_indexed(height: int, top: int) -> Image.Image:
+    return to_palette(_felt_band(height, top, top + CARDS_BAND))
+
+
+def _cards_band_indexed(scene: HandScene, row: Row, top: int, height: int) -> Image.Image:
+    """`_cards_band` in the palette, from tiles (see `render.tiles`): what `render_hand` uses.
+
+    Under the underlines' last row, the cards band is flat felt, so the tiles start one row down;
+    that first row (an underline, and the top of a lifted card's glow) is drawn afresh.
+    """
+    band_top = top + CARDS_BAND_TOP
+    cards_top = top + LABEL_BAND + 8 + LIFT - band_top
+    sprites = placed_sprites(row, cards_top, STYLE, scene.wild_rank, scene.four_colour, scene.picked, LIFT)
+    band = _felt_indexed(height, band_top).copy()
+    bottom = band_top + CARDS_BAND
+
+    def background(left: int, right: int) -> Image.Image:
+        return felt_band(WIDTH, height, band_top, bottom, left, right)
+
+    draw_row(band, background, sprites, 1, CARDS_BAND, theme.FELT_CENTRE)
+    first = _felt_band(height, band_top, band_top + 1)
+    draw_bars(ImageDraw.Draw(first), row, top - band_top, STYLE.label_size)
+    for sprite in sprites:
+        if sprite.y <= 0:
+            sprite.pieces.paste(first, (sprite.x, sprite.y))
+    band.paste(to_palette(first), (0, 0))
+    return band
+
+
+NumbersKey = tuple[tuple[float, int], ...]  # where each position's number is centred, and the number
+
+
+def _numbers_key(row: Row, picked: int | None) -> tuple[NumbersKey, int | None]:
+    visible = min(row.step, STYLE.card_width)
+    return tuple((placed.x + visible / 2, placed.position) for placed in row.cards), picked
+
+
+def _numbers_band(numbers: tuple[NumbersKey, int | None], top: int, height: int) -> Image.Image:
+    band = _felt_band(height, top + NUMBERS_TOP, top + ROW_HEIGHT)
+    draw = ImageDraw.Draw(band)
+    numbers_y = LABEL_BAND + 8 + LIFT + card_height(STYLE.card_width) + 10 + 12 - NUMBERS_TOP
+    centres, picked = numbers
+    for centre, position in centres:
+        ink = theme.MUTED
+        if position == picked:
+            pill(draw, (centre - 19, numbers_y - 13, centre + 19, numbers_y + 13), theme.GOLD)
+            ink = theme.GOLD_DARK
+        text(draw, (centre, numbers_y), str(position), NUMBER_SIZE, ink, "bold", "mm")
+    return band
+
+
+@lru_cache(maxsize=1024)
+def _header_deflated(title: str, points: int, wild: str | None, height: int) -> Band:
+    return deflate_band(to_palette(_header_band(title, points, wild, height)))
+
+
+@lru_cache(maxsize=1024)
+def _labels_deflated(labels: LabelKey, top: int, height: int) -> Band:
+    return deflate_band(to_palette(_labels_band(labels, top, height)))
+
+
+@lru_cache(maxsize=1024)
+def _numbers_deflated(numbers: tuple[NumbersKey, int | None], top: int, height: int) -> Band:
+    return deflate_band(to_palette(_numbers_band(numbers, top, height)))
 
 
 def render_hand(scene: HandScene) -> bytes:
-    """The hand as PNG bytes, ready to attach to a DM."""
-    return encode(hand_image(scene))
+    """The hand as PNG bytes, ready to attach to a DM.
+
+    Only the cards are drawn afresh; the header, labels and numbers come deflated from their
+    caches (keyed by what they show: title, points and wild rank; each group's kind, points and
+    span; the numbers' places and the picked one). The pixels are those of `hand_image` mapped
+    onto the shared palette, exactly.
+    """
+    height = hand_height(scene)
+    bands = [_header_deflated(*_header_key(scene), height)]
+    for row, cards_top in layout(scene):
+        top = cards_top - LIFT - 8 - LABEL_BAND
+        bands.append(_labels_deflated(_label_key(row), top, height))
+        bands.append(deflate_band(_cards_band_indexed(scene, row, top, height)))
+        bands.append(_numbers_deflated(_numbers_key(row, scene.picked), top, height))
+    return write(WIDTH, bands)

@@ -12,6 +12,7 @@ big pip, the court motif or the joker's art, which the last card of a row shows 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -208,3 +209,75 @@ def _finish(content: Image.Image, mask: Image.Image, width: int, highlight: bool
     sprite.putalpha(halo)
     sprite.alpha_composite(card, (margin, margin))
     return sprite
+
+
+@dataclass(frozen=True, slots=True)
+class SpritePieces:
+    """A sprite split for fast pasting: its opaque middle (copied as it is) and the soft edges around it.
+
+    Blending is only needed where the sprite is partly transparent (its shadow margin and rounded
+    corners); pasting the opaque card body as a plain copy halves the time a picture spends
+    pasting cards, with exactly the same pixels.
+    """
+
+    core: Image.Image | None  # RGB
+    core_at: tuple[int, int]
+    edges: tuple[tuple[tuple[int, int], Image.Image], ...]  # RGBA pieces and where they go
+
+    def paste(self, canvas: Image.Image, xy: tuple[int, int]) -> None:
+        x, y = xy
+        if self.core is not None:
+            canvas.paste(self.core, (x + self.core_at[0], y + self.core_at[1]))
+        for (dx, dy), piece in self.edges:
+            canvas.paste(piece, (x + dx, y + dy), piece)
+
+
+@lru_cache(maxsize=16)
+def opaque_inset(width: int) -> int:
+    """How far the rounded corners reach into a card: past that, across or down, it is opaque."""
+    _, mask = _blank((width * SUPERSAMPLE, card_height(width) * SUPERSAMPLE))
+    alpha = mask.reduce(SUPERSAMPLE)
+    w, h = alpha.size
+    for inset in range(min(w, h) // 2):
+        across = alpha.crop((0, inset, w, h - inset)).getextrema()
+        down = alpha.crop((inset, 0, w - inset, h)).getextrema()
+        if across == down == (255, 255):
+            return inset
+    raise ValueError(f"a {width} px card is nowhere opaque")
+
+
+def opaque_boxes(width: int, x: int, y: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Where a card whose top-left corner is at (x, y) is fully opaque: a cross between its corners."""
+    inset, w, h = opaque_inset(width), width, card_height(width)
+    return (x, y + inset, x + w, y + h - inset), (x + inset, y, x + w - inset, y + h)
+
+
+def split_sprite(sprite: Image.Image, width: int) -> SpritePieces:
+    """Cuts out the card body below its top corners and above its bottom ones, if it is opaque there."""
+    margin, inset = sprite_margin(width), opaque_inset(width)
+    full_width, full_height = sprite.size
+    core = (margin, margin + inset, full_width - margin, full_height - margin - inset)
+    opaque = core[2] > core[0] and core[3] > core[1]
+    if not opaque or sprite.getchannel("A").crop(core).getextrema() != (255, 255):
+        return SpritePieces(None, (0, 0), (((0, 0), sprite),))
+    boxes = (
+        (0, 0, full_width, core[1]),
+        (0, core[3], full_width, full_height),
+        (0, core[1], core[0], core[3]),
+        (core[2], core[1], full_width, core[3]),
+    )
+    edges = tuple(((box[0], box[1]), sprite.crop(box)) for box in boxes)
+    return SpritePieces(sprite.crop(core).convert("RGB"), (core[0], core[1]), edges)
+
+
+@lru_cache(maxsize=512)
+def card_pieces(
+    card: Card, wild: bool = False, four_colour: bool = False, width: int = 130, highlight: bool = False
+) -> SpritePieces:
+    """`card_sprite`, split for pasting (cached apart: a 130 px card's pieces take about 100 KB)."""
+    return split_sprite(card_sprite(card, wild, four_colour, width, highlight), width)
+
+
+@lru_cache(maxsize=16)
+def back_pieces(width: int = 130) -> SpritePieces:
+    return split_sprite(back_sprite(width), width)

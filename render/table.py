@@ -17,7 +17,7 @@ from render.canvas import felt, labelled_pill, text, text_width
 from render.fonts import font, player_name
 from render.png import encode
 from render.scenes import SeatView, TableScene
-from render.sprites import back_sprite, card_height, card_sprite, sprite_margin
+from render.sprites import back_pieces, back_sprite, card_height, card_pieces, sprite_margin
 
 WIDTH = 1200
 PAD = 34
@@ -81,10 +81,10 @@ def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) 
     if count <= 0:
         _empty_slot(draw, x, top)
     else:
-        sprite, margin = back_sprite(CARD_WIDTH), sprite_margin(CARD_WIDTH)
+        pieces, margin = back_pieces(CARD_WIDTH), sprite_margin(CARD_WIDTH)
         layers = 1 + min(3, count // 15)
         for layer in reversed(range(layers)):
-            canvas.paste(sprite, (x - margin + layer * 3, top - margin - layer * 3), sprite)
+            pieces.paste(canvas, (x - margin + layer * 3, top - margin - layer * 3))
     _caption(draw, x, top, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
 
 
@@ -101,9 +101,9 @@ def _face_slot(
         _empty_slot(draw, x, top)
         _caption(draw, x, top, caption, "none")
         return
-    sprite = card_sprite(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
+    pieces = card_pieces(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
     margin = sprite_margin(CARD_WIDTH)
-    canvas.paste(sprite, (x - margin, top - margin), sprite)
+    pieces.paste(canvas, (x - margin, top - margin))
     _caption(draw, x, top, caption, _in_words(card))
 
 

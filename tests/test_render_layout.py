@@ -23,7 +23,7 @@ from render import (
 from render.fonts import clean_text, fit_text, font, player_name
 from render.hand import card_boxes
 from render.scenes import StandingsRow
-from render.sprites import badge_box, card_sprite, index_column
+from render.sprites import badge_box, card_pieces, card_sprite, index_column
 from render.standings import _running_totals
 
 MAX_BYTES = 150 * 1024
@@ -206,11 +206,12 @@ def test_four_colour_flag_reaches_the_hand_picture():
 
 def test_card_faces_are_drawn_once_and_then_reused():
     render_hand(samples.HAND_14)
-    before = card_sprite.cache_info()
+    before, pieces_before = card_sprite.cache_info(), card_pieces.cache_info()
     render_hand(samples.HAND_14)
-    after = card_sprite.cache_info()
+    after, pieces_after = card_sprite.cache_info(), card_pieces.cache_info()
     assert after.misses == before.misses
-    assert after.hits >= before.hits + 14
+    assert pieces_after.misses == pieces_before.misses
+    assert pieces_after.hits >= pieces_before.hits + 14
 
 
 def test_the_picked_card_is_lifted_and_glows():
@@ -242,3 +243,15 @@ def test_a_single_card_keeps_its_transparency():
 )
 def test_the_chart_line_ends_when_a_player_is_out_and_runs_flat_over_a_missed_night(scores, line):
     assert _running_totals(StandingsRow("A", scores, sum(s or 0 for s in scores))) == line
+
+
+def test_pasting_a_sprite_in_pieces_gives_exactly_the_blended_paste():
+    for card, wild, highlight in ((Card(12, Suit.HEARTS), True, False), (parse_cards("JK")[0], False, True)):
+        sprite = card_sprite(card, wild, highlight=highlight)
+        blended = Image.new("RGB", (400, 300), theme.FELT_CENTRE)
+        blended.paste(card_sprite(Card(5, Suit.CLUBS)), (10, 10), card_sprite(Card(5, Suit.CLUBS)))
+        pieced = blended.copy()
+        blended.paste(sprite, (60, 30), sprite)
+        card_pieces(card, wild, highlight=highlight).paste(pieced, (60, 30))
+        assert card_pieces(card, wild, highlight=highlight).core is not None
+        assert pieced.tobytes() == blended.tobytes()
