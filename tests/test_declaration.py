@@ -123,3 +123,27 @@ def test_a_pool_61_table_says_its_own_wrong_show_cost():
     deal = match.deal
     assert deal.legal_actions(deal.turn).wrong_show_cost == 60
     assert deal.legal_actions(deal.turn).drop_cost == Format.POOL_61.spec.first_drop
+
+
+def test_a_valid_show_is_found_when_the_solvers_discard_is_the_card_just_taken_from_the_open_pile():
+    # 000: the card taken from the open pile cannot go straight back, nor into the finish slot.
+    # AS from the open pile makes AS 2S 3S 4S; the solver's own discard is that AS (it leaves
+    # 2S 3S 4S and a show), so the show must finish with another card (5C, 4S...), the AS kept.
+    hand = "2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 9C 9H 9S"
+    other = "5S 6S 7S 8S 5H 6H 7H 8H 3H 10C JC QC 2D"
+    deal = stacked_deal(Rules(), [hand, other], "AS", "6D")
+    deal.pick(0, Source.OPEN)
+    declaration = best_declaration(deal.view(0))
+    assert declaration.finish != parse_card("AS")
+    assert deal.apply(declaration)[0].kind is EventKind.DECLARED
+
+
+def test_a_computer_player_shows_a_hand_completed_by_the_open_card_it_may_not_throw_back():
+    hand = "2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 9C 9H 9S"
+    other = "5S 6S 7S 8S 5H 6H 7H 8H 3H 10C JC QC 2D"
+    for level in Level:
+        deal = stacked_deal(Rules(), [hand, other], "AS", "6D")
+        deal.pick(0, Source.OPEN)
+        command = ComputerPlayer(level, random.Random(1)).decide(deal.view(0))
+        assert isinstance(command, Declare) and command.finish != parse_card("AS")
+        assert deal.apply(command)[0].kind is EventKind.DECLARED

@@ -551,3 +551,34 @@ async def test_a_refusal_names_the_player_to_wait_for_not_a_seat_number(discord_
     early = await double.slash_command(waiting, "rummy pick", options={"source": "closed"})
     words = await answer(double, early)
     assert words == f"It is not your turn: wait for {to_act.name}." and "seat" not in words
+
+
+async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_card_just_taken(
+    discord_double, bot_runner, tmp_path
+):
+    # 000: the card taken from the open pile cannot go into the finish slot. The suggested layout
+    # puts the solver's discard last, and here that is the AS just taken: the Declare button must
+    # still offer the valid show (another finish card), not a wrong one.
+    from deal_helpers import stacked_deal
+
+    from bot.engine import Rules
+
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    hand = "2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 9C 9H 9S"
+    other = "5S 6S 7S 8S 5H 6H 7H 8H 3H 10C JC QC 2D"
+    table.match.deal = stacked_deal(Rules(), [hand, other], "AS", "6D")  # alice (seat 0) to act
+    await bot.presenter.send_hand(table, 0)
+    mine = hand_message(double, alice)
+    await double.press_button(alice, mine, button(mine, "open"))
+    await settle(bot)
+    mine = hand_message(double, alice)
+    ask = await double.press_button(alice, mine, button(mine, "declare"))
+    prompt = double.original_response(ask)
+    assert "This looks valid" in prompt.content and "**A♠** as the finish" not in prompt.content
+    confirm = next(cid for cid in prompt.custom_ids() if cid.startswith("rummy:declare:"))
+    await double.press_button(alice, prompt, confirm)
+    await settle(bot)
+    assert table.match.winners == [0]

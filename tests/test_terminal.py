@@ -74,3 +74,29 @@ def test_home_rules_seat_ten_and_the_help_says_this_tables_costs():
     assert "3 decks up to 10 players" in out and "a wrong show costs 80 points" in out
     standard = play(["--players", "7"], [])
     assert standard.returncode == 2 and "at most 6" in standard.stderr
+
+
+def test_declare_with_the_suggested_grouping_keeps_the_open_card_just_taken():
+    # 000: the card taken from the open pile cannot go into the finish slot. Here the solver's
+    # own discard is that AS; the terminal's plain `declare` must still make the valid show.
+    import io
+    import random
+
+    from deal_helpers import stacked_deal
+
+    from bot.engine import Rules
+    from bot.engine.commands import Pick, Source
+    from bot.engine.formats import Format
+    from bot.engine.match import Match
+    from bot.terminal.app import TerminalTable
+
+    hand = "2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 9C 9H 9S"
+    other = "5S 6S 7S 8S 5H 6H 7H 8H 3H 10C JC QC 2D"
+    match, _ = Match.start(Format.POINTS, 2, random.Random(1))
+    match.deal = stacked_deal(Rules(), [hand, other], "AS", "6D")
+    match.apply(Pick(0, Source.OPEN))
+    out = io.StringIO()
+    table = TerminalTable(match, {}, ["You", "Asha"], lambda prompt: "y", out)
+    table.layout.follow(match.deal.seats[0].hand, match.deal.wild_rank, match.deal.rules)
+    table.your_command("declare")
+    assert match.winners == [0], out.getvalue()

@@ -307,7 +307,9 @@ class Actions:
         """The engine's declaration of the player's own arrangement (its finish card chosen so
         that the arrangement is judged best), with the deal it is for."""
         layout, deal, seat = self.followed_layout(table, user_id)
-        return best_declaration(deal.view(seat), layout.groups), deal
+        # The player's own groups; the suggested layout is the engine's to arrange, since it
+        # knows which card may go to the finish slot (never the open card just taken).
+        return best_declaration(deal.view(seat), layout.groups if layout.custom else None), deal
 
     async def confirm_declare(
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str

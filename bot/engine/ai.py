@@ -29,7 +29,7 @@ from typing import Any
 from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, is_wild
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source
 from bot.engine.deal import Phase, SeatStatus, SeatView
-from bot.engine.declaration import arrangement_groups, best_declaration
+from bot.engine.declaration import best_declaration
 from bot.engine.errors import IllegalActionError
 from bot.engine.melds import HIGH_ACE, GroupKind, judge_groups
 from bot.engine.rules import Rules
@@ -148,7 +148,7 @@ def _declaration(view: SeatView) -> Declare | None:
     show = _solve(view.hand, view.wild_rank, view.rules)
     if not show.valid:
         return None
-    declaration = best_declaration(view, arrangement_groups(show))
+    declaration = best_declaration(view)  # the open card just taken may not be the finish card
     return declaration if judge_groups(declaration.groups, view.wild_rank, view.rules).valid else None
 
 

@@ -32,7 +32,7 @@ def best_declaration(
     if view.seat is None or not view.can_declare:
         raise IllegalActionError("You can declare only on your turn, after picking a card.")
     if groups is None:
-        groups = arrangement_groups(best_arrangement(view.hand, view.wild_rank, view.rules))
+        groups = _solved_groups(view, finish)
     arranged = [tuple(group) for group in groups]
     if Counter(card for group in arranged for card in group) != Counter(view.hand):
         raise IllegalActionError("Your groups must hold exactly the cards in your hand, each once.")
@@ -56,6 +56,28 @@ def best_declaration(
     if best is None:
         raise IllegalActionError("None of your cards may go to the finish slot now.")
     return Declare(view.seat, best[1], best[2])
+
+
+def _solved_groups(view: SeatView, finish: Card | None) -> list[tuple[Card, ...]]:
+    """The solver's arrangement of the hand, its discard last. The solver knows nothing of the
+    card just taken from the open pile, nor of a finish card the player named: where its discard
+    is not a card that may finish, each one that may is tried instead, with the best arrangement
+    of the 13 cards it leaves (valid first, then the fewest points), so that a show the open card
+    completed is not missed and a named finish card leaves the rest arranged at their best."""
+    best = best_arrangement(view.hand, view.wild_rank, view.rules)
+    if best.discard is None or (view.may_let_go(best.discard) and finish in (None, best.discard)):
+        return arrangement_groups(best)
+    found: tuple[tuple[bool, int], list[tuple[Card, ...]]] | None = None
+    for card in sorted(set(view.hand), key=lambda card: card.sort_key):
+        if not view.may_let_go(card) or finish not in (None, card):
+            continue
+        rest = list(view.hand)
+        rest.remove(card)
+        arranged = best_arrangement(rest, view.wild_rank, view.rules)
+        rank = (not arranged.valid, arranged.points)
+        if found is None or rank < found[0]:
+            found = (rank, [*arrangement_groups(arranged), (card,)])
+    return found[1] if found is not None else arrangement_groups(best)
 
 
 def arrangement_groups(best: Arrangement) -> list[tuple[Card, ...]]:

@@ -45,8 +45,8 @@ Commands (numbers are the card positions shown in your hand):
   c | closed          pick from the closed deck
   o | open            pick the open card
   d N | d 10H         discard card number N (or name the card)
-  declare [N]         show your hand as grouped, with card N (default: your last loose card)
-                      as the finish card; a wrong show costs {played.wrong_declaration} points
+  declare [N]         show your hand as grouped, card N in the finish slot (by default the card
+                      that leaves the best show); a wrong show costs {played.wrong_declaration} points
   group 1 2 3 / 4 5 6 arrange your cards into groups;  group auto  for the suggested grouping
   drop                {drop}
   rules               this table's rules in full
@@ -175,7 +175,10 @@ class TerminalTable:
         deal = self.match.deal
         assert deal is not None
         finish = self.named_card(rest) if rest.strip() else None
-        declaration = best_declaration(deal.view(YOU), self.layout.groups, finish)
+        # Your own groups as you made them; otherwise the engine arranges the hand itself,
+        # knowing (as the suggested layout does not) which card may go to the finish slot.
+        groups = self.layout.groups if self.layout.custom else None
+        declaration = best_declaration(deal.view(YOU), groups, finish)
         shown = " | ".join(" ".join(card.pretty for card in group) for group in declaration.groups)
         finishing = (
             f"with finish card {declaration.finish.pretty}"
