@@ -74,6 +74,11 @@ class PostgresServer:
         query = "&".join(f"{key}={quote(value)}" for key, value in settings.items())
         return f"postgresql://{ADMIN}@/{database}?{query}"
 
+    def sql(self, statement: str) -> None:
+        """Runs one statement as the superuser (psql: callable with or without an event loop)."""
+        psql = [str(self.binaries / "psql"), "-h", str(self.root), "-U", ADMIN, "-d", "postgres", "-q"]
+        subprocess.run([*psql, "-v", "ON_ERROR_STOP=1", "-c", statement], check=True, capture_output=True)
+
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
             self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")

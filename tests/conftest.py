@@ -7,15 +7,14 @@ Where the server's binaries are missing, the PostgreSQL half skips, saying why, 
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import os
+from pathlib import Path
 
-import asyncpg
 import pytest
 from backends import PostgresServer, server_binaries
 
-_schemas = itertools.count(1)
+_numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
@@ -32,26 +31,40 @@ def postgres_server():
     server.stop()
 
 
-async def _admin(server: PostgresServer, sql: str) -> None:
-    conn = await asyncpg.connect(server.url())
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def databases(request, tmp_path):
+    """Once for each database: makes new, empty ones of that kind, one a call (SQLite files, or
+    schemas of their own on the session's PostgreSQL server, dropped after the test)."""
+    server = request.getfixturevalue("postgres_server") if request.param == "postgres" else None
+    made: list[str] = []
+
+    def new() -> Path | str:
+        number = next(_numbers)
+        if server is None:
+            return tmp_path / f"rummy{number}.db"
+        name = f"test_{number}"
+        server.sql(f"CREATE SCHEMA {name}")
+        made.append(name)
+        return server.url(search_path=name)
+
+    yield new
+    for name in made:
+        server.sql(f"DROP SCHEMA {name} CASCADE")
 
 
 @pytest.fixture
-def postgres_url(postgres_server):
-    """A URL whose tables live in a schema of this test's own, dropped after it."""
-    name = f"test_{next(_schemas)}"
-    asyncio.run(_admin(postgres_server, f"CREATE SCHEMA {name}"))
-    yield postgres_server.url(search_path=name)
-    asyncio.run(_admin(postgres_server, f"DROP SCHEMA {name} CASCADE"))
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database(request, tmp_path):
+def database(databases):
     """Where a store is opened (`Store.open(database)`): once a SQLite file, once PostgreSQL."""
-    if request.param == "sqlite":
-        return tmp_path / "rummy.db"
-    return request.getfixturevalue("postgres_url")
+    return databases()
+
+
+@pytest.fixture
+def postgres_url(postgres_server, tmp_path):
+    """A PostgreSQL URL whose tables live in a schema of this test's own."""
+    name = f"test_{next(_numbers)}"
+    postgres_server.sql(f"CREATE SCHEMA {name}")
+    yield postgres_server.url(search_path=name)
+    postgres_server.sql(f"DROP SCHEMA {name} CASCADE")
