@@ -1,6 +1,7 @@
 """Commands per second and latency per command through the table service, with persistence.
 
-For each table count, a fresh SQLite file in a temporary folder; every table has four seats
+For each table count, a fresh SQLite file in a temporary folder (and, with `--database URL`, a
+fresh schema in that PostgreSQL database too, each run beside SQLite's); every table has four seats
 played by computer players, each table driven by its own coroutine as fast as the service
 answers, all tables at once. A finished match is replaced by a new table in the same channel.
 
@@ -27,6 +28,7 @@ queueing behind the other tables: with N tables in a closed loop it is about N /
     python benchmarks/service.py [--tables 1,100,1000] [--seconds 10] [--rate 1000]
                                  [--format points] [--players ai|simple] [--level easy|strong]
                                  [--thinkers N] [--gc tuned|default]
+                                 [--database postgresql://...]
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -87,11 +92,32 @@ def percentile(sorted_values: list[float], share: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * share))]
 
 
+async def fresh_schema(url: str, name: str) -> str:
+    """A URL for `Store.open` whose tables go to a new, empty schema of the database `url` names."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        await conn.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await conn.close()
+    parts = urlsplit(url)
+    query = "&".join(filter(None, [parts.query, f"search_path={name}"]))
+    return urlunsplit(parts._replace(query=query))
+
+
+async def drop_schema(url: str, name: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+    finally:
+        await conn.close()
+
+
 async def run(
     tables: int,
     seconds: float,
     fmt: str,
-    folder: Path,
+    database: Path | str,
     rate: float | None,
     policy: Policy,
     level: str,
@@ -99,7 +125,7 @@ async def run(
 ) -> dict[str, float]:
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
-    store = await Store.open(folder / f"bench-{tables}-{rate}.db")
+    store = await Store.open(database)
     service = TableService(store, random_source=seeded(tables), policy=policy, thinkers=thinkers)
     latencies: list[float] = []
     thinking: list[float] = []
@@ -201,6 +227,10 @@ def main() -> None:
         default="tuned",
         help="tuned: bot.runtime.tune_gc() at start-up, as `python -m bot` does; default: Python's",
     )
+    parser.add_argument(
+        "--database",
+        help="a postgresql:// URL: every run is made on a fresh schema there too, beside SQLite",
+    )
     args = parser.parse_args()
     if args.gc == "tuned":
         tune_gc()
@@ -210,18 +240,26 @@ def main() -> None:
     print(f"computer players: {players}; gc {args.gc}; {os.cpu_count()} CPUs; ", end="")
     print(f"{args.seconds:g} s per run; ", end="")
     print(f"format {args.format}, {SEATS} seats per table; load average {os.getloadavg()[0]:.1f}")
-    header = f"{'tables':>6} {'load':>10} {'commands':>9} {'cmd/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+    header = f"{'db':>8} {'tables':>6} {'load':>10} {'commands':>9} {'cmd/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
     header += f"{'max ms':>7} {'think p99':>9} {'cmd/commit':>10} {'cpu':>5} {'pool':>5} {'cmd/cpu-s':>9}"
     print(header)
     with tempfile.TemporaryDirectory() as folder:
-        for tables, rate in itertools.product((int(n) for n in args.tables.split(",")), (args.rate, None)):
-            r = asyncio.run(
-                run(tables, args.seconds, args.format, Path(folder), rate, policy, args.level, thinkers)
-            )
+        kinds = ["sqlite", "postgres"] if args.database else ["sqlite"]
+        runs = itertools.product((int(n) for n in args.tables.split(",")), (args.rate, None), kinds)
+        for number, (tables, rate, kind) in enumerate(runs):
+            schema = f"bench_{os.getpid()}_{number}"
+            if kind == "sqlite":
+                database: Path | str = Path(folder) / f"bench-{number}.db"
+            else:
+                database = asyncio.run(fresh_schema(args.database, schema))
+            measured = run(tables, args.seconds, args.format, database, rate, policy, args.level, thinkers)
+            r = asyncio.run(measured)
+            if kind == "postgres":
+                asyncio.run(drop_schema(args.database, schema))
             load = f"{rate:g}/s" if rate else "flat out"
             print(
-                f"{r['tables']:>6} {load:>10} {r['commands']:>9} {r['per_second']:>8.0f} {r['p50_ms']:>7.2f} "
-                f"{r['p99_ms']:>7.2f} {r['max_ms']:>7.1f} {r['think_p99_ms']:>9.2f} "
+                f"{kind:>8} {r['tables']:>6} {load:>10} {r['commands']:>9} {r['per_second']:>8.0f} "
+                f"{r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} {r['max_ms']:>7.1f} {r['think_p99_ms']:>9.2f} "
                 f"{r['commands'] / max(1, r['commits']):>10.1f} {r['cpu_share']:>5.0%} "
                 f"{r['pool_share']:>5.0%} {r['cmd_per_cpu_s']:>9.0f}",
                 flush=True,

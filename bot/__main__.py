@@ -79,11 +79,11 @@ def run(env_file: Path) -> int:
     from bot.store import Store, StoreError
 
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
-        asyncio.run(Store.check(settings.db_path))
-        bot = RummyBot(settings.db_path, dev_guild_id=settings.dev_guild_id, tune_gc=True)
+        asyncio.run(Store.check(settings.database))
+        bot = RummyBot(settings.database, dev_guild_id=settings.dev_guild_id, tune_gc=True)
         bot.run(settings.token, log_handler=None)
     except StoreError as error:
-        print(f"rummy-bot: {settings.db_path}: {error}", file=sys.stderr)
+        print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)
         return 1
     return 0
 

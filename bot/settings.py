@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.store.settings import database_path
+from bot.store.settings import database_path, database_url, shown
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -24,6 +24,17 @@ class Settings:
     db_path: Path
     dev_guild_id: int | None
     log_level: str
+    database_url: str | None = None  # a PostgreSQL database, used instead of the file at db_path
+
+    @property
+    def database(self) -> str | Path:
+        """What `Store.open` takes: the PostgreSQL URL if one is set, else the SQLite file."""
+        return self.database_url or self.db_path
+
+    @property
+    def database_shown(self) -> str:
+        """The database as a message may name it (a URL without its password)."""
+        return shown(self.database)
 
     @classmethod
     def load(cls, env_file: Path | None = Path(".env"), environ: Mapping[str, str] | None = None) -> Settings:
@@ -40,9 +51,14 @@ class Settings:
             raise SettingsError(
                 f"RUMMY_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level.lower()!r}."
             )
+        try:
+            url = database_url(values)
+        except ValueError as error:
+            raise SettingsError(str(error)) from error
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             db_path=database_path(values),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
+            database_url=url,
         )

@@ -3,6 +3,7 @@ import contextlib
 import random
 
 import pytest
+from backends import execute, fetchone
 from service_helpers import GUILD, choose, open_and_start, open_service, play_one, user
 
 from bot.engine.commands import BadCommandError
@@ -17,6 +18,14 @@ from bot.store import TableStatus
 @pytest.fixture
 async def service(tmp_path):
     store, service = await open_service(tmp_path / "r.db")
+    yield service
+    await store.close()
+
+
+@pytest.fixture
+async def on_both(database):
+    """A service on each database, for the tests that show both keep the same promises."""
+    store, service = await open_service(database)
     yield service
     await store.close()
 
@@ -95,7 +104,8 @@ async def test_private_cards_are_visible_only_to_their_seat(service):
     assert "card" not in visible_events(events, None)[0].to_json()
 
 
-async def test_a_match_plays_to_the_end_with_standings_and_statistics(service):
+async def test_a_match_plays_to_the_end_with_standings_and_statistics(on_both):
+    service = on_both
     table = await open_and_start(service, 9, players=3, fmt="deals-2")
     rng = random.Random(2)
     events = []
@@ -124,10 +134,10 @@ async def play_to_the_end(service, channel, rng, stop_after=None):
     return table
 
 
-async def test_a_table_reopened_mid_deal_ends_as_one_that_never_stopped(tmp_path):
+async def test_a_table_reopened_mid_deal_ends_as_one_that_never_stopped(databases):
     results = []
     for stops in ([], [7, 40, 41, 90]):
-        path = tmp_path / f"run{len(stops)}.db"
+        path = databases()
         store, service = await open_service(path, seed=5)
         table = await open_and_start(service, 3, players=3, fmt="pool-101")
         rng = random.Random(11)  # the players' choices; the shuffles come from the service's seed
@@ -171,7 +181,8 @@ async def test_many_commands_for_one_table_at_once_apply_in_order_only_when_lega
     assert replayed.to_json() == table.match.to_json()
 
 
-async def test_many_tables_at_once(service):
+async def test_many_tables_at_once(on_both):
+    service = on_both
     channels = range(100, 140)
     for channel in channels:
         await open_and_start(service, channel, players=2 + channel % 4)
@@ -212,17 +223,17 @@ async def test_cancelling_a_match_in_play_keeps_it_marked_abandoned(service):
     table = await open_and_start(service, 12, players=2)
     await service.cancel(12, 999, can_manage=True)
     assert service.table_in(12) is None
-    row = await (await service.store._conn.execute("SELECT status FROM matches")).fetchone()
+    row = await fetchone(service.store, "SELECT status FROM matches")
     assert row[0] == "abandoned" and (await service.store.table(table.id)).status is TableStatus.CANCELLED
 
 
-async def test_a_damaged_match_is_set_aside_and_the_other_tables_resume(tmp_path):
-    store, service = await open_service(tmp_path / "d.db")
+async def test_a_damaged_match_is_set_aside_and_the_other_tables_resume(database):
+    store, service = await open_service(database)
     damaged = await open_and_start(service, 13, players=2)
     await open_and_start(service, 14, players=2)
-    await store._conn.execute("DELETE FROM match_commands WHERE match_id = ?", (damaged.match_id,))
+    await execute(store, "DELETE FROM match_commands WHERE match_id = ?", damaged.match_id)
     await store.close()
-    store, service = await open_service(tmp_path / "d.db")
+    store, service = await open_service(database)
     try:
         assert "cannot be resumed" in service.table_in(13).damage
         assert service.table_in(14).damage is None and service.table_in(14).match is not None

@@ -17,3 +17,12 @@ def test_missing_settings_have_safe_defaults_and_bad_ones_are_refused(tmp_path):
     assert settings.token is None and str(settings.db_path) == "rummy.db"
     with pytest.raises(SettingsError, match="server id"):
         Settings.load(None, {"RUMMY_DEV_GUILD_ID": "my-server"})
+
+
+def test_a_postgresql_url_is_used_instead_of_the_file_and_its_password_is_not_shown(tmp_path):
+    url = "postgresql://rummy:s3cret@db.internal:5432/rummy"
+    settings = Settings.load(None, {"RUMMY_DB_PATH": "file.db", "RUMMY_DATABASE_URL": url})
+    assert settings.database == url and "s3cret" not in settings.database_shown
+    assert Settings.load(None, {"RUMMY_DB_PATH": "file.db"}).database_shown == "file.db"
+    with pytest.raises(SettingsError, match="postgresql://"):
+        Settings.load(None, {"RUMMY_DATABASE_URL": "sqlite:///rummy.db"})

@@ -3,7 +3,9 @@ import json
 import random
 import sqlite3
 
+import asyncpg
 import pytest
+from backends import execute, fetchone
 
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
@@ -22,12 +24,16 @@ from bot.store import (
     TableRecord,
     TableStatus,
     database_path,
+    database_target,
 )
+from bot.store.postgres import PostgresStore
+from bot.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.store.schema import MIGRATIONS, tables_made_by
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "rummy.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -116,18 +122,59 @@ async def test_migrates_an_empty_file_in_wal_mode_with_foreign_keys(tmp_path):
     await store.close()
 
 
-async def test_refuses_a_database_newer_than_the_code(tmp_path):
-    path = tmp_path / "future.db"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    conn.close()
+@pytest.mark.postgres
+async def test_migrates_an_empty_postgres_database_with_foreign_keys(postgres_url):
+    store = await Store.open(postgres_url)
+    assert isinstance(store, PostgresStore)
+    await store.close()
+    store = await Store.open(postgres_url)  # a second start finds nothing to do
+    try:
+        assert await store.active_tables() == []
+        assert (await fetchone(store, "SELECT version FROM schema_version"))[0] == SCHEMA_VERSION
+        rows = await store._all(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()", ()
+        )
+        assert set(tables_made_by(MIGRATIONS)) <= {row[0] for row in rows}
+        with pytest.raises(asyncpg.ForeignKeyViolationError):
+            await execute(store, "INSERT INTO deals VALUES (99, 1, '{}', 0, 0)")
+    finally:
+        await store.close()
+
+
+def test_both_dialects_have_the_same_migrations():
+    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == SCHEMA_VERSION
+    assert tables_made_by(POSTGRES_MIGRATIONS) == tables_made_by(MIGRATIONS)
+    for sqlite, postgres in zip(MIGRATIONS, POSTGRES_MIGRATIONS, strict=True):
+        assert len(sqlite) == len(postgres)
+
+
+async def test_refuses_a_database_newer_than_the_code(database):
+    store = await Store.open(database)
+    if isinstance(store, PostgresStore):
+        await execute(store, "UPDATE schema_version SET version = ?", SCHEMA_VERSION + 1)
+    else:
+        await execute(store, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    await store.close()
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await Store.open(database)
+
+
+async def test_refuses_a_database_missing_a_table_it_made(database):
+    store = await Store.open(database)
+    await execute(store, "DROP TABLE user_settings")
+    await store.close()
+    with pytest.raises(StoreError, match="missing its table user_settings"):
+        await Store.open(database)
 
 
 def test_database_path_comes_from_the_environment():
     assert str(database_path({})) == "rummy.db"
     assert str(database_path({"RUMMY_DB_PATH": "/data/r.db"})) == "/data/r.db"
+    url = "postgresql://rummy:secret@db/rummy"
+    assert database_target({"RUMMY_DB_PATH": "/data/r.db", "RUMMY_DATABASE_URL": url}) == url
+    assert str(database_target({"RUMMY_DB_PATH": "/data/r.db", "RUMMY_DATABASE_URL": " "})) == "/data/r.db"
+    with pytest.raises(ValueError, match="postgresql://"):
+        database_target({"RUMMY_DATABASE_URL": "mysql://db/rummy"})
 
 
 async def test_one_active_table_per_channel(store):
@@ -144,8 +191,8 @@ async def test_one_active_table_per_channel(store):
 
 
 @pytest.mark.parametrize("fmt", [Format.POINTS, Format.DEALS_2, Format.POOL_201])
-async def test_every_state_reloads_exactly(tmp_path, fmt):
-    path = tmp_path / "r.db"
+async def test_every_state_reloads_exactly(database, fmt):
+    path = database
     store = await Store.open(path)
     _, match, match_id = await started(store, fmt)
     rng = random.Random(3)
@@ -171,7 +218,7 @@ async def test_every_state_reloads_exactly(tmp_path, fmt):
 async def test_a_snapshot_that_disagrees_with_its_log_is_refused(store):
     _, match, match_id = await started(store)
     await play(store, match, match_id, 5, random.Random(1))
-    await store._conn.execute("DELETE FROM match_commands WHERE seq = 3")
+    await execute(store, "DELETE FROM match_commands WHERE seq = 3")
     with pytest.raises(CorruptMatchError, match="cannot be resumed"):
         await store.load_match(1)
 

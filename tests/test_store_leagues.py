@@ -3,6 +3,7 @@ the league documents written through the store's write queue."""
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.store import SCHEMA_VERSION, SeatRecord, Store, StoredLeague, StoreError, TableRecord, TableStatus
@@ -38,13 +39,13 @@ async def test_migrates_a_version_1_database_keeping_its_tables(tmp_path):
     conn.close()
 
 
-async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_case(tmp_path):
-    store = await Store.open(tmp_path / "new.db")
+async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_case(database):
+    store = await Store.open(database)
     try:
         first = league(store.new_league_id())
         await store.create_league(first, 10.0)
         await store.create_league(league(store.new_league_id(), "friday pool", guild=6), 10.0)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
             await store.create_league(league(store.new_league_id(), "FRIDAY POOL"), 10.0)
         first.state["names"] = {"11": "Asha"}
         first.next_wake = None
@@ -56,15 +57,15 @@ async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_
         assert loaded[0] == first
     finally:
         await store.close()
-    store = await Store.open(tmp_path / "new.db")
+    store = await Store.open(database)
     try:
         assert store.new_league_id() == 3  # ids continue after a restart
     finally:
         await store.close()
 
 
-async def test_a_league_table_is_found_by_its_channel_newest_first(tmp_path):
-    store = await Store.open(tmp_path / "t.db")
+async def test_a_league_table_is_found_by_its_channel_newest_first(database):
+    store = await Store.open(database)
     try:
         for league_id, status in (
             (1, TableStatus.FINISHED),

@@ -4,8 +4,8 @@ message and hand DMs instead of posting new ones."""
 from bot.store import Store
 
 
-async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_own(tmp_path):
-    path = tmp_path / "rummy.db"
+async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_own(database):
+    path = database
     store = await Store.open(path)
     try:
         await store.remember_message("table:1", 500, 9001, 10.0)
@@ -27,8 +27,8 @@ async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_
         await store.close()
 
 
-async def test_a_dm_refusal_is_remembered_until_it_is_old_or_lifted(tmp_path):
-    store = await Store.open(tmp_path / "rummy.db")
+async def test_a_dm_refusal_is_remembered_until_it_is_old_or_lifted(database):
+    store = await Store.open(database)
     try:
         await store.refuse_dms(41, 100.0)
         await store.refuse_dms(42, 200.0)

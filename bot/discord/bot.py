@@ -40,7 +40,7 @@ STALE = "That button is from an earlier turn: use the latest message (or `/rummy
 class RummyBot(commands.Bot):
     def __init__(
         self,
-        db_path: Path,
+        db_path: str | Path,
         *,
         dev_guild_id: int | None = None,
         service_factory: ServiceFactory | None = None,
@@ -48,8 +48,9 @@ class RummyBot(commands.Bot):
         tune_gc: bool = False,
         **options: Any,
     ) -> None:
-        """`tune_gc` is for the process that runs the bot for good (`python -m bot`): once the
-        tables are resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight."""
+        """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
+        for the process that runs the bot for good (`python -m bot`): once the tables are
+        resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)

@@ -1,4 +1,6 @@
-"""Persistence in SQLite: the only package that writes SQL. See `store.Store`."""
+"""Persistence: the only package that writes SQL. See `store.Store`, the interface the services
+use, and its two databases: `sqlite.SqliteStore` (the default, one file) and
+`postgres.PostgresStore` (a `postgresql://` URL)."""
 
 from bot.store.checkpoint import CheckpointPolicy
 from bot.store.errors import (
@@ -22,7 +24,7 @@ from bot.store.records import (
     TableStatus,
 )
 from bot.store.schema import SCHEMA_VERSION
-from bot.store.settings import database_path
+from bot.store.settings import database_path, database_target
 from bot.store.store import Store
 
 __all__ = [
@@ -46,4 +48,5 @@ __all__ = [
     "TableStatus",
     "WritesRefusedError",
     "database_path",
+    "database_target",
 ]

@@ -1,4 +1,4 @@
-"""Store failures a caller can act on; anything else from SQLite is a bug."""
+"""Store failures a caller can act on; anything else from the database is a bug."""
 
 from __future__ import annotations
 
@@ -32,9 +32,15 @@ class CorruptMatchError(DamagedRowError):
 class ChannelBusyError(StoreError):
     """The channel already has an open or playing table."""
 
+    def __init__(self, message: str = "This channel already has a table.") -> None:
+        super().__init__(message)
+
 
 class DuplicateCommandError(StoreError):
     """A command id that the match's log already holds: saving it again would apply it twice."""
+
+    def __init__(self, message: str = "That command has already been applied.") -> None:
+        super().__init__(message)
 
 
 class WritesRefusedError(StoreError):

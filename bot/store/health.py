@@ -30,15 +30,35 @@ _REFUSALS = {8: "read-only", 10: "a disk I/O error", 13: "full", 14: "unable to 
 _DAMAGED_FILE = {11: "malformed", 26: "not a database"}  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 
-class WriteHealth:
-    """One per store: checks the file before each commit and keeps what the last ones showed."""
+class Refusals:
+    """Whether the database refuses writes for now (a full disk, a server that cannot be
+    reached): logged once when it starts and once when writes work again. Both stores keep one."""
+
+    def __init__(self) -> None:
+        self.refusing: WritesRefusedError | None = None  # the latest refusal, until a commit
+
+    def refused(self, why: str) -> WritesRefusedError:
+        refused = WritesRefusedError(f"the database refuses writes: {why}")
+        if self.refusing is None:
+            log.error("%s; nothing is saved until writes work again", refused)
+        self.refusing = refused
+        return refused
+
+    def committed(self) -> None:
+        if self.refusing is not None:
+            log.warning("the database takes writes again (after: %s)", self.refusing)
+            self.refusing = None
+
+
+class WriteHealth(Refusals):
+    """One per SQLite store: checks the file before each commit and keeps what the last ones showed."""
 
     def __init__(self, path: Path, identity: tuple[int, int], data_version: int) -> None:
+        super().__init__()
         self.path = path
         self.identity = identity
         self.data_version = data_version
         self.gone: DatabaseGoneError | None = None  # once set, nothing more is written
-        self.refusing: WritesRefusedError | None = None  # the disk's latest refusal, until a commit
 
     @staticmethod
     def identity_of(path: Path) -> tuple[int, int]:
@@ -78,16 +98,7 @@ class WriteHealth:
             return self.gone or error
         if code not in _REFUSALS:
             return error
-        refused = WritesRefusedError(f"the database refuses writes: {_REFUSALS[code]} ({error})")
-        if self.refusing is None:
-            log.error("%s; nothing is saved until writes work again", refused)
-        self.refusing = refused
-        return refused
-
-    def committed(self) -> None:
-        if self.refusing is not None:
-            log.warning("the database takes writes again (after: %s)", self.refusing)
-            self.refusing = None
+        return self.refused(f"{_REFUSALS[code]} ({error})")
 
     def _lose(self, why: str) -> None:
         self.gone = DatabaseGoneError(f"{why}: no move is saved or accepted until the bot is restarted")

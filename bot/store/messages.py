@@ -17,7 +17,7 @@ REMEMBER_MESSAGE = (
     "ON CONFLICT (key) DO UPDATE SET channel_id = excluded.channel_id, "
     "message_id = excluded.message_id, updated_at = excluded.updated_at"
 )
-FORGET_MESSAGES = "DELETE FROM posted_messages WHERE key = ? OR substr(key, 1, length(?)) = ?"
+FORGET_MESSAGES = "DELETE FROM posted_messages WHERE key = ? OR substr(key, 1, ?) = ?"
 REFUSE_DMS = (
     "INSERT INTO dm_refusals (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET at = excluded.at"
 )
@@ -45,7 +45,7 @@ class MessageStore:
     async def forget_messages(self, key: str) -> None:
         """Forgets `key` and every key under it (`table:12` takes `table:12:...` too)."""
         prefix = key + ":"
-        await self._write({FORGET_MESSAGES: [(key, prefix, prefix)]})
+        await self._write({FORGET_MESSAGES: [(key, len(prefix), prefix)]})
 
     async def posted_messages(self) -> dict[str, tuple[int, int]]:
         rows = await self._all("SELECT key, channel_id, message_id FROM posted_messages", ())

@@ -1,9 +1,11 @@
 """The database schema as numbered migrations, applied at start-up in one transaction.
 
-`PRAGMA user_version` holds the number of migrations applied. A migration is only ever added at
-the end, never edited, so every database reaches the same schema by the same steps. A database
-with more migrations than this code knows was written by a newer release: we refuse to touch it
-rather than guess, because an older bot writing to a newer schema can lose standings.
+These are SQLite's; `postgres_schema` has the same migrations, numbered alike, in PostgreSQL's
+dialect. In SQLite `PRAGMA user_version` holds the number of migrations applied. A migration is
+only ever added at the end, never edited, so every database reaches the same schema by the same
+steps. A database with more migrations than this code knows was written by a newer release: we
+refuse to touch it rather than guess, because an older bot writing to a newer schema can lose
+standings.
 """
 
 from __future__ import annotations
@@ -173,12 +175,10 @@ async def migrate(conn: aiosqlite.Connection) -> int:
         async with conn.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         found = int(row[0]) if row else 0
-        if found > SCHEMA_VERSION:
-            raise StoreError(
-                f"The database is at schema version {found}, newer than this bot's {SCHEMA_VERSION}: "
-                "update the bot or restore an older backup."
-            )
-        await _check_tables(conn, tables_made_by(MIGRATIONS[:found]))
+        refuse_newer(found)
+        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+            present = {str(row[0]) for row in await cursor.fetchall()}
+        refuse_missing_tables(tables_made_by(MIGRATIONS[:found]), present)
         for statements in MIGRATIONS[found:]:
             for statement in statements:
                 await conn.execute(statement)
@@ -191,16 +191,23 @@ async def migrate(conn: aiosqlite.Connection) -> int:
     return found
 
 
-async def _check_tables(conn: aiosqlite.Connection, expected: list[str]) -> None:
+def refuse_newer(found: int) -> None:
+    """A database with more migrations than this code knows is refused (see the module)."""
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"The database is at schema version {found}, newer than this bot's {SCHEMA_VERSION}: "
+            "update the bot or restore an older backup."
+        )
+
+
+def refuse_missing_tables(expected: list[str], present: set[str]) -> None:
     """A table that an applied migration made and that is gone was dropped outside the bot. It is
     not made again empty: that would silently lose every row it held (a match without its
     deals cannot be resumed either), so the bot stops with the names, for someone to restore."""
-    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-        present = {str(row[0]) for row in await cursor.fetchall()}
     missing = [name for name in expected if name not in present]
     if missing:
         raise StoreError(
             f"The database is missing its table{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
-            "it was changed outside the bot. Restore a backup of the database file; the bot does not "
+            "it was changed outside the bot. Restore a backup of the database; the bot does not "
             "make missing tables again, which would lose what they held."
         )

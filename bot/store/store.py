@@ -1,11 +1,18 @@
-"""The one place with SQL: a single aiosqlite connection, and every write in a transaction.
+"""The store's interface, `Store`, and what its two databases share: the SQL (written in the
+dialect both speak, `?` for parameters), the rows' mapping to records, and the write queue.
+`Store.open` opens the embedded SQLite file (`bot.store.sqlite`) or, for a `postgresql://` URL,
+a PostgreSQL database (`bot.store.postgres`).
 
 Writes go through one queue. While a transaction is being committed, the writes that arrive
 wait and are then committed together (group commit): with many tables playing at once, one
-fsync-free WAL commit carries many commands, and a single table still gets its own commit at
+commit carries many commands, and a single table still gets its own commit at
 once. Every caller's `await` returns only after its write is committed, which is what lets the
 service promise that a command is persisted before anyone is told about it. A batch that fails
 is retried job by job, so one bad write (a channel already taken) fails alone.
+
+A write that must change a row (an update naming the state it expects, `seq = ? - 1` for a
+match) fails unless every one of its rows changed: a command that does not follow the stored
+one is refused, whichever database holds it.
 """
 
 from __future__ import annotations
@@ -13,25 +20,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
-from collections.abc import Callable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from bot.store.checkpoint import Checkpointer, CheckpointPolicy
+from bot.store.checkpoint import CheckpointPolicy
 from bot.store.errors import (
-    ChannelBusyError,
     CorruptMatchError,
     DamagedRowError,
     DatabaseGoneError,
-    DuplicateCommandError,
     StoreError,
     WritesRefusedError,
 )
-from bot.store.health import WriteHealth
 from bot.store.leagues import DELETE_LEAGUE, INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
 from bot.store.messages import (
     ALLOW_DMS,
@@ -51,7 +53,7 @@ from bot.store.records import (
     TableRecord,
     TableStatus,
 )
-from bot.store.schema import migrate
+from bot.store.settings import URL_SCHEMES
 from bot.store.snapshots import SnapshotEncoder, dumps
 
 _INSERT_TABLE = (
@@ -94,16 +96,17 @@ _UPSERT_STATS = (
     "INSERT INTO user_stats (guild_id, user_id, matches_played, matches_won, deals_played, deals_won, "
     "drops, wrong_shows, chips_won, best_pool_finish) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-    "matches_played = matches_played + excluded.matches_played, "
-    "matches_won = matches_won + excluded.matches_won, "
-    "deals_played = deals_played + excluded.deals_played, "
-    "deals_won = deals_won + excluded.deals_won, "
-    "drops = drops + excluded.drops, "
-    "wrong_shows = wrong_shows + excluded.wrong_shows, "
-    "chips_won = chips_won + excluded.chips_won, "
-    "best_pool_finish = CASE WHEN excluded.best_pool_finish IS NULL THEN best_pool_finish "
-    "WHEN best_pool_finish IS NULL THEN excluded.best_pool_finish "
-    "ELSE min(best_pool_finish, excluded.best_pool_finish) END"
+    "matches_played = user_stats.matches_played + excluded.matches_played, "
+    "matches_won = user_stats.matches_won + excluded.matches_won, "
+    "deals_played = user_stats.deals_played + excluded.deals_played, "
+    "deals_won = user_stats.deals_won + excluded.deals_won, "
+    "drops = user_stats.drops + excluded.drops, "
+    "wrong_shows = user_stats.wrong_shows + excluded.wrong_shows, "
+    "chips_won = user_stats.chips_won + excluded.chips_won, "
+    "best_pool_finish = CASE WHEN excluded.best_pool_finish IS NULL THEN user_stats.best_pool_finish "
+    "WHEN user_stats.best_pool_finish IS NULL THEN excluded.best_pool_finish "
+    "WHEN excluded.best_pool_finish < user_stats.best_pool_finish THEN excluded.best_pool_finish "
+    "ELSE user_stats.best_pool_finish END"
 )
 _UPSERT_SETTINGS = (
     "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
@@ -144,10 +147,26 @@ _WRITE_ORDER = (
 _MUST_CHANGE_EVERY_ROW = frozenset(
     {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _ADVANCE_MATCH, UPDATE_LEAGUE}
 )
+# The next ids to hand out, read once when the store opens (one process writes a database).
+NEXT_IDS = (
+    "SELECT (SELECT coalesce(max(id), 0) FROM tables), (SELECT coalesce(max(id), 0) FROM matches), "
+    "(SELECT coalesce(max(id), 0) FROM leagues)"
+)
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 
 Rows = list[Sequence[Any]]
+Statements = list[tuple[str, Rows]]  # one transaction: each statement with its rows, in order
 log = logging.getLogger(__name__)
+
+
+def must_change_every_row(sql: str) -> bool:
+    """Whether each row of this statement must change one row of the database (see the module)."""
+    return sql in _MUST_CHANGE_EVERY_ROW
+
+
+def is_database_url(target: str | Path) -> bool:
+    """Whether `Store.open` takes this for a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
 @dataclass
@@ -156,21 +175,13 @@ class _Write:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Store(LeagueStore, MessageStore):
-    """Async access to the database. Open with `await Store.open(path)`; close when done."""
+class Store(LeagueStore, MessageStore, ABC):
+    """Async access to the database. Open with `await Store.open(path or URL)`; close when done.
 
-    def __init__(
-        self,
-        conn: aiosqlite.Connection,
-        checkpointer: Checkpointer,
-        health: WriteHealth,
-        next_table_id: int,
-        next_match_id: int,
-        next_league_id: int,
-    ) -> None:
-        self._conn = conn
-        self._checkpointer = checkpointer
-        self.health = health
+    The service layers type against this class alone; a database provides the transaction, the
+    two readers and its own errors in the store's words (the abstract methods below)."""
+
+    def __init__(self, next_table_id: int, next_match_id: int, next_league_id: int) -> None:
         self._snapshots = SnapshotEncoder()
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
@@ -179,48 +190,64 @@ class Store(LeagueStore, MessageStore):
         self._next_league_id = next_league_id
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
 
-    @classmethod
-    async def open(cls, path: str | Path, checkpoints: CheckpointPolicy | None = None) -> Store:
-        conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN and COMMIT ourselves
-        try:
-            await conn.execute("PRAGMA journal_mode = WAL")
-            # WAL with synchronous=NORMAL: a committed transaction survives the process being
-            # killed at any moment (the crash test checks exactly this); only a power loss or an
-            # OS crash may lose the last few commits, never corrupt the file. FULL would cost an
-            # fsync per commit for protection a game bot does not need.
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
-            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # the Checkpointer's job
-            await migrate(conn)
-            table_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM tables")
-            match_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM matches")
-            league_id = await cls._scalar(conn, "SELECT coalesce(max(id), 0) FROM leagues")
-            version = await cls._scalar(conn, "PRAGMA data_version")
-            health = WriteHealth(Path(path), WriteHealth.identity_of(Path(path)), int(version))
-            checkpointer = await Checkpointer.open(Path(path), checkpoints or CheckpointPolicy())
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, checkpointer, health, int(table_id) + 1, int(match_id) + 1, int(league_id) + 1)
+    @staticmethod
+    async def open(target: str | Path, checkpoints: CheckpointPolicy | None = None) -> Store:
+        """The SQLite file at `target`, or the PostgreSQL database a `postgresql://` URL names
+        (`checkpoints` is SQLite's alone), brought up to date (see `schema`)."""
+        if is_database_url(target):
+            from bot.store.postgres import PostgresStore
 
-    @classmethod
-    async def check(cls, path: str | Path) -> None:
+            return await PostgresStore.connect(str(target))
+        from bot.store.sqlite import SqliteStore
+
+        return await SqliteStore.connect(Path(target), checkpoints)
+
+    @staticmethod
+    async def check(target: str | Path) -> None:
         """Opens and closes the database: brings it up to date, or raises `StoreError` saying
         why it cannot be used (newer than this code, a table missing)."""
-        store = await cls.open(path)
+        store = await Store.open(target)
         await store.close()
 
     @property
     def lost(self) -> DatabaseGoneError | None:
-        """Set for good once the database file was found deleted or replaced: nothing is saved."""
-        return self.health.gone
+        """Set for good once the database was found deleted, replaced or written by another
+        program: nothing is saved from then on."""
+        return None
 
     async def close(self) -> None:
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
-        await self._checkpointer.close()
-        await self._conn.close()
+        await self._close()
+
+    # ------------------------------------------------------- what a database provides
+
+    @abstractmethod
+    async def _transaction(self, statements: Statements) -> None:
+        """Runs the statements in one transaction, each with its rows, `check_changed` on those
+        that must change every row; raises (having rolled back) if any fails."""
+
+    @abstractmethod
+    def _failed(self, error: BaseException) -> BaseException:
+        """A failed transaction's error in the store's words (`ChannelBusyError`,
+        `WritesRefusedError`, `DatabaseGoneError`, ...), or as it is."""
+
+    async def _after_batch(self, idle: bool) -> None:
+        """Called after each batch of writes, committed or not; `idle`: no write is waiting."""
+
+    @abstractmethod
+    async def _close(self) -> None: ...
+
+    @abstractmethod
+    async def _one(self, sql: str, params: Sequence[Any]) -> Any:
+        """The first row the query returns (indexed by column), or None."""
+
+    @abstractmethod
+    async def _all(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+
+    async def _value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = await self._one(sql, params)
+        return row[0] if row else None
 
     # ----------------------------------------------------------------- writing
 
@@ -237,57 +264,30 @@ class Store(LeagueStore, MessageStore):
             try:
                 await self._commit(batch)
             except Exception as caught:
-                error = self.health.failed(caught)
+                error = self._failed(caught)
                 if len(batch) == 1 or isinstance(error, DatabaseGoneError | WritesRefusedError):
-                    for job in batch:  # the file or the disk: every write of the batch fails alike
+                    for job in batch:  # the database itself: every write of the batch fails alike
                         _settle(job, error)
                     continue
                 for job in batch:  # find the write that failed; commit the others
                     try:
                         await self._commit([job])
                     except Exception as single:
-                        _settle(job, self.health.failed(single))
+                        _settle(job, self._failed(single))
                     else:
                         _settle(job, None)
             else:
                 for job in batch:
                     _settle(job, None)
-            self.health.committed()
-            self._checkpointer.written()
-            if self._checkpointer.due(idle=not self._queue):
-                await self._checkpointer.finish(self._conn)
+            await self._after_batch(idle=not self._queue)
 
     async def _commit(self, batch: list[_Write]) -> None:
-        self.health.check_file()
         merged: dict[str, Rows] = {}
         for job in batch:
             for sql, rows in job.statements.items():
                 merged.setdefault(sql, []).extend(rows)
-        statements = [(sql, merged[sql]) for sql in _WRITE_ORDER if merged.get(sql)]
-        # aiosqlite runs each call in its thread, one hop there and back per statement. Where
-        # its (private, long-standing) way to run a function in that thread exists, the whole
-        # transaction is one hop: on a busy machine each hop can cost a scheduling delay.
-        in_thread = getattr(self._conn, "_execute", None)
-        if in_thread is not None:
-            await in_thread(_run_transaction, lambda: self._conn._conn, statements, self.health)
-        else:
-            await self._commit_statement_by_statement(statements)
+        await self._transaction([(sql, merged[sql]) for sql in _WRITE_ORDER if merged.get(sql)])
         self.commits += 1
-
-    async def _commit_statement_by_statement(self, statements: list[tuple[str, Rows]]) -> None:
-        changed = self.health.version_changed(int(await self._scalar(self._conn, "PRAGMA data_version")))
-        if changed is not None:
-            raise changed
-        await self._conn.execute("BEGIN")
-        try:
-            for sql, rows in statements:
-                cursor = await self._conn.executemany(sql, rows)
-                _check_changed(sql, cursor.rowcount, rows)
-            await self._conn.execute("COMMIT")
-        except BaseException:
-            if self._conn.in_transaction:  # SQLite rolls back itself after some failures
-                await self._conn.execute("ROLLBACK")
-            raise
 
     # ----------------------------------------------------------------- tables
 
@@ -378,7 +378,7 @@ class Store(LeagueStore, MessageStore):
 
     async def table_status(self, table_id: int) -> TableStatus | None:
         """A table's status alone, a plain column: readable when its JSON columns are damaged."""
-        status = await self._scalar(self._conn, "SELECT status FROM tables WHERE id = ?", (table_id,))
+        status = await self._value("SELECT status FROM tables WHERE id = ?", (table_id,))
         return None if status is None else TableStatus(status)
 
     async def channel_tables(self, channel_id: int) -> list[TableRecord]:
@@ -417,7 +417,7 @@ class Store(LeagueStore, MessageStore):
         return tables
 
     async def _match_id(self, table_id: int) -> int | None:
-        found = await self._scalar(self._conn, "SELECT id FROM matches WHERE table_id = ?", (table_id,))
+        found = await self._value("SELECT id FROM matches WHERE table_id = ?", (table_id,))
         return int(found) if found is not None else None
 
     async def load_match(self, table_id: int) -> StoredMatch | None:
@@ -477,20 +477,6 @@ class Store(LeagueStore, MessageStore):
             (guild_id, user_id),
         )
         return StatsDelta(guild_id, user_id, *row) if row else StatsDelta(guild_id, user_id)
-
-    async def _one(self, sql: str, params: Sequence[Any]) -> sqlite3.Row | None:
-        async with self._conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    async def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        async with self._conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
-
-    @staticmethod
-    async def _scalar(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with conn.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
 
 
 _TABLE_COLUMNS = (
@@ -633,27 +619,8 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: 
         ]
 
 
-def _run_transaction(
-    connection: Callable[[], sqlite3.Connection], statements: list[tuple[str, Rows]], health: WriteHealth
-) -> None:
-    """One write transaction, run in the connection's thread, if no other program wrote first."""
-    conn = connection()
-    changed = health.version_changed(conn.execute("PRAGMA data_version").fetchone()[0])
-    if changed is not None:
-        raise changed
-    conn.execute("BEGIN")
-    try:
-        for sql, rows in statements:
-            cursor = conn.executemany(sql, rows)
-            _check_changed(sql, cursor.rowcount, rows)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite rolls back itself after some failures (a full disk)
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _check_changed(sql: str, changed: int, rows: Rows) -> None:
+def check_changed(sql: str, changed: int, rows: Rows) -> None:
+    """Raises unless a statement that must change every row changed as many as it has."""
     if sql in _MUST_CHANGE_EVERY_ROW and changed != len(rows):
         raise StoreError("A write did not follow the stored state (was it saved twice?).")
 
@@ -664,15 +631,4 @@ def _settle(job: _Write, error: BaseException | None) -> None:
     if error is None:
         job.done.set_result(None)
     else:
-        job.done.set_exception(_translate(error))
-
-
-def _translate(error: BaseException) -> BaseException:
-    """SQLite's constraint failures in the words of what they protect."""
-    if isinstance(error, sqlite3.IntegrityError):
-        text = str(error)
-        if "tables.channel_id" in text:
-            return ChannelBusyError("This channel already has a table.")
-        if "match_commands.command_id" in text:
-            return DuplicateCommandError("That command has already been applied.")
-    return error
+        job.done.set_exception(error)
