@@ -393,3 +393,70 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
                 shoe.remove(card)
         hand += rng.sample(shoe, 13 - len(hand))
         compare(hand, random_wild(rng), rule_sets[index % len(rule_sets)])
+
+
+# ------------------------------------------------------------------ the points search's shortcuts
+
+
+def _all_runs(solver, wild, one_joker):
+    """Every run the search can make from every position: chosen positions -> fewest substitutes."""
+    above = sum(solver._ONE[p] for p in range(2, solver.HIGH_ACE + 1))
+    runs = {}
+    for x in range(1, solver.HIGH_ACE + 1):
+        counts = above & ~sum(solver._ONE[p] for p in range(1, x + 1))
+        for chosen, substitutes, _ in solver._runs(x, counts, 12, wild, one_joker):
+            runs[chosen] = substitutes
+    return runs
+
+
+def _run_flags(chosen, substitutes, long_life, one_joker):
+    """(jokers, pure, 4+ cards) of a run, and of the same with one more joker where that is tried."""
+    found = [(substitutes, substitutes == 0, long_life and len(chosen) + substitutes >= 4)]
+    if long_life and len(chosen) + substitutes == 3 and (substitutes == 0 or not one_joker):
+        found.append((substitutes + 1, False, True))
+    return found
+
+
+def _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker):
+    """Whether the run's cards make shorter runs (in two parts, or with a wild card being itself
+    released to the pool) using no more jokers, with as good life flags."""
+    (substitutes, pure, long), *_ = _run_flags(chosen, runs[chosen], long_life, one_joker)
+    span = chosen[-1] - chosen[0]
+    for freed in [None, *(p for p in chosen if solver._is_wild_position(p, wild))]:
+        kept = tuple(p for p in chosen if p != freed)
+        for cut in range(len(kept)):
+            parts = [kept[:cut], kept[cut:]] if cut else [kept]
+            if any(part not in runs or part[-1] - part[0] >= span for part in parts):
+                continue
+            for picks in product(*(_run_flags(part, runs[part], long_life, one_joker) for part in parts)):
+                used = sum(pick[0] for pick in picks) - (freed is not None)
+                if (
+                    used <= substitutes
+                    and any(p[1] for p in picks) >= pure
+                    and any(p[2] for p in picks) >= long
+                ):
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("one_joker", [False, True])
+@pytest.mark.parametrize("long_life", [False, True])
+def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, long_life):
+    """The points search tries only runs whose naturals span a few positions (`_SPAN_POINTS`,
+    or `_SPAN_LONG_LIFE` where a 4+ card sequence is tracked). That is exact because every
+    longer run the search could make is beaten or matched by shorter ones made of the same
+    cards: split in two, or with a wild card being itself released to the joker pool, using no
+    more jokers, with as many sequences, a pure one where the run was pure and (where tracked) a
+    4+ card one where the run had 4+ cards. Checked here for every run from every position,
+    with every wild position; a part longer than the cap is itself checked the same way."""
+    from bot.engine import solver
+
+    cap = solver._SPAN_LONG_LIFE if long_life else solver._SPAN_POINTS
+    for wild in range(14):
+        runs = _all_runs(solver, wild, one_joker)
+        for chosen in runs:
+            if chosen[-1] - chosen[0] + 1 > cap:
+                assert _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker), (
+                    chosen,
+                    wild,
+                )

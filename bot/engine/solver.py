@@ -250,14 +250,28 @@ def _is_wild_position(position: int, wild_position: int) -> bool:
     return position == wild_position or (wild_position == ACE and position == HIGH_ACE)
 
 
+# The longest stretch (lowest to highest natural) a run needs when only the points are sought:
+# a longer run can always be split into shorter ones, or lose a wild card being itself to the
+# joker pool, with no more jokers and life flags as good (two sequences where there was one,
+# a pure part where the run was pure, a 4+ card part where the run was one and that flag is
+# tracked). So such a run never leaves less than the shorter runs do, and the search need not
+# try it; without the cap a suit of ten or more cards with a few jokers has thousands of runs
+# to try from each card (every subset of the cards above it). `tests/test_solver.py` checks
+# the claim on every run the search can make. Shows (exact mode) still try every length,
+# since a long run is room for spare jokers.
+_SPAN_POINTS = 5
+_SPAN_LONG_LIFE = 6  # where a 4+ card sequence is tracked (the four-card life)
+
+
 def _runs(
-    x: int, counts: int, jokers: int, wild_position: int, one_joker: bool
+    x: int, counts: int, jokers: int, wild_position: int, one_joker: bool, span: int = MAX_SEQUENCE
 ) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """Every run whose lowest natural card sits at position `x`, as (natural positions, fewest
-    substitutes, natural count). `counts` no longer holds the card at `x`. Naturals may skip a
-    card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
+    """Every run whose lowest natural card sits at position `x` and whose highest natural sits
+    fewer than `span` positions above it, as (natural positions, fewest substitutes, natural
+    count). `counts` no longer holds the card at `x`. Naturals may skip a card the suit holds
+    (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
-    top = MAX_SEQUENCE if x == ACE else HIGH_ACE
+    top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
     available = [p for p in range(x + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
     x_natural = not _is_wild_position(x, wild_position)
 
@@ -326,7 +340,8 @@ def _options(
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
     longest = min(jokers, 1) if one_joker else jokers
-    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker):
+    span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
+    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
         left = _without(rest, chosen[1:])
         if exact:
             for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
@@ -334,7 +349,7 @@ def _options(
                 yield left, extra, exact_add, 0, ("run", chosen, extra)
             continue
         length = size + substitutes
-        add = _ADD_SEQ[(substitutes == 0) + 2 * (length >= LONG_LIFE)] if track else None
+        add = _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)] if track else None
         yield left, substitutes, add, 0, ("run", chosen, substitutes)
         if track and four_life and length == 3 and substitutes < longest:
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
