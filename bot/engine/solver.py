@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
@@ -204,11 +204,55 @@ Table = tuple[Sequence[Entry], int, bool, int]
 _EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
 _NO_TABLE: Table = ((), 1 << 30, False, 1 << 30)  # cards that cannot all be melded (exact mode)
 
-_POINTS_MEMO: dict[int, Table] = {}
-_SET_MEMO: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
-_TRACE_MEMO: dict[tuple[int, Entry], tuple[Any, ...]] = {}
-_MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather than grow forever
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
+
+class _Memo(Generic[_K, _V]):
+    """A process-wide memo that stays within `limit` * 2 entries yet keeps what is in use.
+
+    Entries go into a young generation; when it is full it becomes the old one (the previous
+    old one is dropped, with whatever no search asked for since) and a new young one starts.
+    A hit in the old generation is copied into the young one, so the tables every hand needs
+    (small suits, which all hands share) survive every turnover, while the one-off tables of
+    long suits age out. That is LRU-like at no cost on a young hit (a plain dict lookup), which
+    is what most lookups are; a plain LRU would pay for its bookkeeping on every hit."""
+
+    __slots__ = ("limit", "old", "young")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.young: dict[_K, _V] = {}
+        self.old: dict[_K, _V] = {}
+
+    def get(self, key: _K) -> _V | None:
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.get(key)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key: _K, value: _V) -> None:
+        if len(self.young) >= self.limit:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        self.young = {}
+        self.old = {}
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+
+# Limits per generation, sized from measured bytes per entry (~370 for a table, ~280 for a
+# traceback, ~1,200 for a rank's set choices) so that all three stay under ~35 MB together,
+# leaving room in a 50 MB budget for melds' layouts and the computer players' cache of answers.
+_POINTS_MEMO: _Memo[int, Table] = _Memo(32_768)
+_SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
+_TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
 
 def _config(
     one_joker: bool,
@@ -236,11 +280,6 @@ def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, .
     bits: int = config[7]
     return counts | bits | wild_position << 59 | jokers << 63
 
-
-def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
 
 
 # ------------------------------------------------------------------------- one suit
@@ -392,7 +431,9 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
     joker per run, four-card life, lone sets, track life flags, exact, largest set, identical
     triplets)."""
     key = _memo_key(counts, wild_position, jokers, config)
-    table = _POINTS_MEMO.get(key)
+    table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
+    if table is None:
+        table = _POINTS_MEMO.get(key)
     if table is not None:
         return table
     x = _first_card(counts)
@@ -404,7 +445,7 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
         table = _joined(
             [_suit_table(c, _wild_in(c, wild_position), jokers, config) for c in parts], jokers, exact
         )
-        _remember(_POINTS_MEMO, key, table)
+        _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
     for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config):
@@ -419,7 +460,7 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
             if old is None or nd < old[2]:
                 candidates[key2] = (nk, ncode, nd)
     table = _as_table(_prune(candidates, exact)) if candidates else _NO_TABLE
-    _remember(_POINTS_MEMO, key, table)
+    _POINTS_MEMO.put(key, table)
     return table
 
 
@@ -446,7 +487,7 @@ def _trace(
         groups = _trace(rest, wild_position, jokers, config, needed)
         if descriptor is not None:
             groups = (descriptor, *groups)
-    _remember(_TRACE_MEMO, key, groups)
+    _TRACE_MEMO.put(key, groups)
     return groups
 
 
@@ -590,7 +631,7 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
     # Fullest sets first: the first choices tried then usually leave the least deadwood, and
     # the bound they set lets later choices be skipped on their floors alone.
     options.sort(key=lambda option: (-sum(option[0]), option[2]))
-    _remember(_SET_MEMO, key, options)
+    _SET_MEMO.put(key, options)
     return options
 
 
