@@ -199,10 +199,12 @@ Entry = tuple[int, int, int]
 _E = TypeVar("_E", bound=tuple[int, ...])  # an entry, or one that carries its picks after it
 _EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # A suit's table with what pruning needs at hand: (entries, least deadwood, has a pure run,
-# fewest net jokers).
-Table = tuple[Sequence[Entry], int, bool, int]
-_EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
-_NO_TABLE: Table = ((), 1 << 30, False, 1 << 30)  # cards that cannot all be melded (exact mode)
+# fewest net jokers, bound), where the entries are those with less deadwood than the bound
+# (see `_suit_table`).
+Table = tuple[Sequence[Entry], int, bool, int, int]
+_UNBOUNDED = 1 << 30
+_EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0, _UNBOUNDED)
+_NO_TABLE: Table = ((), 1 << 30, False, 1 << 30, _UNBOUNDED)  # cards that cannot all be melded (exact mode)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -254,6 +256,7 @@ _POINTS_MEMO: _Memo[int, Table] = _Memo(32_768)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
 _TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
 
+
 def _config(
     one_joker: bool,
     four_life: bool,
@@ -279,7 +282,6 @@ def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, .
     59-62, and the joker pool (which has no fixed bound) above."""
     bits: int = config[7]
     return counts | bits | wild_position << 59 | jokers << 63
-
 
 
 # ------------------------------------------------------------------------- one suit
@@ -394,8 +396,12 @@ def _options(
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
 
 
-def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int]:
-    return entry[0], entry[2], -_LEVEL[entry[1]]
+def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Fewest jokers, then least deadwood, then the most life flags, and last the code itself:
+    a total order, so that a table lists its entries the same way whatever order they were
+    found in (a table made under a lower bound finds them in another order, see `_suit_table`),
+    and an answer never depends on what the memos held before."""
+    return entry[0], entry[2], -_LEVEL[entry[1]], entry[1]
 
 
 def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
@@ -423,18 +429,29 @@ def _prune(candidates: dict[int, Entry], exact: bool) -> Sequence[Entry]:
     return _pareto(candidates)
 
 
-def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> Table:
+def _suit_table(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int = _UNBOUNDED
+) -> Table:
     """The table of one suit: for each (net jokers, life code), the least deadwood; in exact
     mode, every (net jokers, life code) reachable with every natural card melded. Entries are
     plain int triples, so the memo holds nothing the garbage collector has to walk; the groups
     behind an entry are found again by `_trace` when an answer is laid out. `config` is (one
     joker per run, four-card life, lone sets, track life flags, exact, largest set, identical
-    triplets)."""
+    triplets).
+
+    Only entries with less deadwood than `bound` are made: a search that must beat a price
+    has no use for the others, and leaving a card out costs its points, so with a low bound
+    (the later discards of a 14-card hand, once one discard has set the price to beat) most
+    cards cannot be left out and most of the search is never entered. Dropping entries at or
+    over the bound drops nothing that beats entries under it, so the entries kept are exactly
+    those of the whole table below the bound, and a table made with a higher bound serves any
+    lower one. The rest of the suit is searched under the same bound (not the bound less the
+    card left out), so that one search meets each part of a suit under one bound only."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
         table = _POINTS_MEMO.get(key)
-    if table is not None:
+    if table is not None and table[4] >= bound:
         return table
     x = _first_card(counts)
     if not x:
@@ -443,23 +460,30 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
         table = _joined(
-            [_suit_table(c, _wild_in(c, wild_position), jokers, config) for c in parts], jokers, exact
+            [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in parts],
+            jokers,
+            exact,
+            bound,
         )
         _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
     for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config):
-        for k, code, deadwood in _suit_table(rest, wild_position, jokers, config)[0]:
+        if dw >= bound:
+            continue
+        for k, code, deadwood in _suit_table(rest, wild_position, jokers, config, bound)[0]:
             nk = k + dk
             if nk > jokers:
                 break  # entries come sorted by jokers
+            nd = deadwood + dw
+            if nd >= bound:
+                continue
             ncode = add[code] if add is not None else code
             key2 = nk * 16 + ncode
-            nd = deadwood + dw
             old = candidates.get(key2)
             if old is None or nd < old[2]:
                 candidates[key2] = (nk, ncode, nd)
-    table = _as_table(_prune(candidates, exact)) if candidates else _NO_TABLE
+    table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
     _POINTS_MEMO.put(key, table)
     return table
 
@@ -478,7 +502,8 @@ def _trace(
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
         wilds = [_wild_in(c, wild_position) for c in parts]
-        tables = [_suit_table(c, w, jokers, config)[0] for c, w in zip(parts, wilds, strict=True)]
+        bound = entry[2] + 1
+        tables = [_suit_table(c, w, jokers, config, bound)[0] for c, w in zip(parts, wilds, strict=True)]
         groups = ()
         for part, wild, pick in zip(parts, wilds, _split(tables, entry), strict=True):
             groups += _trace(part, wild, jokers, config, pick)
@@ -498,7 +523,7 @@ def _step(
     it needs from their table, the group descriptor)."""
     k, code, deadwood = entry
     for rest, dk, add, dw, descriptor in _options(counts, _first_card(counts), wild_position, jokers, config):
-        for e in _suit_table(rest, wild_position, jokers, config)[0]:
+        for e in _suit_table(rest, wild_position, jokers, config, deadwood + 1)[0]:
             if e[0] + dk == k and e[2] + dw == deadwood and (add[e[1]] if add else e[1]) == code:
                 return rest, e, descriptor
     raise AssertionError("solver table and traceback disagree")
@@ -533,14 +558,19 @@ def _wild_in(counts: int, wild_position: int) -> int:
     return 0
 
 
-def _as_table(entries: Sequence[Entry]) -> Table:
+def _as_table(entries: Sequence[Entry], bound: int) -> Table:
     least = 1 << 30
     pure = False
     for _, code, deadwood in entries:
         if deadwood < least:
             least = deadwood
         pure = pure or _HAS_PURE[code]
-    return entries, least, pure, entries[0][0]
+    return entries, least, pure, entries[0][0], bound
+
+
+def _no_table(bound: int) -> Table:
+    """No entry below `bound` (below any bound: the cards cannot all be melded, exact mode)."""
+    return _NO_TABLE if bound == _UNBOUNDED else ((), 1 << 30, False, 1 << 30, bound)
 
 
 def _clusters(counts: int, max_gap: int) -> list[int]:
@@ -568,11 +598,14 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
     return clusters
 
 
-def _joined(tables: list[Table], jokers: int, exact: bool) -> Table:
-    """The table of a suit made of independent parts: every pairing of the parts' entries."""
+def _joined(tables: list[Table], jokers: int, exact: bool, bound: int) -> Table:
+    """The table of a suit made of independent parts: every pairing of the parts' entries
+    (those with less deadwood than `bound`)."""
     if any(not table[0] for table in tables):
-        return _NO_TABLE
+        return _no_table(bound)
     partial = tables[0][0]
+    if tables[0][4] > bound:
+        partial = [entry for entry in partial if entry[2] < bound]
     for table in tables[1:]:
         candidates: dict[int, Entry] = {}
         for k, code, deadwood in partial:
@@ -581,16 +614,20 @@ def _joined(tables: list[Table], jokers: int, exact: bool) -> Table:
                 nk = k + k2
                 if nk > jokers:
                     break
+                nd = deadwood + deadwood2
+                if nd >= bound:
+                    continue
                 ncode = row[code2]
                 key = nk * 16 + ncode
-                nd = deadwood + deadwood2
                 old = candidates.get(key)
                 if old is None or nd < old[2]:
                     candidates[key] = (nk, ncode, nd)
         if not candidates:
-            return _NO_TABLE
+            return _no_table(bound)
         partial = _prune(candidates, exact)
-    return _as_table(partial)
+    if not partial:
+        return _no_table(bound)
+    return _as_table(partial, bound)
 
 
 # ------------------------------------------------------------------------- sets
@@ -761,7 +798,7 @@ def _combine(
         return None
     partial: Sequence[tuple[int, int, int, Any]] = ((k0, code0, deadwood0, picks0),)
     rest_jokers = sum(table[3] for _, table in several)
-    for state, (entries, least, _, fewest) in several[:-1]:
+    for state, (entries, least, _, fewest, _) in several[:-1]:
         floor -= least
         rest_jokers -= fewest
         max_jokers = budget - rest_jokers
@@ -784,7 +821,7 @@ def _combine(
         if not candidates:
             return None
         partial = _pareto(candidates)
-    state, (entries, _, _, _) = several[-1]
+    state, (entries, _, _, _, _) = several[-1]
     best = None
     for k, code, deadwood, picks in partial:
         row = _COMBINE[code]
@@ -894,7 +931,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config)
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, limit)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
