@@ -4,11 +4,13 @@ several other rule sets, some hands dealt heavy in jokers and some built close t
 
 import copy
 import dataclasses
+import importlib.util
 import pickle
 import random
 from collections import Counter
 from functools import cache
 from itertools import product
+from pathlib import Path
 
 import pytest
 
@@ -460,3 +462,57 @@ def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, lo
                     chosen,
                     wild,
                 )
+
+
+# ------------------------------------------------------------------ the slowest hands known
+
+
+def _adversarial_hands():
+    """`ADVERSARIAL_HANDS` of benchmarks/solver.py: the slowest hands its search found."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "solver.py"
+    spec = importlib.util.spec_from_file_location("solver_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ADVERSARIAL_HANDS
+
+
+@pytest.mark.parametrize("preset", Rules.PRESET_NAMES)
+def test_the_adversarial_hands_match_brute_force(preset):
+    """Every 13-card hand the benchmark's search found slow, under the preset it was found for,
+    and the 14-card ones discard by discard (two per preset: the reference is slow on them)."""
+    rules = Rules.preset(preset)
+    hands = [(wild, parse_cards(text)) for name, _, wild, text in _adversarial_hands() if name == preset]
+    assert hands
+    for wild, cards in hands:
+        if len(cards) == 13:
+            compare(cards, wild, rules)
+    for wild, cards in [hand for hand in hands if len(hand[1]) == 14][:2]:
+        result = best_arrangement(cards, wild, rules)
+        check_arrangement(cards, wild, rules, result)
+        outcomes = {}
+        for discard in set(cards):
+            rest = list(cards)
+            rest.remove(discard)
+            outcomes[discard] = brute_force(rest, wild, rules)
+        best_points, best_valid = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
+        assert (result.points, result.valid) == (best_points, best_valid), (format_cards(cards), wild)
+        assert outcomes[result.discard] == (result.points, result.valid)
+
+
+def test_an_answer_does_not_depend_on_what_the_memos_held():
+    """The same hand gets the same answer, groups included, from empty memos as after others."""
+    from bot.engine import melds, solver
+
+    rng = random.Random(5)
+    hands = []
+    for index in range(120):
+        rules = PRESETS[index % len(PRESETS)]
+        shoe = build_shoe(3, 3)
+        suit = rng.choice(SUITS)
+        heavy = [card for card in shoe if card.suit == suit or card == JOKER]
+        hands.append((rng.sample(heavy, 9) + rng.sample(shoe, rng.choice([4, 5])), random_wild(rng), rules))
+    warm = [best_arrangement(cards, wild, rules) for cards, wild, rules in hands]
+    for (cards, wild, rules), answer in zip(hands, warm, strict=True):
+        for memo in (solver._POINTS_MEMO, solver._SET_MEMO, solver._TRACE_MEMO, melds._MELDS):
+            memo.clear()
+        assert best_arrangement(cards, wild, rules) == answer, (format_cards(cards), wild, rules.preset)

@@ -249,10 +249,11 @@ class _Memo(Generic[_K, _V]):
         return len(self.young) + len(self.old)
 
 
-# Limits per generation, sized from measured bytes per entry (~370 for a table, ~280 for a
-# traceback, ~1,200 for a rank's set choices) so that all three stay under ~35 MB together,
-# leaving room in a 50 MB budget for melds' layouts and the computer players' cache of answers.
-_POINTS_MEMO: _Memo[int, Table] = _Memo(32_768)
+# Limits per generation, sized from measured bytes per entry (~340 for a table, ~285 for a
+# traceback, ~1,100 for a rank's set choices) so that all three stay under ~30 MB together
+# (two generations each), leaving room in a 50 MB budget for melds' layouts and the computer
+# players' cache of answers.
+_POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
 _TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
 
@@ -566,6 +567,14 @@ def _as_table(entries: Sequence[Entry], bound: int) -> Table:
             least = deadwood
         pure = pure or _HAS_PURE[code]
     return entries, least, pure, entries[0][0], bound
+
+
+def _below(table: Table, bound: int) -> Table:
+    """The table as if made under the lower `bound`. A search joins tables in another way when
+    one of them has a single entry (see `_combine`), so it must see the same entries whatever
+    bound the memo's table was made under, or tied answers could differ with the memo's history."""
+    entries = [entry for entry in table[0] if entry[2] < bound]
+    return _as_table(entries, bound) if entries else _no_table(bound)
 
 
 def _no_table(bound: int) -> Table:
@@ -931,7 +940,10 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, limit)
+                    table = _suit_table(state[1], state[2], pool, config, limit)
+                    if table[4] > limit:
+                        table = _below(table, limit)
+                    known[state[1]] = table
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
