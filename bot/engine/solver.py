@@ -1305,8 +1305,10 @@ def best_arrangement(
     that bound lets each later search skip every arrangement that could not, and the 14 cards'
     own price (`_discard_floor`) ends the search once no cheaper discard can beat it (a hand
     with no possible life then stops after its first discard). Where cards in sets count
-    against a hand (home rules) a show may be charged points, so that floor says nothing of
-    shows, and a hand that could hold both lives tries every discard until one shows."""
+    against a hand (home rules) a show may be charged points, so until a discard leaves a show
+    the floor says nothing (a later show beats any points), and a hand that could hold both
+    lives tries discards until one shows; from then on only a cheaper show can win, and a
+    show is charged no less than the floor says either."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1320,12 +1322,13 @@ def best_arrangement(
         if best is not None and best.valid and best.points == 0:
             break
         bound = _INFINITE if best is None else max(best.points, 1)
-        if floor_ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
+        ends = floor_ends or (best is not None and best.valid)
+        if ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
             break  # this discard and every cheaper one leave at least the best found
         rest = list(cards)
         rest.remove(discard)
         assessment = _assess(rest, wild, rules, bound)
-        if assessment.valid and assessment.points >= bound:
+        if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
             assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
         if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
             best, best_discard = assessment, discard
