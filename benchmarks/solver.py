@@ -68,6 +68,7 @@ def memos() -> dict[str, Any]:
         "tables": solver._POINTS_MEMO,
         "sets": solver._SET_MEMO,
         "traces": solver._TRACE_MEMO,
+        "moves": solver._MOVES_MEMO,
         "melds": melds._MELDS,
     }
 

@@ -513,6 +513,12 @@ def test_an_answer_does_not_depend_on_what_the_memos_held():
         hands.append((rng.sample(heavy, 9) + rng.sample(shoe, rng.choice([4, 5])), random_wild(rng), rules))
     warm = [best_arrangement(cards, wild, rules) for cards, wild, rules in hands]
     for (cards, wild, rules), answer in zip(hands, warm, strict=True):
-        for memo in (solver._POINTS_MEMO, solver._SET_MEMO, solver._TRACE_MEMO, melds._MELDS):
+        for memo in (
+            solver._POINTS_MEMO,
+            solver._SET_MEMO,
+            solver._TRACE_MEMO,
+            solver._MOVES_MEMO,
+            melds._MELDS,
+        ):
             memo.clear()
         assert best_arrangement(cards, wild, rules) == answer, (format_cards(cards), wild, rules.preset)

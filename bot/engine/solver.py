@@ -469,10 +469,10 @@ def _suit_table(
         _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
-    for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config):
+    for taken, dk, add, dw in _moves(counts, x, wild_position, jokers, config):
         if dw >= bound:
             continue
-        for k, code, deadwood in _suit_table(rest, wild_position, jokers, config, bound)[0]:
+        for k, code, deadwood in _suit_table(counts - taken, wild_position, jokers, config, bound)[0]:
             nk = k + dk
             if nk > jokers:
                 break  # entries come sorted by jokers
@@ -487,6 +487,36 @@ def _suit_table(
     table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
     _POINTS_MEMO.put(key, table)
     return table
+
+
+Move = tuple[int, int, list[int] | None, int]  # (cards taken, net jokers, code map, deadwood)
+_MOVES_MEMO: _Memo[int, list[Move]] = _Memo(2_048)
+
+
+def _moves(counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> list[Move]:
+    """`_options` as the cards each takes (an Ace moved to the top takes a negative amount), for
+    the table builder. In the points search they depend only on the cards from `x` up to the
+    longest run tried and on the jokers up to what such a run can take, so they are made once
+    for all suits and hands that share those: a suit's search then meets each of its states
+    with a plain loop instead of a nest of generators. Exact mode (rare) makes them afresh."""
+    if config[4]:
+        return [
+            (counts - rest, dk, add, dw)
+            for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
+        ]
+    span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
+    window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
+    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | config[7] >> 16
+    moves = _MOVES_MEMO.young.get(key)
+    if moves is None:
+        moves = _MOVES_MEMO.get(key)
+        if moves is None:
+            moves = [
+                (counts - rest, dk, add, dw)
+                for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
+            ]
+            _MOVES_MEMO.put(key, moves)
+    return moves
 
 
 def _trace(
