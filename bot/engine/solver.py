@@ -469,10 +469,16 @@ def _suit_table(
         _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
+    memo = _POINTS_MEMO
     for taken, dk, add, dw in _moves(counts, x, wild_position, jokers, config):
         if dw >= bound:
             continue
-        for k, code, deadwood in _suit_table(counts - taken, wild_position, jokers, config, bound)[0]:
+        # The rest's key is this key less the cards taken (they sit in its low bits): a memo
+        # hit, the common case, then costs no call.
+        rest = memo.young.get(key - taken)
+        if rest is None or rest[4] < bound:
+            rest = _suit_table(counts - taken, wild_position, jokers, config, bound)
+        for k, code, deadwood in rest[0]:
             nk = k + dk
             if nk > jokers:
                 break  # entries come sorted by jokers
