@@ -366,9 +366,10 @@ def _options(
     of spare jokers they can hold, so that every joker of a show has a place."""
     one_joker, four_life, lone_set, track, exact, max_set, triplet, _, points = config
     rest = counts - _ONE[x]
+    span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
-    if x == ACE:
+    if x == ACE and (exact or _reaches_top(counts, span)):
         yield rest + _ONE[HIGH_ACE], 0, None, 0, None
     elif _is_wild_position(x, wild_position):
         yield rest, -1, None, 0, ("free", x)
@@ -382,7 +383,6 @@ def _options(
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
     longest = min(jokers, 1) if one_joker else jokers
-    span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
     for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
         left = _without(rest, chosen[1:])
         if exact:
@@ -395,6 +395,16 @@ def _options(
         yield left, substitutes, add, 0, ("run", chosen, substitutes)
         if track and four_life and length == 3 and substitutes < longest:
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
+
+
+def _reaches_top(counts: int, span: int) -> bool:
+    """Whether the suit holds a card close enough below the top for a run to join it to an
+    Ace played high. Without one, an Ace played high is in no run but one of its own (J-Q-A
+    of jokers, no different from A-2-3 of jokers), so the points search leaves it low and does
+    everything else it could do there: the suit's states are not all made twice, once with the
+    Ace still to come at the top."""
+    low = HIGH_ACE - span + 1
+    return bool(counts >> (_BITS * low) & ((1 << (_BITS * (HIGH_ACE - low))) - 1))
 
 
 def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -512,7 +522,8 @@ def _moves(counts: int, x: int, wild_position: int, jokers: int, config: tuple[A
         ]
     span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
     window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
-    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | config[7] >> 16
+    high = x == ACE and _reaches_top(counts, span)  # the Ace's moves look at the top too
+    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | high << 29 | config[7] >> 15
     moves = _MOVES_MEMO.young.get(key)
     if moves is None:
         moves = _MOVES_MEMO.get(key)
