@@ -1247,11 +1247,13 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool]:
-    """What the 14 cards themselves would be charged, uncapped, and whether they could hold
-    both lives at all. Keeping 13 of them and leaving out card `d` is one way to arrange the 14
-    with `d` unmatched, so no discard can leave less than this floor minus `d`'s points: once
-    discards tried costliest first reach that, none after them can do better."""
+def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool, Card | None]:
+    """What the 14 cards themselves would be charged, uncapped, whether they could hold both
+    lives at all, and the one card their cheapest arrangement with both lives leaves out, if it
+    leaves out only one (where sets are free: discarding it likely leaves a show). Keeping 13
+    of them and leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no
+    discard can leave less than this floor minus `d`'s points: once discards tried costliest
+    first reach that, none after them can do better."""
     search = _Search(cards, wild, rules)
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
     floor = min(
@@ -1259,7 +1261,15 @@ def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tup
         assessment.priced(assessment.protect, False),
         search.hand.all_points,
     )
-    return floor, search.life_possible()
+    alone = None
+    if assessment.life is not None and rules.sets_protected:
+        loose = [
+            (suit, group) for suit, group in assessment.life.groups(search.hand.pool) if group[0] == "loose"
+        ]
+        if len(loose) == 1:
+            suit, (_, position) = loose[0]
+            alone = _card_at(position, suit)
+    return floor, search.life_possible(), alone
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1346,38 +1356,54 @@ def best_arrangement(
 ) -> Arrangement:
     """The arrangement charged the fewest points. With 14 cards (a turn's pick made) it also
     chooses the discard: a valid show first, then the fewest points left, then the costliest
-    card out of the hand.
+    card out of the hand (then the first in sorted order).
 
-    Discards are tried costliest first, so a later one must be charged strictly less to win;
-    that bound lets each later search skip every arrangement that could not, and the 14 cards'
-    own price (`_discard_floor`) ends the search once no cheaper discard can beat it (a hand
-    with no possible life then stops after its first discard). Where cards in sets count
-    against a hand (home rules) a show may be charged points, so until a discard leaves a show
-    the floor says nothing (a later show beats any points), and a hand that could hold both
-    lives tries discards until one shows; from then on only a cheaper show can win, and a
-    show is charged no less than the floor says either."""
+    Every discard is weighed against the best found so far, and only an arrangement that
+    would beat it is looked for (a bound that lets each search skip most of its work). The
+    card the 14 cards' cheapest arrangement leaves alone is tried first, since discarding it
+    usually leaves a show, and a show found early makes every later search a cheap one for a
+    show only. The others follow costliest first; one that comes before the best in that order
+    wins a tie, one that comes after must be charged strictly less. The 14 cards' own price
+    (`_discard_floor`) ends the search once no cheaper discard can beat the best (a hand with
+    no possible life then stops after its first discard). Where cards in sets count against a
+    hand (home rules) a show may be charged points, so until a discard leaves a show the floor
+    says nothing (a later show beats any points), and a hand that could hold both lives tries
+    discards until one shows; from then on only a cheaper show can win, and a show is charged
+    no less than the floor says either."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
         return _arrangement(_assess(cards, wild, rules), None)
-    best: _Assessment | None = None
-    best_discard: Card | None = None
-    floor, life_possible = _discard_floor(cards, wild, rules)
-    floor_ends = rules.sets_protected or not life_possible
     ace = rules.ace_points
-    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key)):
-        if best is not None and best.valid and best.points == 0:
-            break
-        bound = _INFINITE if best is None else max(best.points, 1)
+    order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
+    floor, life_possible, alone = _discard_floor(cards, wild, rules)
+    floor_ends = rules.sets_protected or not life_possible
+    tries = list(enumerate(order))
+    if alone is not None and alone in order:
+        first = order.index(alone)
+        tries.insert(0, tries.pop(first))
+    best: _Assessment | None = None
+    best_index = len(order)
+    for index, discard in tries:
+        before = index < best_index  # comes first in the order: wins a tie
+        if best is not None and best.valid and best.points == 0 and not before:
+            break  # nothing after a show charged nothing can beat it
+        # A discard before the best in the order needs no more points to win, one after it less
+        # (and at most 0 to beat a hand charged nothing that does not show).
+        bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
         ends = floor_ends or (best is not None and best.valid)
         if ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
-            break  # this discard and every cheaper one leave at least the best found
+            break  # this discard and every cheaper one (in the order) leave at least the best found
         rest = list(cards)
         rest.remove(discard)
         assessment = _assess(rest, wild, rules, bound)
         if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
             assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
-        if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
-            best, best_discard = assessment, discard
+        if best is None or (not assessment.valid, assessment.points, index) < (
+            not best.valid,
+            best.points,
+            best_index,
+        ):
+            best, best_index = assessment, index
     assert best is not None
-    return _arrangement(best, best_discard)
+    return _arrangement(best, order[best_index])
