@@ -308,21 +308,32 @@ _SPAN_LONG_LIFE = 6  # where a 4+ card sequence is tracked (the four-card life)
 def _runs(
     x: int, counts: int, jokers: int, wild_position: int, one_joker: bool, span: int = MAX_SEQUENCE
 ) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """Every run whose lowest natural card sits at position `x` and whose highest natural sits
-    fewer than `span` positions above it, as (natural positions, fewest substitutes, natural
-    count). `counts` no longer holds the card at `x`. Naturals may skip a card the suit holds
-    (a joker takes its place) because that card may be needed elsewhere."""
+    """Every run whose lowest natural card other than a low Ace sits at position `x` and whose
+    naturals span at most `span` positions, as (natural positions, fewest substitutes, natural
+    count): first those from `x` up, then, where an Ace waits at the top (see `_Hand`), those
+    that take it as their lowest card, below `x`. `counts` no longer holds the card at `x`.
+    Naturals may skip a card the suit holds (a joker takes its place) because that card may be
+    needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
     top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
-    available = [p for p in range(x + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
-    x_natural = not _is_wild_position(x, wild_position)
+    yield from _runs_up(x, (x,), 0, top, counts, max_gap, wild_position)
+    if x != HIGH_ACE and x <= span and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
+        yield from _runs_up(ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
+
+
+def _runs_up(
+    low: int, chosen: tuple[int, ...], gaps: int, top: int, counts: int, max_gap: int, wild_position: int
+) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """The runs from `low` that hold the naturals `chosen` (`gaps` missing among them) and any of
+    the cards `counts` holds above them up to `top`."""
+    available = [p for p in range(chosen[-1] + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
 
     def extend(
         chosen: tuple[int, ...], start: int, gaps: int, natural: bool
     ) -> Iterator[tuple[tuple[int, ...], int, int]]:
         if natural:
             size = len(chosen)
-            substitutes = max(3, chosen[-1] - x + 1) - size
+            substitutes = max(3, chosen[-1] - low + 1) - size
             if substitutes <= max_gap:
                 yield chosen, substitutes, size
         last = chosen[-1]
@@ -338,7 +349,7 @@ def _runs(
                 natural or not _is_wild_position(position, wild_position),
             )
 
-    return extend((x,), 0, 0, x_natural)
+    return extend(chosen, 0, gaps, any(not _is_wild_position(p, wild_position) for p in chosen))
 
 
 def _without(counts: int, positions: Sequence[int]) -> int:
@@ -369,9 +380,7 @@ def _options(
     span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
-    if x == ACE and (exact or _reaches_top(counts, span)):
-        yield rest + _ONE[HIGH_ACE], 0, None, 0, None
-    elif _is_wild_position(x, wild_position):
+    if _is_wild_position(x, wild_position):
         yield rest, -1, None, 0, ("free", x)
         if exact:  # a show may place spare jokers in a set where this card is itself
             for extra in range(2, min(jokers, max_set - 1) + 1):
@@ -384,7 +393,7 @@ def _options(
                 yield rest, extra, None, 0, ("lone", x, extra)
     longest = min(jokers, 1) if one_joker else jokers
     for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
-        left = _without(rest, chosen[1:])
+        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
         if exact:
             for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
                 exact_add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
@@ -395,16 +404,6 @@ def _options(
         yield left, substitutes, add, 0, ("run", chosen, substitutes)
         if track and four_life and length == 3 and substitutes < longest:
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
-
-
-def _reaches_top(counts: int, span: int) -> bool:
-    """Whether the suit holds a card close enough below the top for a run to join it to an
-    Ace played high. Without one, an Ace played high is in no run but one of its own (J-Q-A
-    of jokers, no different from A-2-3 of jokers), so the points search leaves it low and does
-    everything else it could do there: the suit's states are not all made twice, once with the
-    Ace still to come at the top."""
-    low = HIGH_ACE - span + 1
-    return bool(counts >> (_BITS * low) & ((1 << (_BITS * (HIGH_ACE - low))) - 1))
 
 
 def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -522,8 +521,8 @@ def _moves(counts: int, x: int, wild_position: int, jokers: int, config: tuple[A
         ]
     span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
     window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
-    high = x == ACE and _reaches_top(counts, span)  # the Ace's moves look at the top too
-    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | high << 29 | config[7] >> 15
+    low_ace = x <= span and bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
+    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
     moves = _MOVES_MEMO.young.get(key)
     if moves is None:
         moves = _MOVES_MEMO.get(key)
@@ -631,8 +630,8 @@ def _no_table(bound: int) -> Table:
 
 def _clusters(counts: int, max_gap: int) -> list[int]:
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
-    so that each part's table is shared by every suit that holds the same few cards. A low
-    Ace may still move above the King, which ties the first part to the last. (It visits the
+    so that each part's table is shared by every suit that holds the same few cards. An Ace
+    (kept at the top) may still play low, which ties the last part to the first. (It visits the
     held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
@@ -649,8 +648,8 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
         current |= counts & _MAX_COPIES << shift
         previous = position
     clusters.append(current)
-    if len(clusters) > 1 and counts >> _BITS & _MAX_COPIES and HIGH_ACE - previous - 1 <= max_gap:
-        clusters[0] += clusters.pop()
+    if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
+        clusters[0] += clusters.pop()  # an Ace at the top may play low, below the first part
     return clusters
 
 
@@ -705,7 +704,7 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
         if 2 <= len(suits) <= max_size and need <= jokers and all(counts[s] for s in suits):
             masks.append((mask, suits, need, max_size - len(suits)))
     options = []
-    one = _ONE[rank]
+    one = _ONE[_at(rank)]
 
     def choose(start: int, left: list[int], sets: tuple[Any, ...], need: int, most: int) -> None:
         taken = tuple((counts[s] - left[s]) * one for s in range(4))
@@ -731,8 +730,20 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
 # ------------------------------------------------------------------------- one hand
 
 
+def _at(rank: int) -> int:
+    """Where a suit's counts keep a rank: an Ace at the top, above the King.
+
+    The search takes a suit's cards lowest first, and an Ace can be played low (A-2-3) or high
+    (Q-K-A). Kept low, every Ace would have to choose at the start whether to wait at the top,
+    and each state of the suit would be met twice (with the Ace still to come and without).
+    Kept at the top, it is taken last, and a run from a low card can reach down to it
+    (`_runs`): one state, whichever way the Ace is played."""
+    return HIGH_ACE if rank == ACE else rank
+
+
 class _Hand:
-    """A hand in the solver's terms: per-suit counts by position, printed jokers, the pool."""
+    """A hand in the solver's terms: per-suit counts by position (see `_at`), printed jokers,
+    the pool."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None, ace: int) -> None:
         self.cards = cards
@@ -752,9 +763,9 @@ class _Hand:
             else:
                 self.all_points += ace if rank == ACE else 10 if rank > 10 else rank
             suit = _SUIT_INDEX[card.suit]
-            counts[suit] += _ONE[rank]
+            counts[suit] += _ONE[_at(rank)]
             presence[suit] |= 1 << rank
-            if counts[suit] >> (_BITS * rank) & _MAX_COPIES == _MAX_COPIES:
+            if counts[suit] >> (_BITS * _at(rank)) & _MAX_COPIES == _MAX_COPIES:
                 raise RulesError(f"The solver takes at most {_MAX_COPIES - 1} copies of a card in one hand.")
         self.counts = counts
         self.presence = presence
@@ -763,7 +774,7 @@ class _Hand:
     def wild_position(self, counts: int) -> int:
         """The wild rank, where the suit holds a wild card (tables do not depend on it otherwise)."""
         wild = self.wild
-        if wild is not None and counts >> (_BITS * wild) & _MAX_COPIES:
+        if wild is not None and counts >> (_BITS * _at(wild)) & _MAX_COPIES:
             return wild
         return 0
 
@@ -778,9 +789,7 @@ class _Hand:
                 continue
             any_run = True
             covered = middles | middles >> 1 | middles << 1
-            in_runs += sum(
-                _count(counts, p if p < HIGH_ACE else ACE) for p in range(1, 15) if covered >> p & 1
-            )
+            in_runs += sum(_count(counts, _at(p)) for p in range(1, 15) if covered >> p & 1)
         return any_run, in_runs
 
     def has_triplet(self) -> bool:
@@ -926,7 +935,7 @@ class _Search:
         while shared:
             rank = (shared & -shared).bit_length() - 1
             shared &= shared - 1
-            per_suit = tuple(_count(counts, rank) for counts in hand.counts)
+            per_suit = tuple(_count(counts, _at(rank)) for counts in hand.counts)
             options = _set_options(rank, per_suit, hand.pool, self.rules.max_set_size)
             if len(options) > 1:
                 rank_options.append(options)
