@@ -317,7 +317,7 @@ def _runs(
     max_gap = min(jokers, 1) if one_joker else jokers
     top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
     yield from _runs_up(x, (x,), 0, top, counts, max_gap, wild_position)
-    if x != HIGH_ACE and x <= span and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
+    if ACE < x <= span and x < HIGH_ACE and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
         yield from _runs_up(ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
 
 
