@@ -178,8 +178,9 @@ _ANY_CODE = [True] * len(_CODES)
 
 
 def _position_points(ace: int) -> tuple[int, ...]:
-    """Penalty points by position (1 = low Ace, 14 = high Ace), for cards that are not wild."""
-    return (0, ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, ace)
+    """Penalty points by position (see `_at`: King 2 .. Two 13, an Ace 1 or 14), for cards that
+    are not wild."""
+    return (0, ace, *(min(10, 15 - position) for position in range(2, HIGH_ACE)), ace)
 
 
 # A suit's cards are one int: 3 bits per position (1..14) hold how many of that card the suit
@@ -289,7 +290,8 @@ def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, .
 
 
 def _is_wild_position(position: int, wild_position: int) -> bool:
-    return position == wild_position or (wild_position == ACE and position == HIGH_ACE)
+    """Whether the card at `position` is wild: an Ace (kept at 14) is wild at 1 too."""
+    return position == wild_position or (wild_position == HIGH_ACE and position == ACE)
 
 
 # The longest stretch (lowest to highest natural) a run needs when only the points are sought:
@@ -597,10 +599,8 @@ def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
 
 
 def _wild_in(counts: int, wild_position: int) -> int:
-    """The wild position if these cards hold a wild card (an Ace may have moved to the top)."""
-    if wild_position and (
-        _count(counts, wild_position) or (wild_position == ACE and _count(counts, HIGH_ACE))
-    ):
+    """The wild position if these cards hold a wild card."""
+    if wild_position and _count(counts, wild_position):
         return wild_position
     return 0
 
@@ -731,14 +731,17 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
 
 
 def _at(rank: int) -> int:
-    """Where a suit's counts keep a rank: an Ace at the top, above the King.
+    """Where a suit's counts keep a rank: the ranks upside down (King at 2, Two at 13) and an
+    Ace at 14, played there as a low Ace (A-2-3) or at 1 as a high one (Q-K-A).
 
-    The search takes a suit's cards lowest first, and an Ace can be played low (A-2-3) or high
-    (Q-K-A). Kept low, every Ace would have to choose at the start whether to wait at the top,
-    and each state of the suit would be met twice (with the Ace still to come and without).
-    Kept at the top, it is taken last, and a run from a low card can reach down to it
-    (`_runs`): one state, whichever way the Ace is played."""
-    return HIGH_ACE if rank == ACE else rank
+    The search takes a suit's cards from position 1 up. Upside down, it takes the high cards
+    first, and those are the discards a 14-card hand tries first (costliest first): a suit
+    without one of them then meets the same states as the whole suit once past that card, and
+    the memo has them. (Runs are the same read either way.) An Ace kept at 14 is taken last,
+    and a run from a card near position 1 can reach down to it (`_runs`): kept at 1, every Ace
+    would have to choose at the start whether to wait at 14, and each state of the suit would
+    be met twice, with the Ace still to come and without."""
+    return HIGH_ACE if rank == ACE else 15 - rank
 
 
 class _Hand:
@@ -775,7 +778,7 @@ class _Hand:
         """The wild rank, where the suit holds a wild card (tables do not depend on it otherwise)."""
         wild = self.wild
         if wild is not None and counts >> (_BITS * _at(wild)) & _MAX_COPIES:
-            return wild
+            return _at(wild)
         return 0
 
     def runs_possible(self) -> tuple[bool, int]:
@@ -789,7 +792,7 @@ class _Hand:
                 continue
             any_run = True
             covered = middles | middles >> 1 | middles << 1
-            in_runs += sum(_count(counts, _at(p)) for p in range(1, 15) if covered >> p & 1)
+            in_runs += sum(_count(counts, _at(p % HIGH_ACE or ACE)) for p in range(1, 15) if covered >> p & 1)
         return any_run, in_runs
 
     def has_triplet(self) -> bool:
@@ -1080,7 +1083,9 @@ class _Group:
     pure_run: bool = False
 
 
-_CARDS = [[Card(ACE if p == HIGH_ACE else max(p, 1), suit) for p in range(HIGH_ACE + 1)] for suit in SUITS]
+_CARDS = [
+    [Card(ACE if p in (0, ACE, HIGH_ACE) else 15 - p, suit) for p in range(HIGH_ACE + 1)] for suit in SUITS
+]
 
 
 def _card_at(position: int, suit: int) -> Card:
