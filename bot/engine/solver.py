@@ -7,7 +7,11 @@ the way the rules split it:
 * Runs live inside one suit. Each suit is solved on its own by a memoised search over its
   rank counts (`_suit_table`), giving a small Pareto table of what the suit can reach:
   (net jokers used, life flags) -> least deadwood. Tables are keyed by the suit's counts only
-  (never by its letter), so one table serves all four suits and every later hand.
+  (never by its letter), so one table serves all four suits and every later hand. What keeps
+  a long suit with several jokers fast: the points search tries only short runs (longer ones
+  are never needed, `_SPAN_POINTS`), a table holds only what could beat the price a search
+  must beat (`_suit_table`), the moves from each state are shared (`_moves`), and a suit is
+  searched from its high cards down with its Aces at the far end (`_at`).
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
@@ -310,12 +314,11 @@ _SPAN_LONG_LIFE = 6  # where a 4+ card sequence is tracked (the four-card life)
 def _runs(
     x: int, counts: int, jokers: int, wild_position: int, one_joker: bool, span: int = MAX_SEQUENCE
 ) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """Every run whose lowest natural card other than a low Ace sits at position `x` and whose
-    naturals span at most `span` positions, as (natural positions, fewest substitutes, natural
-    count): first those from `x` up, then, where an Ace waits at the top (see `_Hand`), those
-    that take it as their lowest card, below `x`. `counts` no longer holds the card at `x`.
-    Naturals may skip a card the suit holds (a joker takes its place) because that card may be
-    needed elsewhere."""
+    """Every run whose lowest natural card, but for an Ace played at position 1, sits at `x` and
+    whose naturals span at most `span` positions, as (natural positions, fewest substitutes,
+    natural count): first those from `x` up, then, where an Ace waits at 14 (see `_at`), those
+    that play it at 1, below `x`. `counts` no longer holds the card at `x`. Naturals may skip a
+    card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
     top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
     yield from _runs_up(x, (x,), 0, top, counts, max_gap, wild_position)
@@ -371,8 +374,7 @@ def _options(
     """What the card at the lowest position `x` can do, as (counts left, net jokers, life-code
     map, deadwood, group descriptor): be left out (a wild card is released to the pool), be
     the lowest natural of a run, be a lone card with jokers as a set (only where runs may not
-    take two jokers, and in a show a wild card being itself, to hold spare jokers), or, for an
-    Ace, move to the top to play above the King.
+    take two jokers, and in a show a wild card being itself, to hold spare jokers).
 
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
@@ -511,8 +513,8 @@ _MOVES_MEMO: _Memo[int, list[Move]] = _Memo(2_048)
 
 
 def _moves(counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> list[Move]:
-    """`_options` as the cards each takes (an Ace moved to the top takes a negative amount), for
-    the table builder. In the points search they depend only on the cards from `x` up to the
+    """`_options` as the cards each takes (an Ace played at 1 is taken from 14), for the table
+    builder. In the points search they depend only on the cards from `x` up to the
     longest run tried and on the jokers up to what such a run can take, so they are made once
     for all suits and hands that share those: a suit's search then meets each of its states
     with a plain loop instead of a nest of generators. Exact mode (rare) makes them afresh."""
@@ -631,7 +633,7 @@ def _no_table(bound: int) -> Table:
 def _clusters(counts: int, max_gap: int) -> list[int]:
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
     so that each part's table is shared by every suit that holds the same few cards. An Ace
-    (kept at the top) may still play low, which ties the last part to the first. (It visits the
+    (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
     held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
@@ -649,7 +651,7 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
         previous = position
     clusters.append(current)
     if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
-        clusters[0] += clusters.pop()  # an Ace at the top may play low, below the first part
+        clusters[0] += clusters.pop()  # an Ace at 14 may play at 1, below the first part
     return clusters
 
 
