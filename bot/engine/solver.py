@@ -483,9 +483,11 @@ def _suit_table(
         return table
     candidates: dict[int, Entry] = {}
     memo = _POINTS_MEMO
-    for taken, dk, add, dw in _moves(counts, x, wild_position, jokers, config):
+    moves, shift = _moves(counts, x, wild_position, jokers, config)
+    for taken, dk, add, dw in moves:
         if dw >= bound:
             continue
+        taken <<= shift
         # The rest's key is this key less the cards taken (they sit in its low bits): a memo
         # hit, the common case, then costs no call.
         rest = memo.young.get(key - taken)
@@ -512,31 +514,42 @@ Move = tuple[int, int, list[int] | None, int]  # (cards taken, net jokers, code 
 _MOVES_MEMO: _Memo[int, list[Move]] = _Memo(2_048)
 
 
-def _moves(counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> list[Move]:
+def _moves(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
+) -> tuple[list[Move], int]:
     """`_options` as the cards each takes (an Ace played at 1 is taken from 14), for the table
-    builder. In the points search they depend only on the cards from `x` up to the
-    longest run tried and on the jokers up to what such a run can take, so they are made once
-    for all suits and hands that share those: a suit's search then meets each of its states
-    with a plain loop instead of a nest of generators. Exact mode (rare) makes them afresh."""
+    builder, with the shift that puts those in place. In the points search they depend only on
+    the cards from `x` up to the longest run tried, on which of those is wild, on what `x`
+    costs left out and on the jokers up to what such a run can take, so they are made once for
+    every state, suit and hand that shares those: above the first few positions they are kept
+    relative to `x` (a run's shape, wherever it sits), and a search meets each state with a
+    plain loop instead of a nest of generators. Near position 1, where a run may reach down to
+    an Ace, they are kept where they are. Exact mode (rare) makes them afresh."""
     if config[4]:
         return [
             (counts - rest, dk, add, dw)
             for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
-        ]
+        ], 0
     span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
     window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
-    low_ace = x <= span and bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
-    key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
+    if x > span:
+        wild = wild_position - x + 1 if x <= wild_position < x + span else 0
+        key = window | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
+        shift = _BITS * x
+    else:
+        low_ace = bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
+        key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
+        shift = 0
     moves = _MOVES_MEMO.young.get(key)
     if moves is None:
         moves = _MOVES_MEMO.get(key)
         if moves is None:
             moves = [
-                (counts - rest, dk, add, dw)
+                ((counts - rest) >> shift, dk, add, dw)
                 for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
             ]
             _MOVES_MEMO.put(key, moves)
-    return moves
+    return moves, shift
 
 
 def _trace(
