@@ -1421,10 +1421,13 @@ def best_arrangement(
         # (and at most 0 to beat a hand charged nothing that does not show).
         bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
         ends = floor_ends or (best is not None and best.valid)
-        if ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
+        priced_out = min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound
+        if ends and priced_out:
             break  # this discard and every cheaper one (in the order) leave at least the best found
         rest = list(cards)
         rest.remove(discard)
+        if priced_out and _show(_Search(rest, wild, rules), None) is None:
+            continue  # (home rules, no show yet) it leaves no fewer points, and no show either
         assessment = _assess(rest, wild, rules, bound)
         if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
             assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
