@@ -36,7 +36,7 @@ from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
 from typing import Any, Generic, TypeVar
 
-from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, Suit, card_points, is_wild
+from bot.engine.cards import ACE, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
@@ -181,10 +181,13 @@ _HAS_PURE = [bool(code % 2) for code in _CODES]
 _ANY_CODE = [True] * len(_CODES)
 
 
+_PIPS_BY_POSITION = tuple(min(10, 15 - position) for position in range(2, 14))
+
+
 def _position_points(ace: int) -> tuple[int, ...]:
     """Penalty points by position (see `_at`: King 2 .. Two 13, an Ace 1 or 14), for cards that
     are not wild."""
-    return (0, ace, *(min(10, 15 - position) for position in range(2, HIGH_ACE)), ace)
+    return (0, ace, *_PIPS_BY_POSITION, ace)
 
 
 # A suit's cards are one int: 3 bits per position (1..14) hold how many of that card the suit
@@ -453,14 +456,14 @@ def _suit_table(
     joker per run, four-card life, lone sets, track life flags, exact, largest set, identical
     triplets).
 
-    Only entries with less deadwood than `bound` are made: a search that must beat a price
-    has no use for the others, and leaving a card out costs its points, so with a low bound
-    (the later discards of a 14-card hand, once one discard has set the price to beat) most
-    cards cannot be left out and most of the search is never entered. Dropping entries at or
-    over the bound drops nothing that beats entries under it, so the entries kept are exactly
-    those of the whole table below the bound, and a table made with a higher bound serves any
-    lower one. The rest of the suit is searched under the same bound (not the bound less the
-    card left out), so that one search meets each part of a suit under one bound only."""
+    Only entries with less deadwood than `bound` are made, and a table made with a higher
+    bound serves any lower one. The searches ask for whole tables: bounded by the price they
+    must beat, tables helped the later discards of a 14-card hand, but once suits were searched
+    from the top down (`_at`) those share the whole suit's tables anyway, and tables remade
+    under a higher bound cost common hands more than the bound saved. A traceback asks only
+    for the entries up to the one it follows, which a table it finds in the memo always has.
+    Dropping entries at or over the bound drops nothing that beats entries under it, so the
+    entries kept are exactly those of the whole table below the bound."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
@@ -630,14 +633,6 @@ def _as_table(entries: Sequence[Entry], bound: int) -> Table:
     return entries, least, pure, entries[0][0], bound
 
 
-def _below(table: Table, bound: int) -> Table:
-    """The table as if made under the lower `bound`. A search joins tables in another way when
-    one of them has a single entry (see `_combine`), so it must see the same entries whatever
-    bound the memo's table was made under, or tied answers could differ with the memo's history."""
-    entries = [entry for entry in table[0] if entry[2] < bound]
-    return _as_table(entries, bound) if entries else _no_table(bound)
-
-
 def _no_table(bound: int) -> Table:
     """No entry below `bound` (below any bound: the cards cannot all be melded, exact mode)."""
     return _NO_TABLE if bound == _UNBOUNDED else ((), 1 << 30, False, 1 << 30, bound)
@@ -759,6 +754,9 @@ def _at(rank: int) -> int:
     return HIGH_ACE if rank == ACE else 15 - rank
 
 
+_AT = tuple(_at(rank) for rank in range(KING + 1))
+
+
 class _Hand:
     """A hand in the solver's terms: per-suit counts by position (see `_at`), printed jokers,
     the pool."""
@@ -781,9 +779,10 @@ class _Hand:
             else:
                 self.all_points += ace if rank == ACE else 10 if rank > 10 else rank
             suit = _SUIT_INDEX[card.suit]
-            counts[suit] += _ONE[_at(rank)]
+            position = _AT[rank]
+            counts[suit] += _ONE[position]
             presence[suit] |= 1 << rank
-            if counts[suit] >> (_BITS * _at(rank)) & _MAX_COPIES == _MAX_COPIES:
+            if counts[suit] >> (_BITS * position) & _MAX_COPIES == _MAX_COPIES:
                 raise RulesError(f"The solver takes at most {_MAX_COPIES - 1} copies of a card in one hand.")
         self.counts = counts
         self.presence = presence
@@ -1014,10 +1013,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = _suit_table(state[1], state[2], pool, config, limit)
-                    if table[4] > limit:
-                        table = _below(table, limit)
-                    known[state[1]] = table
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
