@@ -15,7 +15,15 @@ call it happens to land in, so the first run also reports its times with the pau
 CPU time is reported next to wall time because on a shared machine wall time also counts
 other processes.
 
+Then the adversarial hands (`ADVERSARIAL_HANDS`: long suits, copies from several decks,
+several wild cards, found by `--search` under every preset and deck count) are timed one by
+one from empty memos, with median, p99 and worst per preset and size; and the memory the
+process-wide caches hold after 100,000 random hands across the presets (as resident memory
+grown, the caches full).
+
     python benchmarks/solver.py [--count 10000] [--seed 1] [--rules standard] [--sizes 13,14]
+        [--repeats 3] [--memory-hands 100000] [--skip-random]
+    python benchmarks/solver.py --search 10 [--keep 4] [--seed 1]   # hunt for slow hands
 """
 
 from __future__ import annotations
