@@ -4,11 +4,13 @@ several other rule sets, some hands dealt heavy in jokers and some built close t
 
 import copy
 import dataclasses
+import importlib.util
 import pickle
 import random
 from collections import Counter
 from functools import cache
 from itertools import product
+from pathlib import Path
 
 import pytest
 
@@ -412,3 +414,130 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
                 shoe.remove(card)
         hand += rng.sample(shoe, 13 - len(hand))
         compare(hand, random_wild(rng), rule_sets[index % len(rule_sets)])
+
+
+# ------------------------------------------------------------------ the points search's shortcuts
+
+
+def _all_runs(solver, wild, one_joker):
+    """Every run the search can make from every position: chosen positions -> fewest substitutes."""
+    above = sum(solver._ONE[p] for p in range(2, solver.HIGH_ACE + 1))
+    runs = {}
+    for x in range(1, solver.HIGH_ACE + 1):
+        counts = above & ~sum(solver._ONE[p] for p in range(1, x + 1))
+        for chosen, substitutes, _ in solver._runs(x, counts, 12, wild, one_joker):
+            runs[chosen] = substitutes
+    return runs
+
+
+def _run_flags(chosen, substitutes, long_life, one_joker):
+    """(jokers, pure, 4+ cards) of a run, and of the same with one more joker where that is tried."""
+    found = [(substitutes, substitutes == 0, long_life and len(chosen) + substitutes >= 4)]
+    if long_life and len(chosen) + substitutes == 3 and (substitutes == 0 or not one_joker):
+        found.append((substitutes + 1, False, True))
+    return found
+
+
+def _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker):
+    """Whether the run's cards make shorter runs (in two parts, or with a wild card being itself
+    released to the pool) using no more jokers, with as good life flags."""
+    (substitutes, pure, long), *_ = _run_flags(chosen, runs[chosen], long_life, one_joker)
+    span = chosen[-1] - chosen[0]
+    for freed in [None, *(p for p in chosen if solver._is_wild_position(p, wild))]:
+        kept = tuple(p for p in chosen if p != freed)
+        for cut in range(len(kept)):
+            parts = [kept[:cut], kept[cut:]] if cut else [kept]
+            if any(part not in runs or part[-1] - part[0] >= span for part in parts):
+                continue
+            for picks in product(*(_run_flags(part, runs[part], long_life, one_joker) for part in parts)):
+                used = sum(pick[0] for pick in picks) - (freed is not None)
+                if (
+                    used <= substitutes
+                    and any(p[1] for p in picks) >= pure
+                    and any(p[2] for p in picks) >= long
+                ):
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("one_joker", [False, True])
+@pytest.mark.parametrize("long_life", [False, True])
+def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, long_life):
+    """The points search tries only runs whose naturals span a few positions (`_SPAN_POINTS`,
+    or `_SPAN_LONG_LIFE` where a 4+ card sequence is tracked). That is exact because every
+    longer run the search could make is beaten or matched by shorter ones made of the same
+    cards: split in two, or with a wild card being itself released to the joker pool, using no
+    more jokers, with as many sequences, a pure one where the run was pure and (where tracked) a
+    4+ card one where the run had 4+ cards. Checked here for every run from every position,
+    with every wild position; a part longer than the cap is itself checked the same way."""
+    from bot.engine import solver
+
+    cap = solver._SPAN_LONG_LIFE if long_life else solver._SPAN_POINTS
+    for wild in range(15):  # 14: an Ace, wild at 1 too
+        runs = _all_runs(solver, wild, one_joker)
+        for chosen in runs:
+            if chosen[-1] - chosen[0] + 1 > cap:
+                assert _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker), (
+                    chosen,
+                    wild,
+                )
+
+
+# ------------------------------------------------------------------ the slowest hands known
+
+
+def _adversarial_hands():
+    """`ADVERSARIAL_HANDS` of benchmarks/solver.py: the slowest hands its search found."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "solver.py"
+    spec = importlib.util.spec_from_file_location("solver_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ADVERSARIAL_HANDS
+
+
+@pytest.mark.parametrize("preset", Rules.PRESET_NAMES)
+def test_the_adversarial_hands_match_brute_force(preset):
+    """Every 13-card hand the benchmark's search found slow, under the preset it was found for,
+    and the 14-card ones discard by discard (two per preset: the reference is slow on them)."""
+    rules = Rules.preset(preset)
+    hands = [(wild, parse_cards(text)) for name, _, wild, text in _adversarial_hands() if name == preset]
+    assert hands
+    for wild, cards in hands:
+        if len(cards) == 13:
+            compare(cards, wild, rules)
+    for wild, cards in [hand for hand in hands if len(hand[1]) == 14][:2]:
+        result = best_arrangement(cards, wild, rules)
+        check_arrangement(cards, wild, rules, result)
+        outcomes = {}
+        for discard in set(cards):
+            rest = list(cards)
+            rest.remove(discard)
+            outcomes[discard] = brute_force(rest, wild, rules)
+        best_points, best_valid = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
+        assert (result.points, result.valid) == (best_points, best_valid), (format_cards(cards), wild)
+        assert outcomes[result.discard] == (result.points, result.valid)
+
+
+def test_an_answer_does_not_depend_on_what_the_memos_held():
+    """The same hand gets the same answer, groups included, from empty memos as after others."""
+    from bot.engine import melds, solver
+
+    rng = random.Random(5)
+    hands = []
+    for index in range(120):
+        rules = PRESETS[index % len(PRESETS)]
+        shoe = build_shoe(3, 3)
+        suit = rng.choice(SUITS)
+        heavy = [card for card in shoe if card.suit == suit or card == JOKER]
+        hands.append((rng.sample(heavy, 9) + rng.sample(shoe, rng.choice([4, 5])), random_wild(rng), rules))
+    warm = [best_arrangement(cards, wild, rules) for cards, wild, rules in hands]
+    for (cards, wild, rules), answer in zip(hands, warm, strict=True):
+        for memo in (
+            solver._POINTS_MEMO,
+            solver._SET_MEMO,
+            solver._TRACE_MEMO,
+            solver._MOVES_MEMO,
+            melds._MELDS,
+        ):
+            memo.clear()
+        assert best_arrangement(cards, wild, rules) == answer, (format_cards(cards), wild, rules.preset)

@@ -211,6 +211,7 @@ def classify_group(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -
 # The solver lays out the same few groups again and again. The memo holds ints only (card
 # ids, kind index, order), so the garbage collector never has to walk it.
 _MELDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MELDS_LIMIT = 20_000  # ~190 bytes an entry: at most ~4 MB, then it starts again
 _KINDS = tuple(GroupKind)
 _SUIT_IDS = {suit: index for index, suit in enumerate(SUITS)}
 
@@ -241,7 +242,7 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
         index = next(i for i in left if cards[i] == card)
         left.remove(index)
         order.append(index)
-    if len(_MELDS) >= 100_000:
+    if len(_MELDS) >= _MELDS_LIMIT:
         _MELDS.clear()
     _MELDS[key] = (_KINDS.index(kind), *order)
     return Meld(kind, tuple(ordered))

@@ -7,7 +7,11 @@ the way the rules split it:
 * Runs live inside one suit. Each suit is solved on its own by a memoised search over its
   rank counts (`_suit_table`), giving a small Pareto table of what the suit can reach:
   (net jokers used, life flags) -> least deadwood. Tables are keyed by the suit's counts only
-  (never by its letter), so one table serves all four suits and every later hand.
+  (never by its letter), so one table serves all four suits and every later hand. What keeps
+  a long suit with several jokers fast: the points search tries only short runs (longer ones
+  are never needed, `_SPAN_POINTS`), a table holds only what could beat the price a search
+  must beat (`_suit_table`), the moves from each state are shared (`_moves`), and a suit is
+  searched from its high cards down with its Aces at the far end (`_at`).
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
@@ -30,9 +34,9 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
-from bot.engine.cards import ACE, JOKER_RANK, SUITS, Card, Suit, card_points, is_wild
+from bot.engine.cards import ACE, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
@@ -177,9 +181,13 @@ _HAS_PURE = [bool(code % 2) for code in _CODES]
 _ANY_CODE = [True] * len(_CODES)
 
 
+_PIPS_BY_POSITION = tuple(min(10, 15 - position) for position in range(2, 14))
+
+
 def _position_points(ace: int) -> tuple[int, ...]:
-    """Penalty points by position (1 = low Ace, 14 = high Ace), for cards that are not wild."""
-    return (0, ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, ace)
+    """Penalty points by position (see `_at`: King 2 .. Two 13, an Ace 1 or 14), for cards that
+    are not wild."""
+    return (0, ace, *_PIPS_BY_POSITION, ace)
 
 
 # A suit's cards are one int: 3 bits per position (1..14) hold how many of that card the suit
@@ -199,15 +207,63 @@ Entry = tuple[int, int, int]
 _E = TypeVar("_E", bound=tuple[int, ...])  # an entry, or one that carries its picks after it
 _EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # A suit's table with what pruning needs at hand: (entries, least deadwood, has a pure run,
-# fewest net jokers).
-Table = tuple[Sequence[Entry], int, bool, int]
-_EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0)
-_NO_TABLE: Table = ((), 1 << 30, False, 1 << 30)  # cards that cannot all be melded (exact mode)
+# fewest net jokers, bound), where the entries are those with less deadwood than the bound
+# (see `_suit_table`).
+Table = tuple[Sequence[Entry], int, bool, int, int]
+_UNBOUNDED = 1 << 30
+_EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0, _UNBOUNDED)
+_NO_TABLE: Table = ((), 1 << 30, False, 1 << 30, _UNBOUNDED)  # cards that cannot all be melded (exact mode)
 
-_POINTS_MEMO: dict[int, Table] = {}
-_SET_MEMO: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
-_TRACE_MEMO: dict[tuple[int, Entry], tuple[Any, ...]] = {}
-_MEMO_LIMIT = 400_000  # entries per memo; beyond that a memo restarts rather than grow forever
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Memo(Generic[_K, _V]):
+    """A process-wide memo that stays within `limit` * 2 entries yet keeps what is in use.
+
+    Entries go into a young generation; when it is full it becomes the old one (the previous
+    old one is dropped, with whatever no search asked for since) and a new young one starts.
+    A hit in the old generation is copied into the young one, so the tables every hand needs
+    (small suits, which all hands share) survive every turnover, while the one-off tables of
+    long suits age out. That is LRU-like at no cost on a young hit (a plain dict lookup), which
+    is what most lookups are; a plain LRU would pay for its bookkeeping on every hit."""
+
+    __slots__ = ("limit", "old", "young")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.young: dict[_K, _V] = {}
+        self.old: dict[_K, _V] = {}
+
+    def get(self, key: _K) -> _V | None:
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.get(key)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key: _K, value: _V) -> None:
+        if len(self.young) >= self.limit:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        self.young = {}
+        self.old = {}
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+
+# Limits per generation, sized from measured bytes per entry (~340 for a table, ~285 for a
+# traceback, ~1,100 for a rank's set choices) so that all three stay under ~30 MB together
+# (two generations each), leaving room in a 50 MB budget for melds' layouts and the computer
+# players' cache of answers.
+_POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
+_SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
+_TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
 
 
 def _config(
@@ -237,36 +293,55 @@ def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, .
     return counts | bits | wild_position << 59 | jokers << 63
 
 
-def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-
-
 # ------------------------------------------------------------------------- one suit
 
 
 def _is_wild_position(position: int, wild_position: int) -> bool:
-    return position == wild_position or (wild_position == ACE and position == HIGH_ACE)
+    """Whether the card at `position` is wild: an Ace (kept at 14) is wild at 1 too."""
+    return position == wild_position or (wild_position == HIGH_ACE and position == ACE)
+
+
+# The longest stretch (lowest to highest natural) a run needs when only the points are sought:
+# a longer run can always be split into shorter ones, or lose a wild card being itself to the
+# joker pool, with no more jokers and life flags as good (two sequences where there was one,
+# a pure part where the run was pure, a 4+ card part where the run was one and that flag is
+# tracked). So such a run never leaves less than the shorter runs do, and the search need not
+# try it; without the cap a suit of ten or more cards with a few jokers has thousands of runs
+# to try from each card (every subset of the cards above it). `tests/test_solver.py` checks
+# the claim on every run the search can make. Shows (exact mode) still try every length,
+# since a long run is room for spare jokers.
+_SPAN_POINTS = 5
+_SPAN_LONG_LIFE = 6  # where a 4+ card sequence is tracked (the four-card life)
 
 
 def _runs(
-    x: int, counts: int, jokers: int, wild_position: int, one_joker: bool
+    x: int, counts: int, jokers: int, wild_position: int, one_joker: bool, span: int = MAX_SEQUENCE
 ) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """Every run whose lowest natural card sits at position `x`, as (natural positions, fewest
-    substitutes, natural count). `counts` no longer holds the card at `x`. Naturals may skip a
+    """Every run whose lowest natural card, but for an Ace played at position 1, sits at `x` and
+    whose naturals span at most `span` positions, as (natural positions, fewest substitutes,
+    natural count): first those from `x` up, then, where an Ace waits at 14 (see `_at`), those
+    that play it at 1, below `x`. `counts` no longer holds the card at `x`. Naturals may skip a
     card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
-    top = MAX_SEQUENCE if x == ACE else HIGH_ACE
-    available = [p for p in range(x + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
-    x_natural = not _is_wild_position(x, wild_position)
+    top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
+    yield from _runs_up(x, (x,), 0, top, counts, max_gap, wild_position)
+    if ACE < x <= span and x < HIGH_ACE and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
+        yield from _runs_up(ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
+
+
+def _runs_up(
+    low: int, chosen: tuple[int, ...], gaps: int, top: int, counts: int, max_gap: int, wild_position: int
+) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """The runs from `low` that hold the naturals `chosen` (`gaps` missing among them) and any of
+    the cards `counts` holds above them up to `top`."""
+    available = [p for p in range(chosen[-1] + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
 
     def extend(
         chosen: tuple[int, ...], start: int, gaps: int, natural: bool
     ) -> Iterator[tuple[tuple[int, ...], int, int]]:
         if natural:
             size = len(chosen)
-            substitutes = max(3, chosen[-1] - x + 1) - size
+            substitutes = max(3, chosen[-1] - low + 1) - size
             if substitutes <= max_gap:
                 yield chosen, substitutes, size
         last = chosen[-1]
@@ -282,7 +357,7 @@ def _runs(
                 natural or not _is_wild_position(position, wild_position),
             )
 
-    return extend((x,), 0, 0, x_natural)
+    return extend(chosen, 0, gaps, any(not _is_wild_position(p, wild_position) for p in chosen))
 
 
 def _without(counts: int, positions: Sequence[int]) -> int:
@@ -302,19 +377,17 @@ def _options(
     """What the card at the lowest position `x` can do, as (counts left, net jokers, life-code
     map, deadwood, group descriptor): be left out (a wild card is released to the pool), be
     the lowest natural of a run, be a lone card with jokers as a set (only where runs may not
-    take two jokers, and in a show a wild card being itself, to hold spare jokers), or, for an
-    Ace, move to the top to play above the King.
+    take two jokers, and in a show a wild card being itself, to hold spare jokers).
 
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
     one_joker, four_life, lone_set, track, exact, max_set, triplet, _, points = config
     rest = counts - _ONE[x]
+    span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
-    if x == ACE:
-        yield rest + _ONE[HIGH_ACE], 0, None, 0, None
-    elif _is_wild_position(x, wild_position):
+    if _is_wild_position(x, wild_position):
         yield rest, -1, None, 0, ("free", x)
         if exact:  # a show may place spare jokers in a set where this card is itself
             for extra in range(2, min(jokers, max_set - 1) + 1):
@@ -326,22 +399,26 @@ def _options(
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
     longest = min(jokers, 1) if one_joker else jokers
-    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker):
-        left = _without(rest, chosen[1:])
+    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
+        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
         if exact:
             for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
                 exact_add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
                 yield left, extra, exact_add, 0, ("run", chosen, extra)
             continue
         length = size + substitutes
-        add = _ADD_SEQ[(substitutes == 0) + 2 * (length >= LONG_LIFE)] if track else None
+        add = _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)] if track else None
         yield left, substitutes, add, 0, ("run", chosen, substitutes)
         if track and four_life and length == 3 and substitutes < longest:
             yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
 
 
-def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int]:
-    return entry[0], entry[2], -_LEVEL[entry[1]]
+def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Fewest jokers, then least deadwood, then the most life flags, and last the code itself:
+    a total order, so that a table lists its entries the same way whatever order they were
+    found in (a table made under a lower bound finds them in another order, see `_suit_table`),
+    and an answer never depends on what the memos held before."""
+    return entry[0], entry[2], -_LEVEL[entry[1]], entry[1]
 
 
 def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
@@ -369,16 +446,29 @@ def _prune(candidates: dict[int, Entry], exact: bool) -> Sequence[Entry]:
     return _pareto(candidates)
 
 
-def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> Table:
+def _suit_table(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int = _UNBOUNDED
+) -> Table:
     """The table of one suit: for each (net jokers, life code), the least deadwood; in exact
     mode, every (net jokers, life code) reachable with every natural card melded. Entries are
     plain int triples, so the memo holds nothing the garbage collector has to walk; the groups
     behind an entry are found again by `_trace` when an answer is laid out. `config` is (one
     joker per run, four-card life, lone sets, track life flags, exact, largest set, identical
-    triplets)."""
+    triplets).
+
+    Only entries with less deadwood than `bound` are made, and a table made with a higher
+    bound serves any lower one. The searches ask for whole tables: bounded by the price they
+    must beat, tables helped the later discards of a 14-card hand, but once suits were searched
+    from the top down (`_at`) those share the whole suit's tables anyway, and tables remade
+    under a higher bound cost common hands more than the bound saved. A traceback asks only
+    for the entries up to the one it follows, which a table it finds in the memo always has.
+    Dropping entries at or over the bound drops nothing that beats entries under it, so the
+    entries kept are exactly those of the whole table below the bound."""
     key = _memo_key(counts, wild_position, jokers, config)
-    table = _POINTS_MEMO.get(key)
-    if table is not None:
+    table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
+    if table is None:
+        table = _POINTS_MEMO.get(key)
+    if table is not None and table[4] >= bound:
         return table
     x = _first_card(counts)
     if not x:
@@ -387,25 +477,82 @@ def _suit_table(counts: int, wild_position: int, jokers: int, config: tuple[Any,
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
         table = _joined(
-            [_suit_table(c, _wild_in(c, wild_position), jokers, config) for c in parts], jokers, exact
+            [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in parts],
+            jokers,
+            exact,
+            bound,
         )
-        _remember(_POINTS_MEMO, key, table)
+        _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
-    for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config):
-        for k, code, deadwood in _suit_table(rest, wild_position, jokers, config)[0]:
+    memo = _POINTS_MEMO
+    moves, shift = _moves(counts, x, wild_position, jokers, config)
+    for taken, dk, add, dw in moves:
+        if dw >= bound:
+            continue
+        taken <<= shift
+        # The rest's key is this key less the cards taken (they sit in its low bits): a memo
+        # hit, the common case, then costs no call.
+        rest = memo.young.get(key - taken)
+        if rest is None or rest[4] < bound:
+            rest = _suit_table(counts - taken, wild_position, jokers, config, bound)
+        for k, code, deadwood in rest[0]:
             nk = k + dk
             if nk > jokers:
                 break  # entries come sorted by jokers
+            nd = deadwood + dw
+            if nd >= bound:
+                continue
             ncode = add[code] if add is not None else code
             key2 = nk * 16 + ncode
-            nd = deadwood + dw
             old = candidates.get(key2)
             if old is None or nd < old[2]:
                 candidates[key2] = (nk, ncode, nd)
-    table = _as_table(_prune(candidates, exact)) if candidates else _NO_TABLE
-    _remember(_POINTS_MEMO, key, table)
+    table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
+    _POINTS_MEMO.put(key, table)
     return table
+
+
+Move = tuple[int, int, list[int] | None, int]  # (cards taken, net jokers, code map, deadwood)
+_MOVES_MEMO: _Memo[int, list[Move]] = _Memo(2_048)
+
+
+def _moves(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
+) -> tuple[list[Move], int]:
+    """`_options` as the cards each takes (an Ace played at 1 is taken from 14), for the table
+    builder, with the shift that puts those in place. In the points search they depend only on
+    the cards from `x` up to the longest run tried, on which of those is wild, on what `x`
+    costs left out and on the jokers up to what such a run can take, so they are made once for
+    every state, suit and hand that shares those: above the first few positions they are kept
+    relative to `x` (a run's shape, wherever it sits), and a search meets each state with a
+    plain loop instead of a nest of generators. Near position 1, where a run may reach down to
+    an Ace, they are kept where they are. Exact mode (rare) makes them afresh."""
+    if config[4]:
+        return [
+            (counts - rest, dk, add, dw)
+            for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
+        ], 0
+    span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
+    window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
+    if x > span:
+        wild = wild_position - x + 1 if x <= wild_position < x + span else 0
+        key = window | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
+        shift = _BITS * x
+    else:
+        low_ace = bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
+        key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
+        shift = 0
+    moves = _MOVES_MEMO.young.get(key)
+    if moves is None:
+        moves = _MOVES_MEMO.get(key)
+        if moves is None:
+            moves = [
+                ((counts - rest) >> shift, dk, add, dw)
+                for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
+            ]
+            _MOVES_MEMO.put(key, moves)
+    return moves, shift
 
 
 def _trace(
@@ -422,7 +569,8 @@ def _trace(
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
         wilds = [_wild_in(c, wild_position) for c in parts]
-        tables = [_suit_table(c, w, jokers, config)[0] for c, w in zip(parts, wilds, strict=True)]
+        bound = entry[2] + 1
+        tables = [_suit_table(c, w, jokers, config, bound)[0] for c, w in zip(parts, wilds, strict=True)]
         groups = ()
         for part, wild, pick in zip(parts, wilds, _split(tables, entry), strict=True):
             groups += _trace(part, wild, jokers, config, pick)
@@ -431,7 +579,7 @@ def _trace(
         groups = _trace(rest, wild_position, jokers, config, needed)
         if descriptor is not None:
             groups = (descriptor, *groups)
-    _remember(_TRACE_MEMO, key, groups)
+    _TRACE_MEMO.put(key, groups)
     return groups
 
 
@@ -442,7 +590,7 @@ def _step(
     it needs from their table, the group descriptor)."""
     k, code, deadwood = entry
     for rest, dk, add, dw, descriptor in _options(counts, _first_card(counts), wild_position, jokers, config):
-        for e in _suit_table(rest, wild_position, jokers, config)[0]:
+        for e in _suit_table(rest, wild_position, jokers, config, deadwood + 1)[0]:
             if e[0] + dk == k and e[2] + dw == deadwood and (add[e[1]] if add else e[1]) == code:
                 return rest, e, descriptor
     raise AssertionError("solver table and traceback disagree")
@@ -469,28 +617,31 @@ def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
 
 
 def _wild_in(counts: int, wild_position: int) -> int:
-    """The wild position if these cards hold a wild card (an Ace may have moved to the top)."""
-    if wild_position and (
-        _count(counts, wild_position) or (wild_position == ACE and _count(counts, HIGH_ACE))
-    ):
+    """The wild position if these cards hold a wild card."""
+    if wild_position and _count(counts, wild_position):
         return wild_position
     return 0
 
 
-def _as_table(entries: Sequence[Entry]) -> Table:
+def _as_table(entries: Sequence[Entry], bound: int) -> Table:
     least = 1 << 30
     pure = False
     for _, code, deadwood in entries:
         if deadwood < least:
             least = deadwood
         pure = pure or _HAS_PURE[code]
-    return entries, least, pure, entries[0][0]
+    return entries, least, pure, entries[0][0], bound
+
+
+def _no_table(bound: int) -> Table:
+    """No entry below `bound` (below any bound: the cards cannot all be melded, exact mode)."""
+    return _NO_TABLE if bound == _UNBOUNDED else ((), 1 << 30, False, 1 << 30, bound)
 
 
 def _clusters(counts: int, max_gap: int) -> list[int]:
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
-    so that each part's table is shared by every suit that holds the same few cards. A low
-    Ace may still move above the King, which ties the first part to the last. (It visits the
+    so that each part's table is shared by every suit that holds the same few cards. An Ace
+    (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
     held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
@@ -507,16 +658,19 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
         current |= counts & _MAX_COPIES << shift
         previous = position
     clusters.append(current)
-    if len(clusters) > 1 and counts >> _BITS & _MAX_COPIES and HIGH_ACE - previous - 1 <= max_gap:
-        clusters[0] += clusters.pop()
+    if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
+        clusters[0] += clusters.pop()  # an Ace at 14 may play at 1, below the first part
     return clusters
 
 
-def _joined(tables: list[Table], jokers: int, exact: bool) -> Table:
-    """The table of a suit made of independent parts: every pairing of the parts' entries."""
+def _joined(tables: list[Table], jokers: int, exact: bool, bound: int) -> Table:
+    """The table of a suit made of independent parts: every pairing of the parts' entries
+    (those with less deadwood than `bound`)."""
     if any(not table[0] for table in tables):
-        return _NO_TABLE
+        return _no_table(bound)
     partial = tables[0][0]
+    if tables[0][4] > bound:
+        partial = [entry for entry in partial if entry[2] < bound]
     for table in tables[1:]:
         candidates: dict[int, Entry] = {}
         for k, code, deadwood in partial:
@@ -525,16 +679,20 @@ def _joined(tables: list[Table], jokers: int, exact: bool) -> Table:
                 nk = k + k2
                 if nk > jokers:
                     break
+                nd = deadwood + deadwood2
+                if nd >= bound:
+                    continue
                 ncode = row[code2]
                 key = nk * 16 + ncode
-                nd = deadwood + deadwood2
                 old = candidates.get(key)
                 if old is None or nd < old[2]:
                     candidates[key] = (nk, ncode, nd)
         if not candidates:
-            return _NO_TABLE
+            return _no_table(bound)
         partial = _prune(candidates, exact)
-    return _as_table(partial)
+    if not partial:
+        return _no_table(bound)
+    return _as_table(partial, bound)
 
 
 # ------------------------------------------------------------------------- sets
@@ -556,7 +714,7 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
         if 2 <= len(suits) <= max_size and need <= jokers and all(counts[s] for s in suits):
             masks.append((mask, suits, need, max_size - len(suits)))
     options = []
-    one = _ONE[rank]
+    one = _ONE[_at(rank)]
 
     def choose(start: int, left: list[int], sets: tuple[Any, ...], need: int, most: int) -> None:
         taken = tuple((counts[s] - left[s]) * one for s in range(4))
@@ -575,15 +733,33 @@ def _set_options(rank: int, counts: tuple[int, ...], jokers: int, max_size: int)
     # Fullest sets first: the first choices tried then usually leave the least deadwood, and
     # the bound they set lets later choices be skipped on their floors alone.
     options.sort(key=lambda option: (-sum(option[0]), option[2]))
-    _remember(_SET_MEMO, key, options)
+    _SET_MEMO.put(key, options)
     return options
 
 
 # ------------------------------------------------------------------------- one hand
 
 
+def _at(rank: int) -> int:
+    """Where a suit's counts keep a rank: the ranks upside down (King at 2, Two at 13) and an
+    Ace at 14, played there as a low Ace (A-2-3) or at 1 as a high one (Q-K-A).
+
+    The search takes a suit's cards from position 1 up. Upside down, it takes the high cards
+    first, and those are the discards a 14-card hand tries first (costliest first): a suit
+    without one of them then meets the same states as the whole suit once past that card, and
+    the memo has them. (Runs are the same read either way.) An Ace kept at 14 is taken last,
+    and a run from a card near position 1 can reach down to it (`_runs`): kept at 1, every Ace
+    would have to choose at the start whether to wait at 14, and each state of the suit would
+    be met twice, with the Ace still to come and without."""
+    return HIGH_ACE if rank == ACE else 15 - rank
+
+
+_AT = tuple(_at(rank) for rank in range(KING + 1))
+
+
 class _Hand:
-    """A hand in the solver's terms: per-suit counts by position, printed jokers, the pool."""
+    """A hand in the solver's terms: per-suit counts by position (see `_at`), printed jokers,
+    the pool."""
 
     def __init__(self, cards: Sequence[Card], wild: int | None, ace: int) -> None:
         self.cards = cards
@@ -603,9 +779,10 @@ class _Hand:
             else:
                 self.all_points += ace if rank == ACE else 10 if rank > 10 else rank
             suit = _SUIT_INDEX[card.suit]
-            counts[suit] += _ONE[rank]
+            position = _AT[rank]
+            counts[suit] += _ONE[position]
             presence[suit] |= 1 << rank
-            if counts[suit] >> (_BITS * rank) & _MAX_COPIES == _MAX_COPIES:
+            if counts[suit] >> (_BITS * position) & _MAX_COPIES == _MAX_COPIES:
                 raise RulesError(f"The solver takes at most {_MAX_COPIES - 1} copies of a card in one hand.")
         self.counts = counts
         self.presence = presence
@@ -614,8 +791,8 @@ class _Hand:
     def wild_position(self, counts: int) -> int:
         """The wild rank, where the suit holds a wild card (tables do not depend on it otherwise)."""
         wild = self.wild
-        if wild is not None and counts >> (_BITS * wild) & _MAX_COPIES:
-            return wild
+        if wild is not None and counts >> (_BITS * _at(wild)) & _MAX_COPIES:
+            return _at(wild)
         return 0
 
     def runs_possible(self) -> tuple[bool, int]:
@@ -629,9 +806,7 @@ class _Hand:
                 continue
             any_run = True
             covered = middles | middles >> 1 | middles << 1
-            in_runs += sum(
-                _count(counts, p if p < HIGH_ACE else ACE) for p in range(1, 15) if covered >> p & 1
-            )
+            in_runs += sum(_count(counts, _at(p % HIGH_ACE or ACE)) for p in range(1, 15) if covered >> p & 1)
         return any_run, in_runs
 
     def has_triplet(self) -> bool:
@@ -705,7 +880,7 @@ def _combine(
         return None
     partial: Sequence[tuple[int, int, int, Any]] = ((k0, code0, deadwood0, picks0),)
     rest_jokers = sum(table[3] for _, table in several)
-    for state, (entries, least, _, fewest) in several[:-1]:
+    for state, (entries, least, _, fewest, _) in several[:-1]:
         floor -= least
         rest_jokers -= fewest
         max_jokers = budget - rest_jokers
@@ -728,7 +903,7 @@ def _combine(
         if not candidates:
             return None
         partial = _pareto(candidates)
-    state, (entries, _, _, _) = several[-1]
+    state, (entries, _, _, _, _) = several[-1]
     best = None
     for k, code, deadwood, picks in partial:
         row = _COMBINE[code]
@@ -777,7 +952,7 @@ class _Search:
         while shared:
             rank = (shared & -shared).bit_length() - 1
             shared &= shared - 1
-            per_suit = tuple(_count(counts, rank) for counts in hand.counts)
+            per_suit = tuple(_count(counts, _at(rank)) for counts in hand.counts)
             options = _set_options(rank, per_suit, hand.pool, self.rules.max_set_size)
             if len(options) > 1:
                 rank_options.append(options)
@@ -919,7 +1094,9 @@ class _Group:
     pure_run: bool = False
 
 
-_CARDS = [[Card(ACE if p == HIGH_ACE else max(p, 1), suit) for p in range(HIGH_ACE + 1)] for suit in SUITS]
+_CARDS = [
+    [Card(ACE if p in (0, ACE, HIGH_ACE) else 15 - p, suit) for p in range(HIGH_ACE + 1)] for suit in SUITS
+]
 
 
 def _card_at(position: int, suit: int) -> Card:
@@ -1095,11 +1272,13 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool]:
-    """What the 14 cards themselves would be charged, uncapped, and whether they could hold
-    both lives at all. Keeping 13 of them and leaving out card `d` is one way to arrange the 14
-    with `d` unmatched, so no discard can leave less than this floor minus `d`'s points: once
-    discards tried costliest first reach that, none after them can do better."""
+def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool, Card | None]:
+    """What the 14 cards themselves would be charged, uncapped, whether they could hold both
+    lives at all, and the one card their cheapest arrangement with both lives leaves out, if it
+    leaves out only one (where sets are free: discarding it likely leaves a show). Keeping 13
+    of them and leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no
+    discard can leave less than this floor minus `d`'s points: once discards tried costliest
+    first reach that, none after them can do better."""
     search = _Search(cards, wild, rules)
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
     floor = min(
@@ -1107,7 +1286,15 @@ def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tup
         assessment.priced(assessment.protect, False),
         search.hand.all_points,
     )
-    return floor, search.life_possible()
+    alone = None
+    if assessment.life is not None and rules.sets_protected:
+        loose = [
+            (suit, group) for suit, group in assessment.life.groups(search.hand.pool) if group[0] == "loose"
+        ]
+        if len(loose) == 1:
+            suit, (_, position) = loose[0]
+            alone = _card_at(position, suit)
+    return floor, search.life_possible(), alone
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1194,35 +1381,57 @@ def best_arrangement(
 ) -> Arrangement:
     """The arrangement charged the fewest points. With 14 cards (a turn's pick made) it also
     chooses the discard: a valid show first, then the fewest points left, then the costliest
-    card out of the hand.
+    card out of the hand (then the first in sorted order).
 
-    Discards are tried costliest first, so a later one must be charged strictly less to win;
-    that bound lets each later search skip every arrangement that could not, and the 14 cards'
-    own price (`_discard_floor`) ends the search once no cheaper discard can beat it (a hand
-    with no possible life then stops after its first discard). Where cards in sets count
-    against a hand (home rules) a show may be charged points, so that floor says nothing of
-    shows, and a hand that could hold both lives tries every discard until one shows."""
+    Every discard is weighed against the best found so far, and only an arrangement that
+    would beat it is looked for (a bound that lets each search skip most of its work). The
+    card the 14 cards' cheapest arrangement leaves alone is tried first, since discarding it
+    usually leaves a show, and a show found early makes every later search a cheap one for a
+    show only. The others follow costliest first; one that comes before the best in that order
+    wins a tie, one that comes after must be charged strictly less. The 14 cards' own price
+    (`_discard_floor`) ends the search once no cheaper discard can beat the best (a hand with
+    no possible life then stops after its first discard). Where cards in sets count against a
+    hand (home rules) a show may be charged points, so until a discard leaves a show the floor
+    says nothing (a later show beats any points), and a hand that could hold both lives tries
+    discards until one shows; from then on only a cheaper show can win, and a show is charged
+    no less than the floor says either."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
         return _arrangement(_assess(cards, wild, rules), None)
-    best: _Assessment | None = None
-    best_discard: Card | None = None
-    floor, life_possible = _discard_floor(cards, wild, rules)
-    floor_ends = rules.sets_protected or not life_possible
     ace = rules.ace_points
-    for discard in sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key)):
-        if best is not None and best.valid and best.points == 0:
-            break
-        bound = _INFINITE if best is None else max(best.points, 1)
-        if floor_ends and min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound:
-            break  # this discard and every cheaper one leave at least the best found
+    order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
+    floor, life_possible, alone = _discard_floor(cards, wild, rules)
+    floor_ends = rules.sets_protected or not life_possible
+    tries = list(enumerate(order))
+    if alone is not None and alone in order:
+        first = order.index(alone)
+        tries.insert(0, tries.pop(first))
+    best: _Assessment | None = None
+    best_index = len(order)
+    for index, discard in tries:
+        before = index < best_index  # comes first in the order: wins a tie
+        if best is not None and best.valid and best.points == 0 and not before:
+            break  # nothing after a show charged nothing can beat it
+        # A discard before the best in the order needs no more points to win, one after it less
+        # (and at most 0 to beat a hand charged nothing that does not show).
+        bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
+        ends = floor_ends or (best is not None and best.valid)
+        priced_out = min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound
+        if ends and priced_out:
+            break  # this discard and every cheaper one (in the order) leave at least the best found
         rest = list(cards)
         rest.remove(discard)
+        if priced_out and _show(_Search(rest, wild, rules), None) is None:
+            continue  # (home rules, no show yet) it leaves no fewer points, and no show either
         assessment = _assess(rest, wild, rules, bound)
-        if assessment.valid and assessment.points >= bound:
+        if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
             assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
-        if best is None or (not assessment.valid, assessment.points) < (not best.valid, best.points):
-            best, best_discard = assessment, discard
+        if best is None or (not assessment.valid, assessment.points, index) < (
+            not best.valid,
+            best.points,
+            best_index,
+        ):
+            best, best_index = assessment, index
     assert best is not None
-    return _arrangement(best, best_discard)
+    return _arrangement(best, order[best_index])
