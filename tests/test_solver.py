@@ -349,18 +349,24 @@ def test_fourteen_card_discards_match_brute_force():
         rules = RULE_SETS[index % len(RULE_SETS)]
         wild = random_wild(rng)
         cards = near_show(rng, size=14, joker_rate=0.1)
-        result = best_arrangement(cards, wild, rules)
-        check_arrangement(cards, wild, rules, result)
-        outcomes = {}
-        for discard in set(cards):
-            rest = list(cards)
-            rest.remove(discard)
-            outcomes[discard] = brute_force(rest, wild, rules)
-        best_points, best_valid = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
-        assert (result.points, result.valid) == (best_points, best_valid)
-        assert outcomes[result.discard] == (result.points, result.valid)
-        tied = [d for d, o in outcomes.items() if o == (best_points, best_valid)]
+        result, tied = compare_discards(cards, wild, rules)
         assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
+
+
+def compare_discards(cards, wild, rules):
+    """The solver's 14-card answer against brute force over every discard: the best show or
+    points, and a discard that reaches them; returns it and the discards that tie."""
+    result = best_arrangement(cards, wild, rules)
+    check_arrangement(cards, wild, rules, result)
+    outcomes = {}
+    for discard in set(cards):
+        rest = list(cards)
+        rest.remove(discard)
+        outcomes[discard] = brute_force(rest, wild, rules)
+    best = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
+    assert (result.points, result.valid) == best, (format_cards(cards), wild)
+    assert outcomes[result.discard] == best
+    return result, [d for d, o in outcomes.items() if o == best]
 
 
 def test_the_answer_behaves_as_a_frozen_record_whether_or_not_it_is_laid_out():
@@ -506,16 +512,7 @@ def test_the_adversarial_hands_match_brute_force(preset):
         if len(cards) == 13:
             compare(cards, wild, rules)
     for wild, cards in [hand for hand in hands if len(hand[1]) == 14][:2]:
-        result = best_arrangement(cards, wild, rules)
-        check_arrangement(cards, wild, rules, result)
-        outcomes = {}
-        for discard in set(cards):
-            rest = list(cards)
-            rest.remove(discard)
-            outcomes[discard] = brute_force(rest, wild, rules)
-        best_points, best_valid = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
-        assert (result.points, result.valid) == (best_points, best_valid), (format_cards(cards), wild)
-        assert outcomes[result.discard] == (result.points, result.valid)
+        compare_discards(cards, wild, rules)
 
 
 def test_an_answer_does_not_depend_on_what_the_memos_held():
