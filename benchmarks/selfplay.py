@@ -1,13 +1,16 @@
 """Computer players against each other: complete matches of every format, with the engine's
 invariants checked after every command and every match replayed from its log.
 
-Each match seats one strong player among easy ones (the strong seat moves round the table from
-one match to the next, so no seat's luck of the toss favours it). Per format it prints the
-speed, deals per match, turns per deal, how the deals ended, and the strong player's match win
-rate with a 95% Wilson interval next to its seat share. In Points a deal is the match, and the
-strong level's first drops give up deals to save chips, so its net chips are printed too.
+Each match seats one strong player among easy ones, or among greedy ones (`--against greedy`:
+the baseline of issue 14, an easy player with no careless throws), the strong seat moving round
+the table from one match to the next, so no seat's luck of the toss favours it. Per format it
+prints the speed, deals per match, turns per deal, how the deals ended, and the strong player's
+match win rate with a 95% Wilson interval next to its seat share. In Points a deal is the match,
+and the strong level's first drops give up deals to save chips, so its net chips per deal are
+printed too, with a 95% interval. Last, each kind of player's decision times (mean, p99, worst).
 
     python benchmarks/selfplay.py [--matches 30] [--seed 1] [--players 3] [--formats points,pool-101]
+                                  [--against easy|greedy]
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -41,24 +45,26 @@ class Tally:
     endings: Counter[str] = field(default_factory=Counter)
     capped: int = 0
     seconds: float = 0.0
-    strong_chips: int = 0  # Points: the strong seat's net chips over all matches
-    thinking: Counter[str] = field(default_factory=Counter)  # seconds spent deciding, per level
-    decisions: Counter[str] = field(default_factory=Counter)
+    strong_chips: list[int] = field(default_factory=list)  # Points: the strong seat's net chips, per match
+    thinking: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, per player kind
 
     def add(self, other: Tally) -> None:
-        for name in ("matches", "strong_wins", "deals", "turns", "capped", "seconds", "strong_chips"):
+        for name in ("matches", "strong_wins", "deals", "turns", "capped", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("endings", "thinking", "decisions"):
-            getattr(self, name).update(getattr(other, name))
+        self.endings.update(other.endings)
+        self.strong_chips += other.strong_chips
+        for kind, times in other.thinking.items():
+            self.thinking.setdefault(kind, []).extend(times)
 
 
-def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Tally) -> None:
+def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Tally, against: str) -> None:
     """One match to the end; every command comes from a computer player's own view."""
     table_rng = random.Random(seed)
     seats = [
-        ComputerPlayer(Level.STRONG if seat == strong_seat else Level.EASY, random.Random(seed * 31 + seat))
+        make_player(Level.STRONG if seat == strong_seat else against, random.Random(seed * 31 + seat))
         for seat in range(players)
     ]
+    names = ["strong" if seat == strong_seat else against for seat in range(players)]
     match, _ = Match.start(fmt, players, table_rng)
     while match.phase is not MatchPhase.OVER:
         if match.phase is MatchPhase.BETWEEN_DEALS:
@@ -72,8 +78,7 @@ def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Ta
             player = seats[seat]
             start = time.perf_counter()
             command = player.decide(deal.view(seat))
-            tally.thinking[player.level] += time.perf_counter() - start
-            tally.decisions[player.level] += 1
+            tally.thinking.setdefault(names[seat], []).append(time.perf_counter() - start)
             events = match.apply(command)
             match.check_invariants()
             kinds = {event.kind for event in events}
@@ -90,7 +95,11 @@ def play_match(fmt: Format, players: int, strong_seat: int, seed: int, tally: Ta
     tally.matches += 1
     tally.strong_wins += match.winner == strong_seat
     if fmt.spec.family is Family.POINTS:
-        tally.strong_chips += match.standings[strong_seat]
+        tally.strong_chips.append(match.standings[strong_seat])
+
+
+def make_player(kind: str, rng: random.Random) -> ComputerPlayer:
+    return ComputerPlayer.greedy(rng) if kind == "greedy" else ComputerPlayer(Level(kind), rng)
 
 
 def ending(kinds: set[EventKind]) -> str:
@@ -116,10 +125,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=3, help="seats per table (default 3)")
     parser.add_argument("--formats", default=",".join(f.value for f in Format))
+    parser.add_argument("--against", choices=("easy", "greedy"), default="easy", help="the other seats")
     args = parser.parse_args()
     formats = [Format(name) for name in args.formats.split(",")]
     share = 1 / args.players
-    print(f"{args.matches} matches per format, {args.players} seats (1 strong), seed {args.seed}")
+    print(
+        f"{args.matches} matches per format, {args.players} seats (1 strong, the rest {args.against}), "
+        f"seed {args.seed}"
+    )
     header = f"{'format':9} {'match/s':>7} {'deals/m':>7} {'turns/d':>7}  endings (show/drops/deck)"
     print(header + "   strong wins [95% CI]")
     overall = Tally()
@@ -128,19 +141,27 @@ def main() -> None:
         start = time.perf_counter()
         for index in range(args.matches):
             seed = args.seed * 1_000_003 + index
-            play_match(fmt, args.players, index % args.players, seed, tally)
+            play_match(fmt, args.players, index % args.players, seed, tally, args.against)
         tally.seconds = time.perf_counter() - start
         report(fmt.value, tally, share)
-        if fmt.spec.family is Family.POINTS:
-            chips = tally.strong_chips / max(tally.matches, 1)
-            easy = -chips / (args.players - 1)
-            print(f"{'':9} net chips per Points match: strong seat {chips:+.1f}, each easy seat {easy:+.1f}")
+        if fmt.spec.family is Family.POINTS and len(tally.strong_chips) > 1:
+            chips = statistics.fmean(tally.strong_chips)
+            half = 1.96 * statistics.stdev(tally.strong_chips) / math.sqrt(len(tally.strong_chips))
+            other = -chips / (args.players - 1)
+            print(
+                f"{'':9} net chips per deal: strong seat {chips:+.1f} "
+                f"[{chips - half:+.1f}, {chips + half:+.1f}], each {args.against} seat {other:+.1f}"
+            )
         overall.add(tally)
     report("all", overall, share)
     print(f"seat share of one player: {share:.3f}; deals cut off at {TURN_CAP} commands: {overall.capped}")
-    for level in Level:
-        count = max(overall.decisions[level], 1)
-        print(f"{level} decisions: {overall.thinking[level] / count * 1e3:.2f} ms each ({count} decisions)")
+    for kind, times in sorted(overall.thinking.items()):
+        times.sort()
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(
+            f"{kind} decisions: {statistics.fmean(times) * 1e3:.2f} ms mean, p99 {p99 * 1e3:.1f} ms, "
+            f"worst {times[-1] * 1e3:.1f} ms ({len(times)} decisions)"
+        )
 
 
 def report(name: str, tally: Tally, share: float) -> None:

@@ -210,3 +210,22 @@ def test_strong_drops_a_hopeless_first_hand_only_where_drops_are_allowed():
         command = ComputerPlayer(level, random.Random(1)).decide(deal.view(0))
         assert expected == command.NAME
         deal.apply(command)
+
+
+def test_the_greedy_baseline_never_throws_carelessly():
+    # The benchmarks' baseline (issue 14): whatever its random source, one view gets one answer,
+    # where an easy player's careless throws give several.
+    def easy(rng):
+        return ComputerPlayer(Level.EASY, rng)
+
+    for make, steady in ((ComputerPlayer.greedy, True), (easy, False)):
+        deal, _ = Deal.start(2, Rules(drops_allowed=False), random.Random(5))
+        most = 0
+        for _ in range(80):
+            if deal.phase is Phase.OVER:
+                break
+            view = deal.view(deal.turn)
+            answers = {make(random.Random(seed)).decide(view) for seed in range(12)}
+            most = max(most, len(answers))
+            deal.apply(min(answers, key=str))
+        assert (most == 1) is steady, most

@@ -58,9 +58,17 @@ class Level(StrEnum):
 class ComputerPlayer:
     """One computer seat. It keeps no memory between turns: everything comes from the view."""
 
-    def __init__(self, level: Level | str, rng: random.Random) -> None:
+    def __init__(self, level: Level | str, rng: random.Random, *, careless: float = EASY_CARELESS) -> None:
         self.level = Level(level)
         self.rng = rng
+        self.careless = careless  # how often an easy player throws a random high card
+
+    @classmethod
+    def greedy(cls, rng: random.Random) -> ComputerPlayer:
+        """The benchmarks' baseline, never offered to players: an easy player with no careless
+        throws. It takes the open card when that lowers its points, throws the card whose
+        removal leaves the fewest, never drops, and shows as soon as it can."""
+        return cls(Level.EASY, rng, careless=0.0)
 
     def decide(self, view: SeatView) -> Command:
         """The one command this seat plays now."""
@@ -97,11 +105,20 @@ class ComputerPlayer:
         allowed = _discardable(view)
         ace = view.rules.ace_points
         careless = [card for card in allowed if card_points(card, view.wild_rank, ace) >= EASY_HIGH_CARD]
-        if careless and self.rng.random() < EASY_CARELESS:
+        if careless and self.rng.random() < self.careless:
             return self.rng.choice(careless)
         if best.discard is not None and best.discard in allowed:
             return best.discard
-        return max(allowed, key=lambda card: (card_points(card, view.wild_rank, ace), card.sort_key))
+        # The solver's discard may not go (the card just taken from the open pile, a joker):
+        # the card whose removal leaves the fewest points, the costlier of two that tie.
+        return min(
+            allowed,
+            key=lambda card: (
+                _solve(_without(view.hand, card), view.wild_rank, view.rules).points,
+                -card_points(card, view.wild_rank, ace),
+                card.sort_key,
+            ),
+        )
 
 
 def decide(level: Level | str, view: SeatView, rng: random.Random) -> Command:
