@@ -53,6 +53,7 @@ from bot.store.records import (
     TableRecord,
     TableStatus,
 )
+from bot.store.schema import TABLES
 from bot.store.settings import URL_SCHEMES
 from bot.store.snapshots import SnapshotEncoder, dumps
 
@@ -248,6 +249,11 @@ class Store(LeagueStore, MessageStore, ABC):
     async def _value(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = await self._one(sql, params)
         return row[0] if row else None
+
+    async def row_counts(self) -> dict[str, int]:
+        """Each of the schema's tables with the number of rows it holds, in the order the
+        migrations made them (an order in which every row's references come first)."""
+        return {name: int(await self._value(f"SELECT count(*) FROM {name}")) for name in TABLES}
 
     # ----------------------------------------------------------------- writing
 
