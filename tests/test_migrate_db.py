@@ -59,6 +59,12 @@ async def build(path) -> tuple:
         await open_and_start(service, 3, players=4, fmt="pool-101")
         await play(service, 3, 40, random.Random(3))
         await service.open_table(GUILD, 4, user(4, 0), "Host", format="points")
+        # What the front end keeps: settings, posted messages (Discord's ids pass 2^62), closed DMs.
+        await store.set_guild_settings(GUILD, {"format": "deals-2"}, 1.5)
+        await store.set_user_settings(user(2, 1), {"deck": "four-colour"}, 2.5)
+        await store.remember_message("table:2", 2**62 + 3, 2**63 - 1, 3.5)
+        await store.refuse_dms(user(3, 2), 4.5)
+        await store.set_front_end_state("commands:global", "c0ffee", 5.5)
     finally:
         await store.close()
 
@@ -105,6 +111,13 @@ async def finish(target, clock, threads) -> dict:
             "night_status": str(night.status),
             "new_table": new.id,
             "stats": await bot.store.user_stats(GUILD, user(1, 0)),
+            "kept": (
+                await bot.store.guild_settings(GUILD),
+                await bot.store.user_settings(user(2, 1)),
+                await bot.store.posted_messages(),
+                await bot.store.dm_refusals(0.0),
+                await bot.store.front_end_state("commands:global"),
+            ),
         }
     finally:
         await bots.close()
@@ -129,6 +142,8 @@ async def test_a_played_database_moves_to_postgres_and_plays_on_as_it_would_have
         and f"match_commands {before['match_commands']}" in report[0]
     )
     assert "row counts equal in all 12 tables; 5 open tables, 4 matches replay alike." in report[1]
+
+    assert all(before.values()), before  # every table has rows to copy
 
     moved = await finish(postgres_url, clock, threads)
     assert moved["resumed"] == [2, 3, 4, 5001, 5002]
@@ -207,3 +222,42 @@ async def test_what_migrate_db_refuses_is_one_line_and_a_failing_exit(tmp_path, 
     one_line(migrate("--from", str(path), "--to", ahead, cwd=tmp_path), 1, "newer than this bot")
     # Nothing was written into the fresh target by the refusals: a good copy still lands there.
     assert migrate("--from", str(path), "--to", fresh, cwd=tmp_path).returncode == 0
+
+
+async def test_damaged_rows_are_copied_as_they_are_or_stop_the_copy_naming_them(tmp_path, schemas):
+    path = tmp_path / "rummy.db"
+    store, service = await open_service(path)
+    try:
+        for channel in (1, 2):
+            await open_and_start(service, channel)
+            await play(service, channel, 10, random.Random(channel))
+    finally:
+        await store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE tables SET seats = 'not json' WHERE channel_id = 1")  # the bot sets it aside
+    conn.commit()
+    conn.close()
+    target = schemas()
+    done = migrate("--from", str(path), "--to", target, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 open tables, 1 matches replay alike" in done.stdout
+    assert "damaged as before (copied as it is): table 1 is damaged" in done.stdout
+    store = await Store.open(target)
+    try:
+        (damaged, sound) = await store.active_tables()
+        assert damaged.damage is not None and sound.damage is None and sound.match is not None
+    finally:
+        await store.close()
+
+    # A value PostgreSQL's column cannot hold (SQLite's loose typing let it in): nothing copied.
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE tables SET point_value = 'lots' WHERE channel_id = 2")
+    conn.commit()
+    conn.close()
+    fresh = schemas()
+    one_line(migrate("--from", str(path), "--to", fresh, cwd=tmp_path), 1, "tables.point_value holds 'lots'")
+    store = await Store.open(fresh)
+    try:
+        assert not any((await store.row_counts()).values())
+    finally:
+        await store.close()
