@@ -63,10 +63,15 @@ async def verify(source: Store, target: Store, report: Report) -> None:
     ]
     if differ or before != report.copied:
         raise StoreError(f"The copy does not hold every row: {', '.join(differ) or 'rows copied differ'}.")
-    mine, theirs = await source.active_tables(), await target.active_tables()
-    if [t.table.id for t in mine] != [t.table.id for t in theirs]:
+    ids = await source.active_table_ids()
+    if ids != await target.active_table_ids():
         raise StoreError("The copy does not have the same open tables.")
-    for one, other in zip(mine, theirs, strict=True):
+    for table_id in ids:  # one at a time: a big database's matches are not all held at once
+        one, other = await source.active_table(table_id), await target.active_table(table_id)
+        if one is None or other is None:
+            if one is not other:
+                raise StoreError(f"Table {table_id} reads differently in the copy.")
+            continue  # ids that cannot be read at all: left out by both, as at a restart
         report.open_tables += 1
         if one.damage is not None or other.damage is not None:
             if one.damage != other.damage:
