@@ -1,4 +1,5 @@
-"""`python -m bot` runs the Discord bot; `python -m bot play` plays a table in the terminal.
+"""`python -m bot` runs the Discord bot; `python -m bot play` plays a table in the terminal;
+`python -m bot migrate-db --to postgresql://...` copies the SQLite database into PostgreSQL.
 
 `python -m bot --help` lists the commands; each says what it takes with `--help` after it.
 """
@@ -50,6 +51,18 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
     # The terminal table parses its own options: `python -m bot play --help` lists them.
     commands.add_parser("play", help="play a table against computer players here", add_help=False)
+    move = commands.add_parser(
+        "migrate-db",
+        help="copy the SQLite database into an empty PostgreSQL database and check the copy",
+        description="Copies the SQLite database (RUMMY_DB_PATH, or --from) into an empty PostgreSQL "
+        "database, then checks that every table holds as many rows and every open table's match "
+        "replays the same. Stop the bot first.",
+    )
+    move.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database: postgresql://...")
+    move.add_argument(
+        "--from", dest="source", type=Path, metavar="PATH", help="the SQLite file (default: RUMMY_DB_PATH)"
+    )
+    move.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
     return parser
 
 
@@ -61,7 +74,35 @@ def main(argv: list[str] | None = None) -> int:
         return play(rest)
     if rest:
         _parser().error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "migrate-db":
+        return migrate_db(args.env_file, args.source, args.to)
     return run(args.env_file)
+
+
+def migrate_db(env_file: Path, source: Path | None, url: str) -> int:
+    """Copies the SQLite database into PostgreSQL; one line, not a traceback, for what it refuses."""
+    from bot.migrate import run as copy_and_check
+    from bot.store import StoreError
+    from bot.store.settings import URL_SCHEMES, shown
+
+    if not url.startswith(URL_SCHEMES):
+        print(
+            f"rummy-bot migrate-db: --to must be a postgresql:// URL, not {url.split(':')[0]!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if source is None:
+        try:
+            source = Settings.load(env_file).db_path
+        except SettingsError as error:
+            print(f"rummy-bot migrate-db: {error} (set in the environment or {env_file})", file=sys.stderr)
+            return 2
+    try:
+        copy_and_check(source, url)
+    except StoreError as error:
+        print(f"rummy-bot migrate-db: {source} -> {shown(url)}: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run(env_file: Path) -> int:

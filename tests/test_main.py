@@ -62,6 +62,7 @@ def test_help_and_version_list_the_commands(tmp_path):
     done = run_bot("--help", cwd=tmp_path)
     assert done.returncode == 0
     assert "play" in done.stdout and "run" in done.stdout and "--env-file" in done.stdout
+    assert "migrate-db" in done.stdout
     version = run_bot("--version", cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("rummy-bot ")
     play_help = run_bot("play", "--help", cwd=tmp_path)

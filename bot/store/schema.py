@@ -167,6 +167,9 @@ def tables_made_by(migrations: tuple[tuple[str, ...], ...]) -> list[str]:
     ]
 
 
+TABLES = tuple(tables_made_by(MIGRATIONS))  # the schema's tables, those referred to first
+
+
 async def migrate(conn: aiosqlite.Connection) -> int:
     """Brings the database to `SCHEMA_VERSION`; returns the version it found. All pending
     migrations run in one transaction, so a crash mid-way leaves the database as it was."""

@@ -53,6 +53,7 @@ from bot.store.records import (
     TableRecord,
     TableStatus,
 )
+from bot.store.schema import TABLES
 from bot.store.settings import URL_SCHEMES
 from bot.store.snapshots import SnapshotEncoder, dumps
 
@@ -249,6 +250,11 @@ class Store(LeagueStore, MessageStore, ABC):
         row = await self._one(sql, params)
         return row[0] if row else None
 
+    async def row_counts(self) -> dict[str, int]:
+        """Each of the schema's tables with the number of rows it holds, in the order the
+        migrations made them (an order in which every row's references come first)."""
+        return {name: int(await self._value(f"SELECT count(*) FROM {name}")) for name in TABLES}
+
     # ----------------------------------------------------------------- writing
 
     async def _write(self, statements: dict[str, Rows]) -> None:
@@ -397,24 +403,39 @@ class Store(LeagueStore, MessageStore, ABC):
         )
         tables = []
         for row in rows:
-            try:
-                head = _table_head(row)
-            except (TypeError, ValueError):
-                log.error("table row %r is damaged beyond use (its ids or status): left out", row[0])
-                continue
-            if row[_DAMAGE] is not None:  # set aside at an earlier start
-                match_id = await self._match_id(head.id)
-                tables.append(ActiveTable(head, None, str(row[_DAMAGE]), True, match_id))
-                continue
-            table = head
-            try:
-                table = table_from_row(row)
-                match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
-            except DamagedRowError as error:
-                tables.append(ActiveTable(table, None, str(error), False, await self._match_id(head.id)))
-            else:
-                tables.append(ActiveTable(table, match, match_id=match.match_id if match else None))
+            active = await self._active_table(row)
+            if active is not None:
+                tables.append(active)
         return tables
+
+    async def active_table_ids(self) -> list[int]:
+        """The ids of the open and playing tables, in order (rows read one by one: `active_table`)."""
+        rows = await self._all("SELECT id FROM tables WHERE status IN ('open', 'playing') ORDER BY id", ())
+        return [row[0] for row in rows]
+
+    async def active_table(self, table_id: int) -> ActiveTable | None:
+        """One open or playing table as `active_tables` loads it (None if it is not open)."""
+        row = await self._one(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ? AND status IN ('open', 'playing')", (table_id,)
+        )
+        return None if row is None else await self._active_table(row)
+
+    async def _active_table(self, row: Sequence[Any]) -> ActiveTable | None:
+        try:
+            head = _table_head(row)
+        except (TypeError, ValueError):
+            log.error("table row %r is damaged beyond use (its ids or status): left out", row[0])
+            return None
+        if row[_DAMAGE] is not None:  # set aside at an earlier start
+            match_id = await self._match_id(head.id)
+            return ActiveTable(head, None, str(row[_DAMAGE]), True, match_id)
+        table = head
+        try:
+            table = table_from_row(row)
+            match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
+        except DamagedRowError as error:
+            return ActiveTable(table, None, str(error), False, await self._match_id(head.id))
+        return ActiveTable(table, match, match_id=match.match_id if match else None)
 
     async def _match_id(self, table_id: int) -> int | None:
         found = await self._value("SELECT id FROM matches WHERE table_id = ?", (table_id,))
