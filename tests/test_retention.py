@@ -2,6 +2,7 @@
 they left behind (standings, statistics, the match and table rows) stays, and an open match or
 one a league night has still to read is never touched."""
 
+import asyncio
 import random
 
 from backends import fetchone
@@ -135,3 +136,29 @@ async def test_the_sqlite_file_stops_growing_under_endless_play(tmp_path):
     settled_daily = (pages[-1] - pages[9]) / (len(pages) - 10)
     assert settled_daily < unpruned_daily / 8
     assert max(commands[9:]) <= 1.5 * max(commands[:9])  # the logs kept stay about three days'
+
+
+async def test_retention_runs_at_start_up_and_again_when_due_on_the_services_clock(tmp_path):
+    clock = ManualClock()
+    store, service = await open_service(tmp_path / "r.db", clock=clock)
+    await play_out(service, 1, random.Random(10))
+    passes = []
+    real_prune = store.prune
+
+    async def prune(*args, **kwargs):
+        passes.append(clock.now())
+        return await real_prune(*args, **kwargs)
+
+    store.prune = prune
+    settings = RetentionSettings(keep_days=1, every_seconds=3600, poll_seconds=0.01)
+    retention, stop = Retention(store, clock, settings), asyncio.Event()
+    runner = asyncio.create_task(retention.run(stop))
+    await asyncio.sleep(0.05)
+    assert passes == [clock.now()]  # at once, and not again before it is due
+    clock.advance(2 * DAY)
+    while len(passes) < 2:
+        await asyncio.sleep(0.01)
+    assert await store.pruned_at(1) == clock.now()
+    stop.set()
+    await runner
+    await store.close()
