@@ -121,7 +121,9 @@ def run(env_file: Path) -> int:
 
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
-        bot = RummyBot(settings.database, dev_guild_id=settings.dev_guild_id, tune_gc=True)
+        bot = RummyBot(
+            settings.database, dev_guild_id=settings.dev_guild_id, keep_days=settings.keep_days, tune_gc=True
+        )
         bot.run(settings.token, log_handler=None)
     except StoreError as error:
         print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)

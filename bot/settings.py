@@ -12,6 +12,7 @@ from dotenv import dotenv_values
 from bot.store.settings import database_path, database_url, shown
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+KEEP_DAYS = 90  # RUMMY_KEEP_DAYS unless set
 
 
 class SettingsError(ValueError):
@@ -25,6 +26,7 @@ class Settings:
     dev_guild_id: int | None
     log_level: str
     database_url: str | None = None  # a PostgreSQL database, used instead of the file at db_path
+    keep_days: int = KEEP_DAYS  # finished matches' move logs are deleted after this many days
 
     @property
     def database(self) -> str | Path:
@@ -51,6 +53,9 @@ class Settings:
             raise SettingsError(
                 f"RUMMY_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level.lower()!r}."
             )
+        keep = (values.get("RUMMY_KEEP_DAYS") or "").strip() or str(KEEP_DAYS)
+        if not (keep.isascii() and keep.isdigit() and int(keep) > 0):
+            raise SettingsError(f"RUMMY_KEEP_DAYS must be a whole number of days, 1 or more, not {keep!r}.")
         try:
             url = database_url(values)
         except ValueError as error:
@@ -61,4 +66,5 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             database_url=url,
+            keep_days=int(keep),
         )

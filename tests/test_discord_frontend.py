@@ -582,3 +582,34 @@ async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_ca
     await double.press_button(alice, prompt, confirm)
     await settle(bot)
     assert table.match.winners == [0]
+
+
+async def test_a_deal_pruned_from_the_database_still_verifies_from_what_was_published(
+    discord_double, bot_runner, tmp_path
+):
+    """Retention deletes a finished match's log and deals (their reveals) after the days kept;
+    `/rummy verify` checks what the channel was shown, so an old deal still verifies, and the
+    statistics are as they were."""
+    double = discord_double
+    clock = ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock, keep_days=90))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    await double.slash_command(mover, "rummy drop")
+    await settle(bot)
+    result = next(m for m in double.messages_to(double.channel_id) if "result" in m.content.lower())
+    options = {
+        "commitment": re.search(r"commitment `([0-9a-f]+)`", result.content)[1],
+        "salt": re.search(r"salt `([0-9a-f]+)`", result.content)[1],
+        "order": re.search(r"order: `([^`]+)`", result.content)[1],
+    }
+    before = await answer(double, await double.slash_command(alice, "rummy stats"))
+
+    clock.advance(91 * 86_400)
+    pruned = await bot.retention.prune()
+    assert pruned.matches == 1 and await bot.store.command_log(table.match_id) == []
+    assert await bot.store.pruned_at(table.match_id) == clock.now()
+    check = await double.slash_command(alice, "rummy verify", options=options)
+    assert "match the commitment" in await answer(double, check)
+    assert await answer(double, await double.slash_command(alice, "rummy stats")) == before

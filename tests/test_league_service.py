@@ -729,3 +729,27 @@ async def test_abandoning_a_table_whose_match_just_ended_keeps_its_real_result(b
     settled = league_events(events, "table_settled")
     assert [(p.user_id, p.won) for p in settled[0].placings] == [(12, True), (11, False)]
     assert not settled[0].reason  # settled from its match, not abandoned
+
+
+async def test_retention_keeps_a_finished_league_table_until_its_night_has_scored_it(bots):
+    """The bot was down 100 days after a night's tables finished: retention leaves their
+    matches alone, the league scores them from their logs on load, and only then may they go."""
+    from bot.service import Retention, RetentionSettings
+    from bot.service.retention import DAY
+
+    clock = clock_at(MONDAY)
+    bot = await seated_night(bots, clock, MEMBERS[:4], seats_per_table=2)
+    for channel, user in ((5001, 11), (5001, 14), (5002, 12), (5002, 13)):
+        await bot.leagues.check_in(channel, user)
+    await play_moves(bot, forward=False)  # the league has not heard of the ends
+    waiting = bot.leagues.unsettled_tables()
+    assert len(waiting) == 2
+    clock.advance(100 * DAY)
+    retention = Retention(bot.store, clock, RetentionSettings(keep_days=90), bot.leagues.unsettled_tables)
+    assert (await retention.prune()).matches == 0
+    await bots.stop(bot)
+    bot = await bots.start(clock)
+    assert sorted(bot.loaded[2].points.values()) == [6, 6, 10, 10]  # scored as if never down
+    assert bot.leagues.unsettled_tables() == set()
+    retention = Retention(bot.store, clock, RetentionSettings(keep_days=90), bot.leagues.unsettled_tables)
+    assert (await retention.prune()).matches == 2

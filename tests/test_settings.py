@@ -26,3 +26,11 @@ def test_a_postgresql_url_is_used_instead_of_the_file_and_its_password_is_not_sh
     assert Settings.load(None, {"RUMMY_DB_PATH": "file.db"}).database_shown == "file.db"
     with pytest.raises(SettingsError, match="postgresql://"):
         Settings.load(None, {"RUMMY_DATABASE_URL": "sqlite:///rummy.db"})
+
+
+def test_finished_matches_are_kept_90_days_unless_set_and_a_bad_number_is_refused():
+    assert Settings.load(None, {}).keep_days == 90
+    assert Settings.load(None, {"RUMMY_KEEP_DAYS": " 30 "}).keep_days == 30
+    for bad in ("0", "-5", "ninety", "1.5"):
+        with pytest.raises(SettingsError, match="RUMMY_KEEP_DAYS"):
+            Settings.load(None, {"RUMMY_KEEP_DAYS": bad})

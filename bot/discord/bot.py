@@ -25,10 +25,19 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
-from bot.service import LeagueEvent, LeagueService, ServiceSettings, TableEvent, TableService
+from bot.service import (
+    LeagueEvent,
+    LeagueService,
+    Retention,
+    RetentionSettings,
+    ServiceSettings,
+    TableEvent,
+    TableService,
+)
 from bot.service.preferences import Preferences
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
+from bot.settings import KEEP_DAYS
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -46,11 +55,13 @@ class RummyBot(commands.Bot):
         service_factory: ServiceFactory | None = None,
         edit_delay: float = 0.8,
         tune_gc: bool = False,
+        keep_days: float = KEEP_DAYS,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
         for the process that runs the bot for good (`python -m bot`): once the tables are
-        resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight."""
+        resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight. Finished matches'
+        move logs are deleted `keep_days` after their end (`bot.service.retention`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -59,6 +70,7 @@ class RummyBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.service_factory = service_factory or self._default_service
         self.tune_gc = tune_gc
+        self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
         self.presenter = Presenter(self, edit_delay=edit_delay)
         self.league_presenter = LeaguePresenter(self)
@@ -96,9 +108,16 @@ class RummyBot(commands.Bot):
         await self.presenter.restore()
         await self.league_presenter.restore()
         self._woken = await self.leagues.load()
+        self.retention = Retention(
+            self.store,
+            self.service.clock,
+            RetentionSettings(keep_days=self.keep_days),
+            keep_tables=self.leagues.unsettled_tables,
+        )
         self._timers = [
             asyncio.create_task(self.service.run(self._stop)),
             asyncio.create_task(self.leagues.run(self._stop)),
+            asyncio.create_task(self.retention.run(self._stop)),
         ]
         if self.tune_gc:
             runtime.tune_gc()

@@ -9,6 +9,7 @@ from bot.service.events import ServiceEventKind, TableEvent, visible_events
 from bot.service.league_events import LeagueEvent, LeagueEventKind, LeagueRecord, ThreadOpener
 from bot.service.leagues import LeagueService
 from bot.service.randomness import RandomSource, seeded, system_random
+from bot.service.retention import Retention, RetentionSettings
 from bot.service.service import ServiceSettings, TableService
 from bot.service.table import Table
 
@@ -21,6 +22,8 @@ __all__ = [
     "ManualClock",
     "Policy",
     "RandomSource",
+    "Retention",
+    "RetentionSettings",
     "ServiceError",
     "ServiceEventKind",
     "ServiceSettings",

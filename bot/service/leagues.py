@@ -482,6 +482,18 @@ class LeagueService:
 
     # ----------------------------------------------------------------- the scheduler
 
+    def unsettled_tables(self) -> set[int]:
+        """The service tables that league nights have seated and not settled yet: their matches
+        are still to be read to score them (`_settle_finished`), so retention keeps them."""
+        return {
+            table.table_id
+            for record in self._records.values()
+            for season in record.league.seasons
+            for night in season.nights
+            for table in night.tables
+            if table.table_id is not None and not table.settled
+        }
+
     def next_wake(self) -> float | None:
         """The earliest reminder, night start or check-in deadline of any league."""
         times = [t for record in self._records.values() for t in _wake_times(record.league)]

@@ -15,6 +15,7 @@ from bot.store.errors import (
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
+    Pruned,
     SeatRecord,
     StandingRow,
     StatsDelta,
@@ -37,6 +38,7 @@ __all__ = [
     "DamagedRowError",
     "DatabaseGoneError",
     "DuplicateCommandError",
+    "Pruned",
     "SeatRecord",
     "StandingRow",
     "StatsDelta",

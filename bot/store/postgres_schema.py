@@ -143,6 +143,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 7: the command a match's snapshot was taken after.
     ("ALTER TABLE matches ADD COLUMN snapshot_seq BIGINT",),
+    # 8: when a finished match's log, snapshot and deals were pruned, and the matches not yet pruned.
+    (
+        "ALTER TABLE matches ADD COLUMN pruned_at DOUBLE PRECISION",
+        """CREATE INDEX matches_unpruned ON matches (id, updated_at, table_id)
+            WHERE status <> 'playing' AND pruned_at IS NULL""",
+    ),
 )
 
 # Held for the migration's transaction, so that two processes starting at once on one database

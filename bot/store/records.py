@@ -141,3 +141,11 @@ class StoredLeague:
     next_wake: float | None
     damage: str | None = None
     reported: bool = False  # the damage was found and stored at an earlier start
+
+
+@dataclass
+class Pruned:
+    """What one `Store.prune` deleted: the matches whose logs went, and their commands."""
+
+    matches: int = 0
+    commands: int = 0

@@ -152,6 +152,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 7: a match's snapshot is no longer rewritten after every command (see `Store.save_command`):
     # the command it was taken after (null in older rows: every command, so `seq`).
     ("ALTER TABLE matches ADD COLUMN snapshot_seq INTEGER",),
+    # 8: retention (`Store.prune`): when a finished match's command log, snapshot and finished
+    # deals were deleted (null while they are kept); the index finds the matches not yet pruned.
+    (
+        "ALTER TABLE matches ADD COLUMN pruned_at REAL",
+        """CREATE INDEX matches_unpruned ON matches (id, updated_at, table_id)
+            WHERE status <> 'playing' AND pruned_at IS NULL""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -18,11 +18,13 @@ from bot.store.checkpoint import Checkpointer, CheckpointPolicy
 from bot.store.errors import ChannelBusyError, DatabaseGoneError, DuplicateCommandError
 from bot.store.health import WriteHealth
 from bot.store.schema import migrate
-from bot.store.store import NEXT_IDS, Statements, Store, check_changed
+from bot.store.store import MARK_PRUNED_BY_REPLACING, NEXT_IDS, Statements, Store, check_changed
 
 
 class SqliteStore(Store):
     """`Store` on a SQLite file. Open with `await Store.open(path)`."""
+
+    _mark_pruned = MARK_PRUNED_BY_REPLACING
 
     def __init__(
         self, conn: aiosqlite.Connection, checkpointer: Checkpointer, health: WriteHealth, ids: Sequence[int]

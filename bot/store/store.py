@@ -21,7 +21,7 @@ import asyncio
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from bot.store.messages import (
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
+    Pruned,
     SeatRecord,
     StandingRow,
     StatsDelta,
@@ -117,6 +118,33 @@ _UPSERT_USER_SETTINGS = (
     "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?, ?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at"
 )
+# Retention (`Store.prune`): a finished match keeps its row (ids, status, times) and standings;
+# its command log, snapshot, clock and finished deals go. `status <> 'playing'` again, in case.
+_PRUNE_COMMANDS = "DELETE FROM match_commands WHERE match_id = ?"
+_PRUNE_DEALS = "DELETE FROM deals WHERE match_id = ?"
+_MARK_PRUNED = (
+    "UPDATE matches SET snapshot = '{}', clock = '{}', pruned_at = ? "
+    "WHERE id = ? AND status <> 'playing' AND pruned_at IS NULL"
+)
+# SQLite's: a row updated smaller stays alone on its page (a finished match's row was a page,
+# with its snapshot), while a row deleted lets the page merge with its neighbours. So the row
+# is replaced, same id and columns, and the pages of pruned matches' rows are shared again.
+MARK_PRUNED_BY_REPLACING = (
+    "REPLACE INTO matches (id, table_id, status, seq, snapshot, clock, started_at, updated_at, "
+    "snapshot_seq, pruned_at) SELECT id, table_id, status, seq, '{}', '{}', started_at, updated_at, "
+    "snapshot_seq, ? FROM matches WHERE id = ? AND status <> 'playing' AND pruned_at IS NULL"
+)
+# Finished matches not pruned yet, last changed before a time, in id order from a given id, with
+# the number of commands each holds. Not a table set aside as damaged (kept as it is for someone
+# to look at), nor one of a league set aside (its nights cannot be read to see what they need).
+_PRUNABLE = (
+    "SELECT m.id, m.seq, m.table_id FROM matches m JOIN tables t ON t.id = m.table_id "
+    "WHERE m.status <> 'playing' AND m.pruned_at IS NULL AND m.id > ? AND m.updated_at < ? "
+    "AND t.status IN ('finished', 'cancelled') AND t.damage IS NULL "
+    "AND (t.league_id IS NULL OR t.league_id NOT IN (SELECT id FROM leagues WHERE damage IS NOT NULL)) "
+    "ORDER BY m.id LIMIT ?"
+)
+PRUNE_BATCH_ROWS = 2000  # commands deleted in one transaction at most (a longer match: alone)
 
 # Every write is a list of these statements, in this order, so that the writes of a batch can
 # be merged into one `executemany` per statement without reordering any one write's steps.
@@ -144,6 +172,10 @@ _WRITE_ORDER = (
     REFUSE_DMS,
     ALLOW_DMS,
     SET_FRONT_END_STATE,
+    _PRUNE_COMMANDS,
+    _PRUNE_DEALS,
+    _MARK_PRUNED,
+    MARK_PRUNED_BY_REPLACING,
 )
 _MUST_CHANGE_EVERY_ROW = frozenset(
     {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _ADVANCE_MATCH, UPDATE_LEAGUE}
@@ -181,6 +213,8 @@ class Store(LeagueStore, MessageStore, ABC):
 
     The service layers type against this class alone; a database provides the transaction, the
     two readers and its own errors in the store's words (the abstract methods below)."""
+
+    _mark_pruned = _MARK_PRUNED  # how `prune` empties a match's row (SQLite's: by replacing it)
 
     def __init__(self, next_table_id: int, next_match_id: int, next_league_id: int) -> None:
         self._snapshots = SnapshotEncoder()
@@ -367,6 +401,53 @@ class Store(LeagueStore, MessageStore, ABC):
 
     async def set_user_settings(self, user_id: int, settings: dict[str, Any], now: float) -> None:
         await self._write({_UPSERT_USER_SETTINGS: [(user_id, dumps(settings), now)]})
+
+    async def prune(
+        self,
+        before: float,
+        now: float,
+        *,
+        keep_tables: Collection[int] = (),
+        batch_rows: int = PRUNE_BATCH_ROWS,
+    ) -> Pruned:
+        """Deletes the command logs, snapshots and finished deals of the matches that ended
+        (over or abandoned, their table closed) and last changed before `before`, except those
+        of `keep_tables` (a league night still to read them). Their `matches` rows, standings,
+        statistics and tables are kept, marked `pruned_at = now`. Each transaction deletes about
+        `batch_rows` commands at most and goes through the write queue like any other write,
+        so a large prune never holds the database for long nor races the group commit."""
+        pruned = Pruned()
+        after = 0
+        while True:
+            rows = await self._all(_PRUNABLE, (after, before, 256))
+            if not rows:
+                return pruned
+            after = int(rows[-1][0])
+            batch: list[tuple[int, int]] = []
+            for match_id, seq, table_id in rows:
+                if int(table_id) in keep_tables:
+                    continue
+                if batch and sum(n for _, n in batch) + int(seq) > batch_rows:
+                    await self._prune_batch(batch, now, pruned)
+                    batch = []
+                batch.append((int(match_id), int(seq)))
+            if batch:
+                await self._prune_batch(batch, now, pruned)
+
+    async def _prune_batch(self, batch: list[tuple[int, int]], now: float, pruned: Pruned) -> None:
+        ids: Rows = [(match_id,) for match_id, _ in batch]
+        await self._write(
+            {_PRUNE_COMMANDS: ids, _PRUNE_DEALS: ids, self._mark_pruned: [(now, i) for (i,) in ids]}
+        )
+        for match_id, seq in batch:
+            self._snapshots.forget(match_id)
+            pruned.matches += 1
+            pruned.commands += seq
+
+    async def pruned_at(self, match_id: int) -> float | None:
+        """When the match's log, snapshot and deals were pruned (`prune`), or None if kept."""
+        found = await self._value("SELECT pruned_at FROM matches WHERE id = ?", (match_id,))
+        return None if found is None else float(found)
 
     # ----------------------------------------------------------------- reading
 
