@@ -143,9 +143,8 @@ class SeatView:
         return self.phase is not Phase.OVER and self.seat == self.turn
 
     def may_let_go(self, card: Card) -> bool:
-        """Whether the rules let this card be discarded or put in the finish slot now: not the
-        card just taken from the open pile, unless the rules allow it to go straight back."""
-        return not (self.picked_from_open and card == self.picked and not self.rules.rediscard_open_pick)
+        """Whether the rules let this card be discarded or put in the finish slot now."""
+        return not _straight_back(card, self.picked, self.picked_from_open, self.rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +317,7 @@ class Deal:
     def _verify_not_handed_back(self, card: Card, verb: str) -> None:
         """The card just taken from the open pile may not go straight back, and the finish slot
         is a discard too (the rule pages: "place his final discard card in the finish slot")."""
-        if self.picked_from_open and card == self.picked and not self.rules.rediscard_open_pick:
+        if _straight_back(card, self.picked, self.picked_from_open, self.rules):
             raise IllegalActionError(
                 f"You just took {card.pretty} from the open pile: {verb} a different card."
             )
@@ -899,6 +898,13 @@ class Deal:
 
 def _card(card: Card | str) -> Card:
     return card if isinstance(card, Card) else parse_card(card)
+
+
+def _straight_back(card: Card, picked: Card | None, picked_from_open: bool, rules: Rules) -> bool:
+    """Whether letting `card` go now would hand back the card just taken from the open pile,
+    which the rules forbid unless `rediscard_open_pick` (the one rule the deal and a seat's
+    view both apply)."""
+    return picked_from_open and card == picked and not rules.rediscard_open_pick
 
 
 def _allowed(verify: Any, *args: Any) -> bool:

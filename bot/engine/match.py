@@ -174,7 +174,7 @@ class Match:
         if self.phase is not MatchPhase.PLAYING or self.deal is None:
             raise IllegalActionError("No deal is in progress.")
         events = self.deal.apply(command)  # raises, changing nothing, if the deal refuses it
-        self._record(command)
+        self.log.append(self.deal.log[-1])  # the deal's logged form, not written a second time
         return events + self._after_deal_command()
 
     def _after_deal_command(self) -> list[Event]:
