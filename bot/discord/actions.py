@@ -172,6 +172,7 @@ class Actions:
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Updates the message the person acted on (their DM, or their private reply)."""
         message = await self.own_hand(interaction, table, self.seat_of(table, interaction.user.id))
+        self.presenter.hand_edited_elsewhere(table.id, interaction.user.id)
         if message is None:
             await interaction.edit_original_response(content="This deal is over.", attachments=[], view=None)
             return

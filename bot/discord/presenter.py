@@ -87,6 +87,11 @@ class Presenter:
     def layout(self, table_id: int, user_id: int) -> HandLayout:
         return self.shown(table_id).layout(user_id)
 
+    def hand_edited_elsewhere(self, table_id: int, user_id: int) -> None:
+        """The player's hand message was edited through an interaction (a press in their DM):
+        what it was last sent as is no longer what it shows, so the next edit sends it whole."""
+        self.shown(table_id).hand_looks.pop(user_id, None)
+
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         return self.shown(table_id).deadline_for(seat)
 
