@@ -149,6 +149,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE INDEX matches_unpruned ON matches (id, updated_at, table_id)
             WHERE status <> 'playing' AND pruned_at IS NULL""",
     ),
+    # 9: which process runs each shard, until when (`bot.store.leases`); times are the server's.
+    (
+        """CREATE TABLE shard_leases (
+            shard_id BIGINT PRIMARY KEY,
+            shard_count BIGINT NOT NULL,
+            holder TEXT NOT NULL,
+            acquired_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 )
 
 # Held for the migration's transaction, so that two processes starting at once on one database
