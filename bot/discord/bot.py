@@ -101,6 +101,8 @@ class RummyBot(commands.Bot):
         if self.ownership is not None:  # before anything is loaded: only its shards' servers
             await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        if self.ownership is not None:
+            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self.preferences = Preferences(self.store, self.service.clock)
         self.leagues = LeagueService(
             self.store,
@@ -220,6 +222,10 @@ class RummyBot(commands.Bot):
             if self.ownership is not None:
                 await self.ownership.release(self.store)
             await self.store.close()
+
+    def runs_table(self, table_id: int) -> bool:
+        """Whether this process runs that table (a sharded one runs its shards' only)."""
+        return any(table.id == table_id for table in self.service.tables())
 
     async def _lost_shards(self, error: LeaseLostError) -> None:
         """Another process runs this one's shards now (or may, any moment): nothing more is

@@ -159,9 +159,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE INDEX matches_unpruned ON matches (id, updated_at, table_id)
             WHERE status <> 'playing' AND pruned_at IS NULL""",
     ),
-    # 9: sharded processes' shard leases (`bot.store.leases`). Only PostgreSQL databases are
-    # sharded and this stays empty here; it is made all the same so that both backends number
-    # their migrations alike and `migrate-db` finds the same tables on both sides.
+    # 9: sharded processes' shard leases (`bot.store.leases`) and the DM presses one hands to
+    # another (`bot.store.relay`). Only PostgreSQL databases are sharded, so these stay empty
+    # here; they are made all the same so that both backends number their migrations alike and
+    # `migrate-db` finds the same tables on both sides.
     (
         """CREATE TABLE shard_leases (
             shard_id INTEGER PRIMARY KEY,
@@ -169,6 +170,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             holder TEXT NOT NULL,              -- which process: host, pid and a random tag
             acquired_at REAL NOT NULL,
             expires_at REAL NOT NULL           -- seconds since the epoch, by the database's clock
+        )""",
+        """CREATE TABLE forwarded_interactions (
+            id INTEGER PRIMARY KEY,
+            shard_id INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            at REAL NOT NULL
         )""",
     ),
 )

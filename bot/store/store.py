@@ -499,6 +499,11 @@ class Store(LeagueStore, MessageStore, ABC):
         row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return table_from_row(row) if row else None
 
+    async def table_guild(self, table_id: int) -> int | None:
+        """The server a table is in (None for no such table): a plain column, always readable."""
+        found = await self._value("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        return None if found is None else int(found)
+
     async def table_status(self, table_id: int) -> TableStatus | None:
         """A table's status alone, a plain column: readable when its JSON columns are damaged."""
         status = await self._value("SELECT status FROM tables WHERE id = ?", (table_id,))
