@@ -180,6 +180,7 @@ async def test_two_shard_processes_survive_a_kill_and_a_restart_resumes_its_tabl
             await take_a_turn(double, (carol, dave))  # its DMs' presses relayed from shard 0's process
 
             second.kill()
+            await asyncio.sleep(0.3)  # requests it sent before it died are still being read
             killed_at = asyncio.get_running_loop().time()
             await take_a_turn(double, (alice, bob))  # the other shard's table plays on
             await take_a_turn(double, (alice, bob))
@@ -209,3 +210,5 @@ async def test_two_shard_processes_survive_a_kill_and_a_restart_resumes_its_tabl
         assert not any(
             request.token == "intruder-1" and "/channels/" in request.path for request in double.requests
         )
+        synced = {request.token for request in double.requests_matching("PUT", r"/applications/\d+/commands")}
+        assert synced == {"first-0"}  # only the process of shard 0 syncs slash commands

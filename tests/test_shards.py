@@ -12,7 +12,9 @@ import sys
 import pytest
 from backends import execute
 
+from bot.service import ManualClock
 from bot.service.errors import HandedOverError, saving
+from bot.service.preferences import Deck, Preferences
 from bot.settings import Settings, SettingsError
 from bot.store import (
     LeaseLostError,
@@ -224,5 +226,26 @@ async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_
         stop.set()
         await running
         assert got == [{"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}}]
+    finally:
+        await store.close()
+
+
+async def test_a_sharded_process_reads_a_players_settings_again_after_a_while(tmp_path):
+    """A player changes their deck in whichever process runs the server they are in; the other
+    processes hold a copy, which they read again after `users_for` seconds."""
+    store = await Store.open(tmp_path / "rummy.db")
+    try:
+        clock = ManualClock()
+        here = Preferences(store, clock, users_for=30)
+        elsewhere = Preferences(store, clock, users_for=30)
+        alone = Preferences(store, clock)  # one process: nobody else changes them
+        for preferences in (here, elsewhere, alone):
+            assert (await preferences.user(5)).deck is Deck.TWO_COLOUR
+        await here.set_deck(5, "four-colour")
+        clock.advance(29)
+        assert (await elsewhere.user(5)).deck is Deck.TWO_COLOUR
+        clock.advance(1)
+        assert (await elsewhere.user(5)).deck is Deck.FOUR_COLOUR
+        assert (await alone.user(5)).deck is Deck.TWO_COLOUR
     finally:
         await store.close()

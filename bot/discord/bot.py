@@ -44,6 +44,7 @@ from bot.store import LeaseLostError, Shards, Store, StoreError
 log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
+USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
 STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
 
 
@@ -103,7 +104,8 @@ class RummyBot(commands.Bot):
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
         if self.ownership is not None:
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
-        self.preferences = Preferences(self.store, self.service.clock)
+        shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
+        self.preferences = Preferences(self.store, self.service.clock, users_for=shared)
         self.leagues = LeagueService(
             self.store,
             self.service,
