@@ -12,7 +12,8 @@ import sys
 import pytest
 from backends import execute
 
-from bot.service import ManualClock
+from bot.discord.bot import ShardedRummyBot
+from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
 from bot.service.errors import HandedOverError, saving
 from bot.service.preferences import Deck, Preferences
 from bot.settings import Settings, SettingsError
@@ -29,6 +30,8 @@ from bot.store import (
 from bot.store.leases import LeaseKeeper, ShardLeases
 from bot.store.relay import InteractionRelay
 from bot.store.shards import shard_of
+
+pytest_plugins = ("discord_double.fixtures",)
 
 ZERO, ONE = 10 << 22, 11 << 22  # a server on shard 0 of 2, and one on shard 1
 BOTH = Shards(2, (0, 1))
@@ -249,3 +252,35 @@ async def test_a_sharded_process_reads_a_players_settings_again_after_a_while(tm
         assert (await alone.user(5)).deck is Deck.TWO_COLOUR
     finally:
         await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_sharded_bot_whose_lease_is_taken_saves_nothing_more_and_shuts_down(
+    postgres_url, discord_double, bot_runner
+):
+    def service(store: Store, on_events) -> TableService:
+        settings = ServiceSettings(computer_delay_seconds=0.0)
+        return TableService(store, policy=simple_policy, settings=settings, on_events=on_events)
+
+    bot = ShardedRummyBot(
+        postgres_url, shards=Shards(1, (0,)), lease_seconds=2, service_factory=service, edit_delay=0
+    )
+    await bot_runner.start(bot)
+    assert bot.shard_count == 1 and bot.shard_ids == [0]
+    alice = discord_double.user("alice")
+    opened = await discord_double.slash_command(alice, "rummy new", options={"format": "points"})
+    await discord_double.wait_for(lambda: discord_double.original_response(opened).custom_ids())
+
+    thief = await Store.open(postgres_url)
+    try:
+        await execute(thief, "UPDATE shard_leases SET expires_at = 0")  # as if it had stalled
+        await thief.leases(Shards(1, (0,)), "thief", 30).acquire()
+        for _ in range(100):
+            if bot.is_closed() and bot.store.lost is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert bot.is_closed() and bot.failure is bot.store.lost
+        assert "lost shard 0 of 1: another process holds shard 0 now" in str(bot.failure)
+        assert len(await thief.active_tables()) == 1  # its table is kept for the thief to run
+    finally:
+        await thief.close()

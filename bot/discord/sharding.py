@@ -55,9 +55,10 @@ class ShardOwnership:
         if not isinstance(store, PostgresStore):  # the settings refuse this first
             raise StoreError("a sharded bot needs a PostgreSQL database (RUMMY_DATABASE_URL)")
         store.serve_shards(self.shards)
-        self._leases = store.leases(self.shards, self.holder, self.lease_seconds)
-        await self._leases.acquire()
-        self._keeper = asyncio.create_task(LeaseKeeper(self._leases, self.on_lost).run(stop))
+        leases = store.leases(self.shards, self.holder, self.lease_seconds)
+        await leases.acquire()
+        self._leases = leases  # released at the end only once taken
+        self._keeper = asyncio.create_task(LeaseKeeper(leases, self.on_lost).run(stop))
 
     def relay_dms(
         self,
@@ -103,14 +104,16 @@ class ShardOwnership:
 
     async def release(self, store: Store) -> None:
         """After the bot stopped (`stop` set): once every write is committed, the leases go."""
-        for task in (self._keeper, self._receiver, *self._forwarding):
-            if task is not None:
-                await task
-        if self._leases is None:
+        tasks = [task for task in (self._keeper, self._receiver, *self._forwarding) if task is not None]
+        for failed in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(failed, Exception):
+                log.error("a shard task had failed", exc_info=failed)
+        leases, self._leases = self._leases, None  # once, however often the bot is closed
+        if leases is None:
             return
         await store.written()
         try:
-            await self._leases.release()
+            await leases.release()
         except _UNREACHABLE as error:
             log.warning("shard leases not released (they expire by themselves): %s", error)
 

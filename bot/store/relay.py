@@ -77,10 +77,13 @@ class InteractionRelay:
         while not stop.is_set() and not conn.is_closed():
             woken.clear()
             for payload, age in await conn.fetch(_TAKE, list(self.shards.ids)):
-                if age <= ANSWER_WINDOW:
-                    deliver(json.loads(payload))
-                else:
+                if age > ANSWER_WINDOW:
                     log.info("a DM press forwarded %.1f s ago is too old to answer: dropped", age)
+                    continue
+                try:
+                    deliver(json.loads(payload))
+                except Exception:  # one press the front end cannot take must not stop the others
+                    log.exception("a DM press forwarded to this process could not be handled")
             waiting = [asyncio.ensure_future(woken.wait()), asyncio.ensure_future(stop.wait())]
             await asyncio.wait(waiting, timeout=_POLL, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiting:
