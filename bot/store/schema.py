@@ -194,6 +194,8 @@ def tables_made_by(migrations: tuple[tuple[str, ...], ...]) -> list[str]:
 
 
 TABLES = tuple(tables_made_by(MIGRATIONS))  # the schema's tables, those referred to first
+# Written by sharded processes alone, which only PostgreSQL serves: empty in a SQLite file.
+SHARDING_TABLES = ("shard_leases", "forwarded_interactions")
 
 
 async def migrate(conn: aiosqlite.Connection) -> int:
