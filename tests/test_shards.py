@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 from backends import execute
+from service_helpers import GUILD, open_and_start, open_service, play_one
 
 from bot.discord.bot import ShardedRummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
@@ -284,3 +286,25 @@ async def test_a_sharded_bot_whose_lease_is_taken_saves_nothing_more_and_shuts_d
         assert len(await thief.active_tables()) == 1  # its table is kept for the thief to run
     finally:
         await thief.close()
+
+
+@pytest.mark.postgres
+async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgres_url):
+    clock = ManualClock()
+    store, service = await open_service(postgres_url, clock=clock)
+    try:
+        rng = random.Random(5)
+        assert shard_of(GUILD, 2) == 0
+        table = await open_and_start(service, 1, players=2, fmt="points")
+        while service.table_in(1) is not None:
+            await play_one(service, table, rng)
+    finally:
+        await store.close()
+    later = clock.now() + 1
+    for shard, pruned in ((1, 0), (0, 1)):
+        sharded = await Store.open(postgres_url)
+        try:
+            sharded.serve_shards(Shards(2, (shard,)))
+            assert (await sharded.prune(later, later)).matches == pruned
+        finally:
+            await sharded.close()
