@@ -3,12 +3,11 @@
 Before it loads a table, the process narrows its store to the servers of its shards and takes
 their leases (`bot.store.leases`: refused, naming the shard, while another live process holds
 one); a keeper renews them while it runs; at a clean shutdown they are released once the last
-write is committed, so a process started next for those shards takes them at once. Discord sends
-DM presses to shard 0 alone: a press on a table another shard's process runs is handed to it
-through the database (`relay_dms`, `bot.store.relay`). A lease
-lost while running (the database names another holder, or it could not be renewed in time)
-fences the store, so nothing more is saved, and the bot shuts down: a shard's tables are never
-run by two processes.
+write is committed, so a process started next for those shards takes them at once. A lease lost
+while running (the database names another holder, or it could not be renewed in time) fences
+the store, so nothing more is saved, and the bot shuts down: a shard's tables are never run by
+two processes. Discord sends DM presses to shard 0 alone: a press on a table another shard's
+process runs is handed to that process through the database (`relay_dms`, `bot.store.relay`).
 """
 
 from __future__ import annotations
@@ -36,6 +35,8 @@ log = logging.getLogger(__name__)
 
 
 class ShardOwnership:
+    """One per sharded bot: its shards, its name in their leases, and the tasks that keep them."""
+
     def __init__(
         self, shards: Shards, lease_seconds: float, on_lost: Callable[[LeaseLostError], Awaitable[None]]
     ) -> None:
@@ -45,7 +46,6 @@ class ShardOwnership:
         self.holder = new_holder()
         self._leases: ShardLeases | None = None
         self._keeper: asyncio.Task[None] | None = None
-        self._relay: InteractionRelay | None = None
         self._receiver: asyncio.Task[None] | None = None
         self._forwarding: set[asyncio.Task[None]] = set()
 
@@ -74,7 +74,7 @@ class ShardOwnership:
         original as if this process's gateway had sent it. `runs`: whether a table is loaded here."""
         assert isinstance(store, PostgresStore)  # `take` refused any other
         parse = parsers["INTERACTION_CREATE"]
-        relay = self._relay = store.relay(self.shards)
+        relay = store.relay(self.shards)
 
         def route(data: Any) -> None:
             table_id = _dm_table(data)
