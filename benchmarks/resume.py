@@ -4,15 +4,16 @@ they hold once resumed.
 The database is built first (unless `--database` names one that already holds open tables):
 `--distinct` tables of four people, each played through the table service to exactly `--moves`
 commands (a match that ends sooner is replaced by a new table in its channel), then copied row
-for row, with new ids and channels, until there are `--tables` open tables. Copies cost the
-resume exactly what the originals do (nothing is shared between rows that are read), and are
-far quicker to make than playing every table.
+for row, with new ids and channels, until there are `--tables` open tables. A copy costs the
+resume what its original does (each is read and rebuilt on its own; what resumed tables share,
+cards, repeated moves and rules, any tables played alike share too), and copies are far quicker
+to make than playing every table.
 
 The resume is measured in a fresh process, as a restart is: the store opened, then
-`TableService.resume()` timed (wall and CPU), with the process's resident memory before and
-after (and its peak), the garbage collector tuned before and after as the bot does
-(`bot.runtime.tune_gc`). Per table is
-the growth over the tables resumed. `--profile` adds the resume's hottest functions (cProfile)
+`TableService.resume()` timed (wall and CPU: on a busy machine CPU time is the figure that
+compares), with the process's resident memory before and after (and its peak), the garbage
+collector tuned before and after as the bot does (`bot.runtime.tune_gc`). Per table is the
+growth over the tables resumed. `--profile` adds the resume's hottest functions (cProfile)
 and, in a second fresh process, where its memory lives (tracemalloc, by line).
 
     python benchmarks/resume.py [--tables 10000] [--moves 80] [--distinct 200]
