@@ -12,17 +12,16 @@ alike for equal commands; a declare's groups rarely repeat, so the table stops g
 from __future__ import annotations
 
 import json
-
-from bot.engine.commands import Logged
+from typing import Any
 
 MOST = 8192  # distinct texts kept: far more than the commands that repeat (seats × cards)
 
 
 class LoggedEntries:
     def __init__(self) -> None:
-        self._by_text: dict[str, Logged] = {}
+        self._by_text: dict[str, dict[str, Any]] = {}
 
-    def read(self, text: str) -> Logged:
+    def read(self, text: str) -> dict[str, Any]:
         """The entry this stored text holds, the same object for the same text; raises what
         `json.loads` raises for text that is not JSON, and TypeError for JSON that is no entry."""
         entry = self._by_text.get(text)
