@@ -36,7 +36,7 @@ from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
 from typing import Any, Generic, TypeVar
 
-from bot.engine.cards import ACE, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
+from bot.engine.cards import ACE, JOKER, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
@@ -470,6 +470,11 @@ def _suit_table(
         table = _POINTS_MEMO.get(key)
     if table is not None and table[4] >= bound:
         return table
+    if bound == 1:
+        key |= 1
+        table = _POINTS_MEMO.get(key)
+        if table is not None:
+            return table
     x = _first_card(counts)
     if not x:
         return _EMPTY_TABLE
@@ -553,6 +558,41 @@ def _moves(
             ]
             _MOVES_MEMO.put(key, moves)
     return moves, shift
+
+
+# A suit's cards with one of them discarded (a 14-card hand's discard), where every card left
+# must be melded: (net jokers * 16 + life code) -> the positions whose discard reaches it, as a
+# bit mask.
+_DISCARD_MEMO: _Memo[int, dict[int, int]] = _Memo(4_096)
+
+
+def _discard_table(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> dict[int, int]:
+    """Which of a suit's cards can be discarded so that the rest melds with nothing left over,
+    and with what: one search with the discard as a move (the lowest card is discarded, or
+    plays as in `_suit_table` and the discard comes later), instead of a search per discard.
+    Those would meet the same states only above the discarded card; this one meets each state
+    twice at most, with the discard still to make and (in `_suit_table`'s memo) without."""
+    key = _memo_key(counts, wild_position, jokers, config)
+    table = _DISCARD_MEMO.get(key)
+    if table is not None:
+        return table
+    table = {}
+    x = _first_card(counts)
+    if x:
+        bit = 1 << x
+        for k, code, _ in _suit_table(counts - _ONE[x], wild_position, jokers, config, 1)[0]:
+            table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
+        moves, shift = _moves(counts, x, wild_position, jokers, config)
+        for taken, dk, add, dw in moves:
+            if dw:
+                continue
+            for reached, mask in _discard_table(counts - (taken << shift), wild_position, jokers, config).items():
+                k, code = divmod(reached, 16)
+                if k + dk <= jokers:
+                    reached = (k + dk) * 16 + (add[code] if add is not None else code)
+                    table[reached] = table.get(reached, 0) | mask
+    _DISCARD_MEMO.put(key, table)
+    return table
 
 
 def _trace(
@@ -1006,6 +1046,7 @@ class _Search:
         best: _Best | None = None
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
+        bound = 1 if limit <= 1 else _UNBOUNDED
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
@@ -1013,7 +1054,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config)
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
@@ -1026,6 +1067,34 @@ class _Search:
                 if limit == 0:
                     break
         return best
+
+    def show_discards(self) -> set[Card]:
+        """The cards of a 14-card hand whose discard leaves all 13 others melded with both lives:
+        every discard that leaves a show is one of them (a show still has to place its spare
+        jokers, which `_show` checks). One search for every discard (`_discard_table`): a card of
+        one suit goes, or a printed joker, and the other suits meld whole."""
+        if not self.life_possible():
+            return set()
+        hand, config, goal = self.hand, self.life_config, self.life_goal
+        pool, printed = hand.pool, hand.printed
+        found: set[Card] = set()
+        for _, need, _, states in self.choices(True):
+            whole = [
+                {entry[0] * 16 + entry[1]: 0 for entry in _suit_table(counts, wild, pool, config, 1)[0]}
+                for _, counts, wild in states
+            ]
+            for index, (suit, counts, wild) in enumerate(states):
+                reached = _joined_keys(
+                    [*whole[:index], *whole[index + 1 :], _discard_table(counts, wild, pool, config)], pool
+                )
+                for key, mask in reached.items():
+                    if key // 16 <= printed - need and goal[key % 16]:
+                        found.update(_card_at(p, suit) for p in range(1, HIGH_ACE + 1) if mask >> p & 1)
+            if printed and any(
+                key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
+            ):
+                found.add(JOKER)
+        return found
 
     def exact(self) -> tuple[_Best, int, int] | None:
         """A complete show placing every card, or None: (the show's choice, jokers in its sets,
@@ -1052,6 +1121,24 @@ class _Search:
                         show = _Best(0, k, code, sets, _unlink(picks), config)
                         return show, left - joker_only, joker_only
         return None
+
+
+def _joined_keys(parts: list[dict[int, int]], jokers: int) -> dict[int, int]:
+    """Every (net jokers * 16 + life code) the parts reach together, each with the union of the
+    masks of the entries that reach it (the parts other than a discard's carry 0)."""
+    joined = {0: 0}
+    for part in parts:
+        merged: dict[int, int] = {}
+        for key, mask in joined.items():
+            k, code = divmod(key, 16)
+            row = _COMBINE[code]
+            for key2, mask2 in part.items():
+                k2, code2 = divmod(key2, 16)
+                if k + k2 <= jokers:
+                    combined = (k + k2) * 16 + row[code2]
+                    merged[combined] = merged.get(combined, 0) | mask | mask2
+        joined = merged
+    return joined
 
 
 _LIFE_GOALS: dict[bool, list[bool]] = {}
@@ -1401,8 +1488,19 @@ def best_arrangement(
         return _arrangement(_assess(cards, wild, rules), None)
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
-    floor, life_possible, alone = _discard_floor(cards, wild, rules)
-    floor_ends = rules.sets_protected or not life_possible
+    shows = _Search(cards, wild, rules).show_discards()
+    if rules.sets_protected:
+        # A show is then charged nothing: the first discard in the order that leaves one wins.
+        for discard in order:
+            if discard in shows:
+                rest = list(cards)
+                rest.remove(discard)
+                assessment = _assess(rest, wild, rules, 1)
+                if assessment.valid:
+                    return _arrangement(assessment, discard)
+        shows = set()
+    floor, _, alone = _discard_floor(cards, wild, rules)
+    floor_ends = rules.sets_protected or not shows
     tries = list(enumerate(order))
     if alone is not None and alone in order:
         first = order.index(alone)
@@ -1420,9 +1518,11 @@ def best_arrangement(
         priced_out = min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound
         if ends and priced_out:
             break  # this discard and every cheaper one (in the order) leave at least the best found
+        if discard not in shows and best is not None and best.valid:
+            continue  # only a show beats a show
         rest = list(cards)
         rest.remove(discard)
-        if priced_out and _show(_Search(rest, wild, rules), None) is None:
+        if priced_out and (discard not in shows or _show(_Search(rest, wild, rules), None) is None):
             continue  # (home rules, no show yet) it leaves no fewer points, and no show either
         assessment = _assess(rest, wild, rules, bound)
         if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
