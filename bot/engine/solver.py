@@ -566,27 +566,33 @@ def _moves(
 _DISCARD_MEMO: _Memo[int, dict[int, int]] = _Memo(4_096)
 
 
-def _discard_table(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> dict[int, int]:
-    """Which of a suit's cards can be discarded so that the rest melds with nothing left over,
-    and with what: one search with the discard as a move (the lowest card is discarded, or
-    plays as in `_suit_table` and the discard comes later), instead of a search per discard.
-    Those would meet the same states only above the discarded card; this one meets each state
-    twice at most, with the discard still to make and (in `_suit_table`'s memo) without."""
-    key = _memo_key(counts, wild_position, jokers, config)
+def _discard_table(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], allowed: int
+) -> dict[int, int]:
+    """Which of a suit's cards (of the positions `allowed`, a mask shaped like `counts`) can be
+    discarded so that the rest melds with nothing left over, and with what: one search with the
+    discard as a move (the lowest card is discarded, or plays as in `_suit_table` and the
+    discard comes later), instead of a search per discard. Those would meet the same states
+    only above the discarded card; this one meets each state twice at most, with the discard
+    still to make and (in `_suit_table`'s memo) without, and stops where no allowed card is left."""
+    if not counts & allowed:
+        return {}
+    key = _memo_key(counts, wild_position, jokers, config) | allowed << 80
     table = _DISCARD_MEMO.get(key)
     if table is not None:
         return table
     table = {}
     x = _first_card(counts)
-    if x:
+    if allowed >> (_BITS * x) & _MAX_COPIES:
         bit = 1 << x
-        for k, code, _ in _suit_table(counts - _ONE[x], wild_position, jokers, config, 1)[0]:
-            table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
-        moves, shift = _moves(counts, x, wild_position, jokers, config)
-        for taken, dk, add, dw in moves:
-            if dw:
-                continue
-            for reached, mask in _discard_table(counts - (taken << shift), wild_position, jokers, config).items():
+        for k, code, deadwood in _suit_table(counts - _ONE[x], wild_position, jokers, config, 1)[0]:
+            if not deadwood:  # (a whole table the memo held serves too)
+                table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
+    moves, shift = _moves(counts, x, wild_position, jokers, config)
+    for taken, dk, add, dw in moves:
+        if not dw:
+            rest = counts - (taken << shift)
+            for reached, mask in _discard_table(rest, wild_position, jokers, config, allowed).items():
                 k, code = divmod(reached, 16)
                 if k + dk <= jokers:
                     reached = (k + dk) * 16 + (add[code] if add is not None else code)
@@ -1068,29 +1074,37 @@ class _Search:
                     break
         return best
 
-    def show_discards(self) -> set[Card]:
-        """The cards of a 14-card hand whose discard leaves all 13 others melded with both lives:
-        every discard that leaves a show is one of them (a show still has to place its spare
-        jokers, which `_show` checks). One search for every discard (`_discard_table`): a card of
-        one suit goes, or a printed joker, and the other suits meld whole."""
-        if not self.life_possible():
-            return set()
+    def show_discards(self, least: int) -> set[Card]:
+        """The cards worth at least `least` points of a 14-card hand whose discard leaves all 13
+        others melded with both lives: every such discard that leaves a show is one of them (a
+        show still has to place its spare jokers, which `_show` checks). One search for every
+        discard (`_discard_table`): a card of one suit goes, or a printed joker, and the other
+        suits meld whole."""
         hand, config, goal = self.hand, self.life_config, self.life_goal
+        wild_position = _at(hand.wild) if hand.wild is not None else 0
+        points = config[8]
+        allowed = sum(
+            _MAX_COPIES << (_BITS * p)
+            for p in range(1, HIGH_ACE + 1)
+            if (least == 0 if _is_wild_position(p, wild_position) else points[p] >= least)
+        )
+        if not self.life_possible() or not (allowed or least == 0):
+            return set()
         pool, printed = hand.pool, hand.printed
         found: set[Card] = set()
         for _, need, _, states in self.choices(True):
             whole = [
-                {entry[0] * 16 + entry[1]: 0 for entry in _suit_table(counts, wild, pool, config, 1)[0]}
+                {k * 16 + code: 0 for k, code, deadwood in _suit_table(counts, wild, pool, config, 1)[0] if not deadwood}
                 for _, counts, wild in states
             ]
             for index, (suit, counts, wild) in enumerate(states):
                 reached = _joined_keys(
-                    [*whole[:index], *whole[index + 1 :], _discard_table(counts, wild, pool, config)], pool
+                    [*whole[:index], *whole[index + 1 :], _discard_table(counts, wild, pool, config, allowed)], pool
                 )
                 for key, mask in reached.items():
                     if key // 16 <= printed - need and goal[key % 16]:
                         found.update(_card_at(p, suit) for p in range(1, HIGH_ACE + 1) if mask >> p & 1)
-            if printed and any(
+            if printed and least == 0 and any(
                 key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
             ):
                 found.add(JOKER)
@@ -1359,29 +1373,27 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool, Card | None]:
-    """What the 14 cards themselves would be charged, uncapped, whether they could hold both
-    lives at all, and the one card their cheapest arrangement with both lives leaves out, if it
-    leaves out only one (where sets are free: discarding it likely leaves a show). Keeping 13
-    of them and leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no
-    discard can leave less than this floor minus `d`'s points: once discards tried costliest
-    first reach that, none after them can do better."""
-    search = _Search(cards, wild, rules)
-    assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
+def _discard_floor(search: _Search) -> tuple[int, int]:
+    """What the 14 cards themselves would be charged, uncapped, and the fewest points a card
+    worth leaving out for a show must have. Keeping 13 of them and leaving out card `d` is one
+    way to arrange the 14 with `d` unmatched, so no discard can leave less than this floor
+    minus `d`'s points: once discards tried costliest first reach that, none after them can do
+    better. Where sets are free, a discard that leaves a show leaves only itself out of an
+    arrangement with both lives, so it is worth at least the least deadwood of those (where
+    sets count against a hand the cheapest such arrangement was looked for without sets, and
+    says nothing: any card may be the one)."""
+    hand = search.hand
+    assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
         assessment.priced(assessment.life, True),
         assessment.priced(assessment.protect, False),
-        search.hand.all_points,
+        hand.all_points,
     )
-    alone = None
-    if assessment.life is not None and rules.sets_protected:
-        loose = [
-            (suit, group) for suit, group in assessment.life.groups(search.hand.pool) if group[0] == "loose"
-        ]
-        if len(loose) == 1:
-            suit, (_, position) = loose[0]
-            alone = _card_at(position, suit)
-    return floor, search.life_possible(), alone
+    if not search.rules.sets_protected or not hand.all_points:
+        least = 0
+    else:
+        least = assessment.life.deadwood if assessment.life is not None else _INFINITE
+    return floor, least
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1488,7 +1500,9 @@ def best_arrangement(
         return _arrangement(_assess(cards, wild, rules), None)
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
-    shows = _Search(cards, wild, rules).show_discards()
+    search = _Search(cards, wild, rules)
+    floor, least = _discard_floor(search)
+    shows = search.show_discards(least)
     if rules.sets_protected:
         # A show is then charged nothing: the first discard in the order that leaves one wins.
         for discard in order:
@@ -1499,12 +1513,8 @@ def best_arrangement(
                 if assessment.valid:
                     return _arrangement(assessment, discard)
         shows = set()
-    floor, _, alone = _discard_floor(cards, wild, rules)
     floor_ends = rules.sets_protected or not shows
     tries = list(enumerate(order))
-    if alone is not None and alone in order:
-        first = order.index(alone)
-        tries.insert(0, tries.pop(first))
     best: _Assessment | None = None
     best_index = len(order)
     for index, discard in tries:
