@@ -323,25 +323,43 @@ def _runs(
     that play it at 1, below `x`. `counts` no longer holds the card at `x`. Naturals may skip a
     card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
-    if span in _SHAPES:  # the points search: runs up from x have the shape of the cards above it
-        above = counts >> (_BITS * x + _BITS)
-        present = sum(1 << i for i in range(span - 1) if above >> (_BITS * i) & _MAX_COPIES)
-        wild = wild_position - x if x <= wild_position < x + span else span
-        found = [
-            (tuple(x + offset for offset in offsets), substitutes, size)
-            for offsets, substitutes, size in _SHAPES[span][present][wild][min(max_gap, span - 2)]
+    if span in _SHAPES:
+        up, down = _shape_runs(x, counts, max_gap, wild_position, span)
+        return [(tuple(x + offset for offset in run[0]), run[1], run[2]) for run in up] + [
+            run[:3] for run in down
         ]
-    else:
-        found = []
-        _runs_up(found, x, (x,), 0, min(HIGH_ACE, x + span - 1), counts, max_gap, wild_position)
-    if ACE < x <= span and x < HIGH_ACE and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
-        if span in _ACE_SHAPES:
-            present = sum(1 << i for i in range(span - x) if counts >> (_BITS * (x + 1 + i)) & _MAX_COPIES)
-            wild = ACE if wild_position == HIGH_ACE else wild_position if x <= wild_position <= span else 0
-            found += _ACE_SHAPES[span][x][present][wild][min(max_gap, span - 2)]
-        else:
-            _runs_up(found, ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
+    found: list[tuple[tuple[int, ...], int, int]] = []
+    _runs_up(found, x, (x,), 0, min(HIGH_ACE, x + span - 1), counts, max_gap, wild_position)
+    if _ace_below(x, counts, max_gap, span):
+        _runs_up(found, ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
     return found
+
+
+def _ace_below(x: int, counts: int, max_gap: int, span: int) -> bool:
+    """Whether a run from `x` may play an Ace (held at 14) at 1, below `x`."""
+    return (
+        ACE < x <= span
+        and x < HIGH_ACE
+        and x - 2 <= max_gap
+        and bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)
+    )
+
+
+def _shape_runs(
+    x: int, counts: int, max_gap: int, wild_position: int, span: int
+) -> tuple[list[Shape], list[Shape]]:
+    """`_runs` for the points search, from the tables made at import: the runs up from `x`
+    (relative to it) and those that play an Ace at 1 below it (where they sit)."""
+    above = counts >> (_BITS * x + _BITS)
+    present = sum(1 << i for i in range(span - 1) if above >> (_BITS * i) & _MAX_COPIES)
+    wild = wild_position - x if x <= wild_position < x + span else span
+    gaps = min(max_gap, span - 2)
+    up = _SHAPES[span][present][wild][gaps]
+    if not _ace_below(x, counts, max_gap, span):
+        return up, []
+    present &= (1 << (span - x)) - 1  # the Ace's runs reach `span` at most
+    wild = ACE if wild_position == HIGH_ACE else wild_position if x <= wild_position <= span else 0
+    return up, _ACE_SHAPES[span][x][present][wild][gaps]
 
 
 def _runs_up(
@@ -379,7 +397,12 @@ def _runs_up(
     extend(chosen, 0, gaps, any(not _is_wild_position(p, wild_position) for p in chosen))
 
 
-def _shapes(span: int) -> list[list[list[list[tuple[tuple[int, ...], int, int]]]]]:
+# A run in the tables made at import: (naturals, fewest substitutes, natural count, the cards
+# it takes beyond its lowest natural, as counts).
+Shape = tuple[tuple[int, ...], int, int, int]
+
+
+def _shapes(span: int) -> list[list[list[list[Shape]]]]:
     """The runs from a card with no Ace below it, relative to that card, for every pattern of
     the `span` - 1 positions above it (held or not), wild position (an offset, or `span` for
     none) and number of gaps a run may have (more than `span` - 2 allow no more runs): made
@@ -393,7 +416,10 @@ def _shapes(span: int) -> list[list[list[list[tuple[tuple[int, ...], int, int]]]
         counts = sum(_ONE[base + 1 + i] for i in range(span - 1) if present >> i & 1)
         found: list[tuple[tuple[int, ...], int, int]] = []
         _runs_up(found, base, (base,), 0, base + span - 1, counts, most, 0)
-        runs = [(tuple(p - base for p in chosen), substitutes, size) for chosen, substitutes, size in found]
+        runs = [
+            (tuple(p - base for p in chosen), substitutes, size, sum(_ONE[p - base] for p in chosen[1:]))
+            for chosen, substitutes, size in found
+        ]
         shapes.append(
             [
                 [
@@ -415,25 +441,28 @@ def _shapes(span: int) -> list[list[list[list[tuple[tuple[int, ...], int, int]]]
 _SHAPES = {span: _shapes(span) for span in (_SPAN_POINTS, _SPAN_LONG_LIFE)}
 
 
-def _ace_shapes(span: int) -> list[list[list[list[list[tuple[tuple[int, ...], int, int]]]]]]:
+def _ace_shapes(span: int) -> list[list[list[list[list[Shape]]]]]:
     """The runs that play an Ace at 1 below the card at `x` (2 to `span`), by `x`, pattern of
     the positions from `x` + 1 to `span` held, wild position (0 none, 1 the Ace, else the
     position) and gaps allowed, the same way as `_shapes` (positions here are where they sit)."""
     most = span - 2
-    shapes: list[list[list[list[list[tuple[tuple[int, ...], int, int]]]]]] = [[], []]
+    shapes: list[list[list[list[list[Shape]]]]] = [[], []]
     for x in range(2, span + 1):
         by_present = []
         for present in range(1 << (span - x)):
             counts = sum(_ONE[x + 1 + i] for i in range(span - x) if present >> i & 1)
-            runs: list[tuple[tuple[int, ...], int, int]] = []
-            _runs_up(runs, ACE, (ACE, x), x - 2, span, counts, most, 0)
+            found: list[tuple[tuple[int, ...], int, int]] = []
+            _runs_up(found, ACE, (ACE, x), x - 2, span, counts, most, 0)
+            runs = [(*run, _ONE[HIGH_ACE] + sum(_ONE[p] for p in run[0][2:])) for run in found]
             by_present.append(
                 [
                     [
                         [
                             run
                             for run in runs
-                            if run[1] <= gaps and run[0][-1] - run[2] <= gaps and any(p != wild for p in run[0])
+                            if run[1] <= gaps
+                            and run[0][-1] - run[2] <= gaps
+                            and any(p != wild for p in run[0])
                         ]
                         for gaps in range(most + 1)
                     ]
@@ -469,9 +498,23 @@ def _options(
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, lone_set, track, exact, max_set, triplet, _, points = config
+    one_joker, four_life, _, _, exact, _, _, _, _ = config
     rest = counts - _ONE[x]
     span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
+    yield from _alone(counts, x, wild_position, jokers, config)
+    longest = min(jokers, 1) if one_joker else jokers
+    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
+        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
+        for extra, add in _run_kinds(substitutes, size, longest, config):
+            yield left, extra, add, 0, ("run", chosen, extra)
+
+
+def _alone(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
+) -> Iterator[tuple[int, int, list[int] | None, int, Any]]:
+    """The options of `_options` where the card at `x` joins no run."""
+    _, _, lone_set, track, exact, max_set, triplet, _, points = config
+    rest = counts - _ONE[x]
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
     if _is_wild_position(x, wild_position):
@@ -485,19 +528,29 @@ def _options(
         if lone_set:
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
-    longest = min(jokers, 1) if one_joker else jokers
-    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
-        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
-        if exact:
-            for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
-                exact_add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
-                yield left, extra, exact_add, 0, ("run", chosen, extra)
-            continue
-        length = size + substitutes
-        add = _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)] if track else None
-        yield left, substitutes, add, 0, ("run", chosen, substitutes)
-        if track and four_life and length == 3 and substitutes < longest:
-            yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
+
+
+def _run_kinds(
+    substitutes: int, size: int, longest: int, config: tuple[Any, ...]
+) -> list[tuple[int, list[int] | None]]:
+    """The jokers a run of `size` naturals may take, each with its life-code map: in exact mode
+    every number it can hold; else the fewest, and where the four-card life is tracked one
+    more where that makes a three-card run a four-card one."""
+    four_life, track, exact = config[1], config[3], config[4]
+    if exact:
+        return [
+            (extra, _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)])
+            for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1)
+        ]
+    length = size + substitutes
+    if not track:
+        return [(substitutes, None)]
+    kinds: list[tuple[int, list[int] | None]] = [
+        (substitutes, _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)])
+    ]
+    if four_life and length == 3 and substitutes < longest:
+        kinds.append((substitutes + 1, _ADD_SEQ[2]))
+    return kinds
 
 
 def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -639,12 +692,50 @@ def _moves(
     if moves is None:
         moves = _MOVES_MEMO.get(key)
         if moves is None:
-            moves = [
-                ((counts - rest) >> shift, dk, add, dw)
-                for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
-            ]
+            moves = _made_moves(counts, x, wild_position, jokers, config, span, shift)
             _MOVES_MEMO.put(key, moves)
     return moves, shift
+
+
+def _made_moves(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...], span: int, shift: int
+) -> list[Move]:
+    """The points search's moves, as `_options` has them, with the runs' cards read from the
+    tables made at import rather than from the runs' positions."""
+    moves = [
+        ((counts - rest) >> shift, dk, add, dw)
+        for rest, dk, add, dw, _ in _alone(counts, x, wild_position, jokers, config)
+    ]
+    longest = min(jokers, 1) if config[0] else jokers
+    first = _ONE[x]
+    up, down = _shape_runs(x, counts - first, longest, wild_position, span)
+    kinds = _POINT_RUN_KINDS[config[1]][config[3]]
+    for runs, place in ((up, _BITS * x), (down, 0)):
+        for _, substitutes, size, beyond in runs:
+            taken = (first + (beyond << place)) >> shift
+            for extra, add in kinds[substitutes][size][substitutes < longest]:
+                moves.append((taken, extra, add, 0))
+    return moves
+
+
+# `_run_kinds` for the points search, by four-card life, tracking, substitutes, natural count and
+# whether a run may take one more joker: looked up for every run a cold search meets.
+_POINT_RUN_KINDS = [
+    [
+        [
+            [
+                [
+                    _run_kinds(sub, size, sub + more, _config(False, four, False, track, False, 4, False, 1))
+                    for more in (0, 1)
+                ]
+                for size in range(_SPAN_LONG_LIFE + 1)
+            ]
+            for sub in range(_SPAN_LONG_LIFE)
+        ]
+        for track in (False, True)
+    ]
+    for four in (False, True)
+]
 
 
 # A suit's cards with one of them discarded (a 14-card hand's discard), where every card left
@@ -1181,18 +1272,31 @@ class _Search:
         found: set[Card] = set()
         for _, need, _, states in self.choices(True):
             whole = [
-                {k * 16 + code: 0 for k, code, deadwood in _suit_table(counts, wild, pool, config, 1)[0] if not deadwood}
+                {
+                    k * 16 + code: 0
+                    for k, code, deadwood in _suit_table(counts, wild, pool, config, 1)[0]
+                    if not deadwood
+                }
                 for _, counts, wild in states
             ]
             for index, (suit, counts, wild) in enumerate(states):
                 reached = _joined_keys(
-                    [*whole[:index], *whole[index + 1 :], _discard_table(counts, wild, pool, config, allowed)], pool
+                    [
+                        *whole[:index],
+                        *whole[index + 1 :],
+                        _discard_table(counts, wild, pool, config, allowed),
+                    ],
+                    pool,
                 )
                 for key, mask in reached.items():
                     if key // 16 <= printed - need and goal[key % 16]:
                         found.update(_card_at(p, suit) for p in range(1, HIGH_ACE + 1) if mask >> p & 1)
-            if printed and least == 0 and any(
-                key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
+            if (
+                printed
+                and least == 0
+                and any(
+                    key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
+                )
             ):
                 found.add(JOKER)
         return found
