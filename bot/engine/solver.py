@@ -276,14 +276,27 @@ def _config(
     triplet: bool,
     ace: int,
 ) -> tuple[Any, ...]:
-    """A search's settings (see `_suit_table`), with the same packed into an int, and last the
-    points by position for the Ace's worth: the memos are keyed by ints, which hash in one step
-    where a nested tuple is hashed anew on every lookup (and they add no container for the
+    """A search's settings (see `_suit_table`), with the same packed into an int, then the
+    points by position for the Ace's worth, and last whether one card of the wild rank being
+    itself is all a suit needs (`_one_wild`): the memos are keyed by ints, which hash in one
+    step where a nested tuple is hashed anew on every lookup (and they add no container for the
     garbage collector to walk)."""
     bits = (
         one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5 | triplet << 9
     ) | ace << 10
-    return one_joker, four_life, lone_set, track, exact, max_set, triplet, bits << 45, _position_points(ace)
+    one_wild = not (one_joker or four_life or exact or triplet)
+    return (
+        one_joker,
+        four_life,
+        lone_set,
+        track,
+        exact,
+        max_set,
+        triplet,
+        bits << 45,
+        _position_points(ace),
+        one_wild,
+    )
 
 
 def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
@@ -498,7 +511,7 @@ def _options(
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, _, _, exact, _, _, _, _ = config
+    one_joker, four_life, _, _, exact, _, _, _, _, _ = config
     rest = counts - _ONE[x]
     span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
     yield from _alone(counts, x, wild_position, jokers, config)
@@ -513,7 +526,7 @@ def _alone(
     counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
 ) -> Iterator[tuple[int, int, list[int] | None, int, Any]]:
     """The options of `_options` where the card at `x` joins no run."""
-    _, _, lone_set, track, exact, max_set, triplet, _, points = config
+    _, _, lone_set, track, exact, max_set, triplet, _, points, _ = config
     rest = counts - _ONE[x]
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
@@ -618,6 +631,12 @@ def _suit_table(
     x = _first_card(counts)
     if not x:
         return _EMPTY_TABLE
+    if config[9] and wild_position:
+        copies = counts >> (_BITS * wild_position) & _MAX_COPIES
+        if copies > 1:
+            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1)
+            _POINTS_MEMO.put(key, table)
+            return table
     exact = config[4]
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
@@ -656,6 +675,28 @@ def _suit_table(
     table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
     _POINTS_MEMO.put(key, table)
     return table
+
+
+def _one_wild(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int
+) -> Table:
+    """The table of a suit holding `extra` + 1 cards of the wild rank: that of the suit with one,
+    the `extra` others released to the pool. Exact where a run may take any number of jokers
+    and neither a four-card run nor identical triplets count (`_config`): a second wild card
+    being itself in a run can be a joker there instead, released and taken back (no more net
+    jokers, no more deadwood, the same sequences), and only one pure sequence counts, so one
+    such card being itself is all any entry needs. With three decks a suit may hold three
+    copies, and each copy left in would multiply the states the search meets."""
+    entries, least, pure, fewest, made = _suit_table(
+        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound
+    )
+    return (
+        tuple((k - extra, code, deadwood) for k, code, deadwood in entries),
+        least,
+        pure,
+        fewest - extra,
+        made,
+    )
 
 
 Move = tuple[int, int, list[int] | None, int]  # (cards taken, net jokers, code map, deadwood)
