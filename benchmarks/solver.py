@@ -131,14 +131,12 @@ def measure(size: int, count: int, seed: int, rules: Rules, clock: GcClock, coll
 
 # ------------------------------------------------------------------------- adversarial hands
 
-# Each preset with each shoe its deck plan can deal: (preset, decks, printed jokers).
+# Each preset with each shoe its deck plan can deal: (preset, decks, printed jokers), read from
+# the presets themselves (no preset deals from one deck: every plan starts at two).
 SHOES = [
-    ("standard", 2, 2),
-    ("octro", 2, 4),
-    ("octro", 3, 6),
-    ("app", 2, 2),
-    ("home", 2, 2),
-    ("home", 3, 3),
+    (name, decks, decks * Rules.preset(name).printed_jokers_per_deck)
+    for name in Rules.PRESET_NAMES
+    for decks in sorted({decks for _, decks in Rules.preset(name).deck_plan})
 ]
 
 
@@ -151,12 +149,12 @@ def solve_time(cards: list[Card], wild: int | None, rules: Rules) -> float:
 
 
 def _biased_hand(rng: random.Random, shoe: list[Card], size: int) -> tuple[list[Card], int | None]:
-    """A start for the search: most cards from one or two suits, copies from every deck, a few
-    jokers, and a wild rank the hand holds."""
+    """A start for the search: most cards from one or two suits, copies from every deck, up to
+    every printed joker the shoe has, and a wild rank the hand holds."""
     suits = rng.sample(SUITS, rng.choice([1, 1, 2]))
     heavy = [card for card in shoe if card.suit in suits]
     jokers = [card for card in shoe if card.rank == JOKER_RANK]
-    hand: list[Card] = rng.sample(jokers, rng.randint(0, min(len(jokers), 3)))
+    hand: list[Card] = rng.sample(jokers, rng.randint(0, len(jokers)))
     hand += rng.sample(heavy, size - len(hand) - 2)
     rest = list(shoe)
     for card in hand:
@@ -369,20 +367,25 @@ ADVERSARIAL_HANDS: list[tuple[str, int, int | None, str]] = [
 
 def adversarial(repeats: int) -> None:
     """Times each of `ADVERSARIAL_HANDS` from empty memos (the least CPU time of `repeats`
-    tries, since the machine is shared) and prints median, p99 and worst per preset and size."""
-    times: dict[tuple[str, int], list[tuple[float, str]]] = {}
-    for preset, _, wild, text in ADVERSARIAL_HANDS:
+    tries, since the machine is shared) and prints median, p99 and worst per preset, deck
+    count and size."""
+    times: dict[tuple[str, int, int], list[tuple[float, str]]] = {}
+    for preset, decks, wild, text in ADVERSARIAL_HANDS:
         cards = parse_cards(text)
         spent = min(solve_time(cards, wild, Rules.preset(preset)) for _ in range(repeats))
-        times.setdefault((preset, len(cards)), []).append((spent, f"{text} (wild {wild})"))
+        times.setdefault((preset, decks, len(cards)), []).append((spent, f"{text} (wild {wild})"))
     print(f"adversarial hands, cold memos, least CPU time of {repeats}:")
-    for (preset, size), found in sorted(
-        times.items(), key=lambda item: (Rules.PRESET_NAMES.index(item[0][0]), item[0][1])
+    for (preset, decks, size), found in sorted(
+        times.items(), key=lambda item: (Rules.PRESET_NAMES.index(item[0][0]), *item[0][1:])
     ):
         found.sort()
-        print(f"    {preset:8} {size} cards, {len(found):3} hands: {percentiles([t for t, _ in found])}")
-    slowest = max((entry for found in times.values() for entry in found), key=lambda entry: entry[0])
-    print(f"    slowest: {slowest[1]} {slowest[0] * 1e3:.2f} ms")
+        print(
+            f"    {preset:8} {decks} decks {size} cards, {len(found):3} hands: "
+            f"{percentiles([t for t, _ in found])}"
+        )
+    for size in sorted({size for _, _, size in times}):
+        slowest = max((entry for key, found in times.items() if key[2] == size for entry in found))
+        print(f"    slowest of {size} cards: {slowest[1]} {slowest[0] * 1e3:.2f} ms")
 
 
 def rss_bytes() -> int:

@@ -1624,7 +1624,7 @@ def _discard_floor(search: _Search) -> tuple[int, int]:
     if not search.rules.sets_protected or not hand.all_points:
         least = 0
     else:
-        least = assessment.life.deadwood if assessment.life is not None else _INFINITE
+        least = assessment.life.deadwood if assessment.life is not None else hand.all_points
     return floor, least
 
 
@@ -1734,7 +1734,10 @@ def best_arrangement(
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
     search = _Search(cards, wild, rules)
     floor, least = _discard_floor(search)
-    shows = search.show_discards(least)
+    shows = whole = search.show_discards(least)
+    # Where sets are free and no pure sequence protects alone, 13 cards worth anything are charged
+    # nothing only if they all meld with both lives: a discard outside `whole` leaves points.
+    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
     if rules.sets_protected:
         # A show is then charged nothing: the first discard in the order that leaves one wins.
         for discard in order:
@@ -1762,6 +1765,13 @@ def best_arrangement(
             break  # this discard and every cheaper one (in the order) leave at least the best found
         if discard not in shows and best is not None and best.valid:
             continue  # only a show beats a show
+        if (
+            bound <= 1
+            and nothing_needs_whole
+            and discard not in whole
+            and search.hand.all_points > card_points(discard, wild, ace)
+        ):
+            continue
         rest = list(cards)
         rest.remove(discard)
         if priced_out and (discard not in shows or _show(_Search(rest, wild, rules), None) is None):
