@@ -77,6 +77,7 @@ def memos() -> dict[str, Any]:
         "sets": solver._SET_MEMO,
         "traces": solver._TRACE_MEMO,
         "moves": solver._MOVES_MEMO,
+        "discards": solver._DISCARD_MEMO,
         "melds": melds._MELDS,
     }
 

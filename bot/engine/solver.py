@@ -10,13 +10,18 @@ the way the rules split it:
   (never by its letter), so one table serves all four suits and every later hand. What keeps
   a long suit with several jokers fast: the points search tries only short runs (longer ones
   are never needed, `_SPAN_POINTS`), a table holds only what could beat the price a search
-  must beat (`_suit_table`), the moves from each state are shared (`_moves`), and a suit is
-  searched from its high cards down with its Aces at the far end (`_at`).
+  must beat (`_suit_table`), the moves from each state are shared (`_moves`) and their runs
+  read from tables made at import (`_shapes`), a suit is searched from its high cards down
+  with its Aces at the far end (`_at`), and where the rules allow it a suit keeps only one
+  card of the wild rank in its counts (`_one_wild`).
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
   in its suit's counts so it can be itself inside a run (keeping the run pure); when the suit
   does not use it that way it is released to the pool, which shows as -1 joker in the table.
+* A 14-card hand chooses its discard. Which discards could leave a show is one search with
+  the discard as a move (`_discard_table`); the points each other discard leaves are searched
+  one by one, each only for what would beat the best so far (`best_arrangement`).
 
 Points only need the fewest jokers a meld can take (spare jokers cost nothing). A declaration
 must place every joker, so validity is checked separately on the winning arrangement, and only
@@ -1714,18 +1719,19 @@ def best_arrangement(
     chooses the discard: a valid show first, then the fewest points left, then the costliest
     card out of the hand (then the first in sorted order).
 
-    Every discard is weighed against the best found so far, and only an arrangement that
-    would beat it is looked for (a bound that lets each search skip most of its work). The
-    card the 14 cards' cheapest arrangement leaves alone is tried first, since discarding it
-    usually leaves a show, and a show found early makes every later search a cheap one for a
-    show only. The others follow costliest first; one that comes before the best in that order
-    wins a tie, one that comes after must be charged strictly less. The 14 cards' own price
-    (`_discard_floor`) ends the search once no cheaper discard can beat the best (a hand with
-    no possible life then stops after its first discard). Where cards in sets count against a
-    hand (home rules) a show may be charged points, so until a discard leaves a show the floor
-    says nothing (a later show beats any points), and a hand that could hold both lives tries
-    discards until one shows; from then on only a cheaper show can win, and a show is charged
-    no less than the floor says either."""
+    One search finds the discards that could leave a show (`_Search.show_discards`, over the
+    cards worth what the 14 cards' cheapest arrangement with both lives leaves out): where a
+    show is charged nothing, the first of them in that order that shows wins, and nothing else
+    is searched. Otherwise every discard is weighed against the best found so far, costliest
+    first, and only an arrangement that would beat it is looked for (a bound that lets each
+    search skip most of its work): one that comes before the best in that order wins a tie,
+    one that comes after must be charged strictly less, and a discard that cannot leave a show
+    is not searched where only a show (or, sets being free, 13 cards all melded) would win. The
+    14 cards' own price (`_discard_floor`) ends the search once no cheaper discard can beat the
+    best (a hand with no possible life then stops after its first discard). Where cards in sets
+    count against a hand (home rules) a show may be charged points, so until a discard leaves
+    a show the floor says nothing if one could (a later show beats any points); from then on
+    only a cheaper show can win, and a show is charged no less than the floor says either."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1749,10 +1755,9 @@ def best_arrangement(
                     return _arrangement(assessment, discard)
         shows = set()
     floor_ends = rules.sets_protected or not shows
-    tries = list(enumerate(order))
     best: _Assessment | None = None
     best_index = len(order)
-    for index, discard in tries:
+    for index, discard in enumerate(order):
         before = index < best_index  # comes first in the order: wins a tie
         if best is not None and best.valid and best.points == 0 and not before:
             break  # nothing after a show charged nothing can beat it
@@ -1771,7 +1776,7 @@ def best_arrangement(
             and discard not in whole
             and search.hand.all_points > card_points(discard, wild, ace)
         ):
-            continue
+            continue  # it leaves points, and only 0 or a show would win
         rest = list(cards)
         rest.remove(discard)
         if priced_out and (discard not in shows or _show(_Search(rest, wild, rules), None) is None):
