@@ -788,6 +788,7 @@ _POINT_RUN_KINDS = [
 # must be melded: (net jokers * 16 + life code) -> the positions whose discard reaches it, as a
 # bit mask.
 _DISCARD_MEMO: _Memo[int, dict[int, int]] = _Memo(4_096)
+_NO_DISCARDS: dict[int, int] = {}
 
 
 def _discard_table(
@@ -800,7 +801,7 @@ def _discard_table(
     only above the discarded card; this one meets each state twice at most, with the discard
     still to make and (in `_suit_table`'s memo) without, and stops where no allowed card is left."""
     if not counts & allowed:
-        return {}
+        return _NO_DISCARDS
     key = _memo_key(counts, wild_position, jokers, config) | allowed << 80
     table = _DISCARD_MEMO.get(key)
     if table is not None:
@@ -813,13 +814,20 @@ def _discard_table(
             if not deadwood:  # (a whole table the memo held serves too)
                 table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
     moves, shift = _moves(counts, x, wild_position, jokers, config)
+    most = (jokers + 1) * 16  # keys at or above it take too many jokers
     for taken, dk, add, dw in moves:
-        if not dw:
-            rest = counts - (taken << shift)
-            for reached, mask in _discard_table(rest, wild_position, jokers, config, allowed).items():
-                k, code = divmod(reached, 16)
-                if k + dk <= jokers:
-                    reached = (k + dk) * 16 + (add[code] if add is not None else code)
+        if dw:
+            continue
+        rest = _discard_table(counts - (taken << shift), wild_position, jokers, config, allowed)
+        if add is None:
+            for reached, mask in rest.items():
+                reached += dk * 16
+                if reached < most:
+                    table[reached] = table.get(reached, 0) | mask
+        else:
+            for reached, mask in rest.items():
+                if reached + dk * 16 < most:
+                    reached = (reached >> 4) * 16 + dk * 16 + add[reached & 15]
                     table[reached] = table.get(reached, 0) | mask
     _DISCARD_MEMO.put(key, table)
     return table
