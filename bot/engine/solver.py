@@ -264,8 +264,9 @@ class _Memo(Generic[_K, _V]):
 
 # Limits per generation, sized from measured bytes per entry (~340 for a table, ~285 for a
 # traceback, ~1,100 for a rank's set choices) so that all three stay under ~30 MB together
-# (two generations each), leaving room in a 50 MB budget for melds' layouts and the computer
-# players' cache of answers.
+# (two generations each), leaving room in a 50 MB budget for melds' layouts, the moves and
+# discard memos below (~360 bytes per discard table: ~3 MB at most) and the computer players'
+# cache of answers.
 _POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
 _TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
