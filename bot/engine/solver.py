@@ -1728,19 +1728,18 @@ def best_arrangement(
     chooses the discard: a valid show first, then the fewest points left, then the costliest
     card out of the hand (then the first in sorted order).
 
-    One search finds the discards that could leave a show (`_Search.show_discards`, over the
-    cards worth what the 14 cards' cheapest arrangement with both lives leaves out): where a
-    show is charged nothing, the first of them in that order that shows wins, and nothing else
-    is searched. Otherwise every discard is weighed against the best found so far, costliest
-    first, and only an arrangement that would beat it is looked for (a bound that lets each
-    search skip most of its work): one that comes before the best in that order wins a tie,
-    one that comes after must be charged strictly less, and a discard that cannot leave a show
-    is not searched where only a show (or, sets being free, 13 cards all melded) would win. The
-    14 cards' own price (`_discard_floor`) ends the search once no cheaper discard can beat the
-    best (a hand with no possible life then stops after its first discard). Where cards in sets
-    count against a hand (home rules) a show may be charged points, so until a discard leaves
-    a show the floor says nothing if one could (a later show beats any points); from then on
-    only a cheaper show can win, and a show is charged no less than the floor says either."""
+    One search finds the discards that could leave a show (`_Search.show_discards`; where sets
+    are free, over the cards worth what the 14 cards' cheapest arrangement with both lives
+    leaves out), and any show beats any points: where a show is charged nothing the first of
+    them in that order that shows wins; where cards in sets count against a hand (home rules)
+    the show charged least does, weighed one by one like the points below. Only when no
+    discard shows is every discard weighed against the best found so far, costliest first, and
+    only an arrangement that would beat it is looked for (a bound that lets each search skip
+    most of its work): one that comes before the best in that order wins a tie, one that comes
+    after must be charged strictly less, and where sets are free a discard that cannot leave
+    all 13 cards melded is not searched to beat a hand charged 1 point or less. The 14 cards'
+    own price (`_discard_floor`) ends the search once no cheaper discard can beat the best (a
+    hand with no possible life then stops after its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1748,56 +1747,62 @@ def best_arrangement(
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
     search = _Search(cards, wild, rules)
-    floor, least = _discard_floor(search)
-    shows = whole = search.show_discards(least)
-    # Where sets are free and no pure sequence protects alone, 13 cards worth anything are charged
-    # nothing only if they all meld with both lives: a discard outside `whole` leaves points.
-    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
     if rules.sets_protected:
+        floor, least = _discard_floor(search)
+        whole = search.show_discards(least)
         # A show is then charged nothing: the first discard in the order that leaves one wins.
         for discard in order:
-            if discard in shows:
-                rest = list(cards)
-                rest.remove(discard)
-                assessment = _assess(rest, wild, rules, 1)
+            if discard in whole:
+                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
                 if assessment.valid:
                     return _arrangement(assessment, discard)
-        shows = set()
-    floor_ends = rules.sets_protected or not shows
+    else:
+        whole = search.show_discards(0)
+        shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
+        if shown is not None:
+            return _arrangement(shown[0], order[shown[1]])
+        floor, _ = _discard_floor(search)
+    # No discard leaves a show. Where sets are free and no pure sequence protects alone, 13
+    # cards worth anything are charged nothing only if they all meld: a discard outside `whole`
+    # leaves points.
+    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
     best: _Assessment | None = None
     best_index = len(order)
     for index, discard in enumerate(order):
         before = index < best_index  # comes first in the order: wins a tie
-        if best is not None and best.valid and best.points == 0 and not before:
-            break  # nothing after a show charged nothing can beat it
         # A discard before the best in the order needs no more points to win, one after it less
-        # (and at most 0 to beat a hand charged nothing that does not show).
+        # (and at most 0 to beat a hand charged nothing).
         bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
-        ends = floor_ends or (best is not None and best.valid)
-        priced_out = min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound
-        if ends and priced_out:
+        points = card_points(discard, wild, ace)
+        if min(floor - points, rules.score_cap) >= bound:
             break  # this discard and every cheaper one (in the order) leave at least the best found
-        if discard not in shows and best is not None and best.valid:
-            continue  # only a show beats a show
-        if (
-            bound <= 1
-            and nothing_needs_whole
-            and discard not in whole
-            and search.hand.all_points > card_points(discard, wild, ace)
-        ):
-            continue  # it leaves points, and only 0 or a show would win
-        rest = list(cards)
-        rest.remove(discard)
-        if priced_out and (discard not in shows or _show(_Search(rest, wild, rules), None) is None):
-            continue  # (home rules, no show yet) it leaves no fewer points, and no show either
-        assessment = _assess(rest, wild, rules, bound)
-        if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
-            assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
-        if best is None or (not assessment.valid, assessment.points, index) < (
-            not best.valid,
-            best.points,
-            best_index,
-        ):
+        if bound <= 1 and nothing_needs_whole and discard not in whole and search.hand.all_points > points:
+            continue  # it leaves points, and only 0 would win
+        assessment = _assess(_without_card(cards, discard), wild, rules, bound)
+        if best is None or (assessment.points, index) < (best.points, best_index):
             best, best_index = assessment, index
     assert best is not None
     return _arrangement(best, order[best_index])
+
+
+def _without_card(cards: list[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _cheapest_show(
+    cards: list[Card], wild: int | None, rules: Rules, tries: list[tuple[int, Card]]
+) -> tuple[_Assessment, int] | None:
+    """Of the discards `tries` (index in the discard order, card), the one whose show is charged
+    least (the first in the order on a tie), as (its assessment, its index); None when none of
+    them leaves a show. Each is searched only for a show that would beat the best so far."""
+    best: tuple[_Assessment, int] | None = None
+    for index, discard in tries:
+        bound = _INFINITE if best is None else best[0].points
+        if bound == 0:
+            break
+        assessment = _assess(_without_card(cards, discard), wild, rules, bound)
+        if assessment.valid and assessment.points < bound:
+            best = assessment, index
+    return best
