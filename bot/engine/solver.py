@@ -216,6 +216,7 @@ _EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # (see `_suit_table`).
 Table = tuple[Sequence[Entry], int, bool, int, int]
 _UNBOUNDED = 1 << 30
+_SMALL_BOUND = 8  # bounds below it fit in a memo key's lowest bits (position 0 holds no card)
 _EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0, _UNBOUNDED)
 _NO_TABLE: Table = ((), 1 << 30, False, 1 << 30, _UNBOUNDED)  # cards that cannot all be melded (exact mode)
 
@@ -616,21 +617,23 @@ def _suit_table(
     triplets).
 
     Only entries with less deadwood than `bound` are made, and a table made with a higher
-    bound serves any lower one. The searches ask for whole tables: bounded by the price they
-    must beat, tables helped the later discards of a 14-card hand, but once suits were searched
-    from the top down (`_at`) those share the whole suit's tables anyway, and tables remade
-    under a higher bound cost common hands more than the bound saved. A traceback asks only
-    for the entries up to the one it follows, which a table it finds in the memo always has.
-    Dropping entries at or over the bound drops nothing that beats entries under it, so the
-    entries kept are exactly those of the whole table below the bound."""
+    bound serves any lower one. The searches ask for whole tables but where they must beat
+    fewer than 8 points (a show, or a 14-card hand's discards once one leaves a few points):
+    then loose cards worth that much are never tried, and such a table is made in a few
+    states. Those small bounds are kept apart in the memo (in the key's lowest bits, where no
+    position is), so they never stand in for a whole table: tables remade under a higher bound
+    cost common hands more than a bound saved. A traceback asks only for the entries up to the
+    one it follows, which a table it finds in the memo always has. Dropping entries at or over
+    the bound drops nothing that beats entries under it, so the entries kept are exactly those
+    of the whole table below the bound."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
         table = _POINTS_MEMO.get(key)
     if table is not None and table[4] >= bound:
         return table
-    if bound == 1:
-        key |= 1
+    if bound < _SMALL_BOUND:
+        key |= bound
         table = _POINTS_MEMO.get(key)
         if table is not None:
             return table
@@ -1285,7 +1288,7 @@ class _Search:
         best: _Best | None = None
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
-        bound = 1 if limit <= 1 else _UNBOUNDED
+        bound = limit if limit < _SMALL_BOUND else _UNBOUNDED
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
