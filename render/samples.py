@@ -223,7 +223,7 @@ LEAGUE_STANDINGS = StandingsScene(
 # Kavya dropped earlier (faded), every hand shown since the deal is over.
 REPLAY = ReplayScene(
     seats=(
-        ReplaySeat("Priya", RESULT.players[0].groups[:3] + (group("ungrouped", "KD QC"),), "13 cards"),
+        ReplaySeat("Priya", (*RESULT.players[0].groups[:3], group("ungrouped", "KD QC")), "13 cards"),
         ReplaySeat(
             "Arjun 🔥🔥",
             (
