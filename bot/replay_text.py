@@ -144,6 +144,8 @@ def choice_name(deal: DealSummary) -> str:
 
 # ----------------------------------------------------------------- /rummy history
 
+HISTORY_IN_SERVER = "Histories are kept per server: ask in one of its channels."
+
 
 def history_text(history: History, name: str, user_id: int) -> str:
     if not history.matches and not history.deals:

@@ -24,6 +24,8 @@ from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
+from bot.discord.replay_components import ReplayButton
+from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.service import (
     LeagueEvent,
@@ -35,6 +37,7 @@ from bot.service import (
     TableService,
 )
 from bot.service.preferences import Preferences
+from bot.service.replays import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
 from bot.settings import KEEP_DAYS
@@ -74,6 +77,7 @@ class RummyBot(commands.Bot):
         self._thinkers: WorkerPool | None = None
         self.presenter = Presenter(self, edit_delay=edit_delay)
         self.league_presenter = LeaguePresenter(self)
+        self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
         self._stop = asyncio.Event()
@@ -93,6 +97,7 @@ class RummyBot(commands.Bot):
         self.store = await Store.open(self.db_path)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
         self.preferences = Preferences(self.store, self.service.clock)
+        self.replays = Replays(self.store, self.service.clock, self.keep_days)
         self.leagues = LeagueService(
             self.store,
             self.service,
@@ -102,7 +107,7 @@ class RummyBot(commands.Bot):
         await self.add_cog(RummyCog(self))
         await self.add_cog(self.league_cog)
         await self.add_cog(LeagueAdminCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton, ReplayButton)
         await self.sync_commands()
         self._resumed = await self.service.resume()
         await self.presenter.restore()
