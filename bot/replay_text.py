@@ -22,7 +22,7 @@ from bot.store import DealSummary, MatchSummary, SeatRecord
 # ----------------------------------------------------------------- the moves
 
 
-def step_lines(step: ReplayStep, names: Sequence[str]) -> list[str]:
+def step_lines(step: ReplayStep, names: Sequence[str], *, winner: bool = True) -> list[str]:
     """What happened at this step, one line each (the deal itself at step 0), each event as its
     own seat saw it (the card drawn from the closed deck, a wrong show's groups)."""
     lines = []
@@ -35,7 +35,7 @@ def step_lines(step: ReplayStep, names: Sequence[str]) -> list[str]:
             line for line in event_lines(event, -1 if event.seat is None else event.seat, names) if line
         )
     over = step.result
-    if over is not None:
+    if over is not None and winner:
         lines.append(f"{names[over.winner]} wins the deal.")
     return lines
 
@@ -46,7 +46,7 @@ def move_list(replayed: ReplayedDeal) -> list[str]:
     lines = [f"{deal_title(replayed)} · table {replayed.ref.table_id}, deal {replayed.ref.number}"]
     lines.append(f"Shuffle commitment {replay.commitment}")
     for step in replay.steps:
-        told = step_lines(step, names)
+        told = step_lines(step, names, winner=False)  # the result follows, hand by hand
         prefix = f"{step.index:>4}. " if step.index else "      "
         lines.extend(prefix + line if number == 0 else "      " + line for number, line in enumerate(told))
     over = next(event for event in replay.steps[-1].events if isinstance(event, DealOver))
@@ -119,7 +119,7 @@ def refusal_text(refused: ReplayRefused) -> str:
         case Refusal.NOT_A_DEAL:
             return "Name a deal by its table and number, like `12-3` (`/rummy history` lists yours)."
         case Refusal.NO_SUCH_DEAL:
-            return f"There is no finished deal{ref} in this server."
+            return f"There is no finished deal{ref}."
         case Refusal.OTHER_SERVER:
             return "Replays are shown to members of the deal's server, in one of its channels."
         case Refusal.NOT_YOURS:

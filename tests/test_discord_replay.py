@@ -3,7 +3,6 @@ replayed privately frame by frame (each frame the picture of the replayed engine
 buttons stepping forward and back, a running deal refused, a forged or outside press refused
 privately, and the history naming the deals to replay."""
 
-import pytest
 from discord_double import DiscordDouble
 from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
 

@@ -117,6 +117,17 @@ class Replays:
             raise ReplayRefused(reason, ref)
         if not _may_see(viewer, stored):
             raise ReplayRefused(Refusal.NOT_YOURS, ref)
+        return await self._replayed(ref, stored)
+
+    async def load(self, ref: DealRef) -> ReplayedDeal:
+        """The deal for whoever holds the database (`python -m bot replay`): no viewer to check,
+        the same refusals otherwise."""
+        stored = await self.store.stored_deal(ref.table_id, ref.number)
+        if stored is None:
+            raise ReplayRefused(Refusal.NO_SUCH_DEAL, ref)
+        return await self._replayed(ref, stored)
+
+    async def _replayed(self, ref: DealRef, stored: StoredDeal) -> ReplayedDeal:
         if stored.pruned_at is not None or not self._kept(stored.match_status, stored.match_updated_at):
             raise ReplayRefused(Refusal.NOT_KEPT, ref, self.keep_days)
         if stored.record is None or stored.finished_at is None:
