@@ -99,8 +99,7 @@ class ReplayPresenter:
         key = replayed.ref
         async with self._animating:
             if key not in self._animations:
-                scenes = [replay_scene(replayed, step.index, four_colour) for step in replayed.replay.steps]
-                self._animations[key] = await asyncio.to_thread(render_replay_animation, scenes)
+                self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour)
                 while len(self._animations) > ANIMATIONS_KEPT:
                     self._animations.popitem(last=False)
             return self._animations[key]
@@ -119,3 +118,9 @@ class ReplayPresenter:
         await interaction.response.send_message(first, ephemeral=True)
         for chunk in more:
             await interaction.followup.send(chunk, ephemeral=True)
+
+
+def animation(replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
+    """The whole deal animated, or None if too large: a frame per move, so made off the loop."""
+    steps = replayed.replay.steps
+    return render_replay_animation([replay_scene(replayed, step.index, four_colour) for step in steps])
