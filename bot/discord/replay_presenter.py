@@ -47,7 +47,7 @@ class ReplayPresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self._animating = asyncio.Lock()
-        self._animations: OrderedDict[DealRef, bytes | None] = OrderedDict()
+        self._animations: OrderedDict[tuple[DealRef, bool], bytes | None] = OrderedDict()
 
     async def _open(self, interaction: discord.Interaction[Any], ref: DealRef | str | None) -> ReplayedDeal:
         """The deal named, or the refusal in the player's words (answered privately by `guarded`)."""
@@ -96,7 +96,7 @@ class ReplayPresenter:
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
     async def _animation(self, replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
-        key = replayed.ref
+        key = (replayed.ref, four_colour)
         async with self._animating:
             if key not in self._animations:
                 self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour)
