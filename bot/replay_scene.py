@@ -5,6 +5,7 @@ they stood, and what happened in `bot.replay_text`'s words."""
 from __future__ import annotations
 
 from bot.engine.deal import SeatStatus
+from bot.engine.formats import Family, Format
 from bot.engine.replay import ReplayStep
 from bot.hand_layout import suggested_groups
 from bot.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
@@ -46,7 +47,7 @@ def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int) -> ReplaySeat:
     return ReplaySeat(
         name=replayed.names[seat] if seat < len(replayed.names) else f"Seat {seat + 1}",
         groups=labelled_groups(groups, replay.wild_rank, replay.rules),
-        line=seat_line(step, seat),
+        line=seat_line(step, seat, Format(replayed.format).spec.family is Family.POOL),
         tag=seat_tag(step, seat),
         acted=step.seat == seat,
         out=step.statuses[seat] in _OUT,

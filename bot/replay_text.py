@@ -76,11 +76,13 @@ SEAT_TAGS = {
 TO_ACT, WINNER = "TO ACT", "WINNER"
 
 
-def seat_line(step: ReplayStep, seat: int) -> str:
-    """Under a seat's name: its cards while the deal runs, what it paid once it is over."""
+def seat_line(step: ReplayStep, seat: int, adds_up: bool) -> str:
+    """Under a seat's name: its cards while the deal runs, what it paid once it is over (added
+    to a pool score, `adds_up`, rather than paid)."""
     if step.result is not None:
         points = step.result.points[seat]
-        return "" if points is None else f"−{points} pts" if points else "0 pts"
+        sign = "+" if adds_up else "−"
+        return "" if points is None else f"{sign}{points} pts" if points else "0 pts"
     count = len(step.hands[seat])
     return f"{count} card{'s' if count != 1 else ''}"
 

@@ -103,3 +103,17 @@ def test_the_result_is_the_deal_over_event():
     assert (replay.result.points, replay.result.outcomes) == (over.points, over.outcomes)
     assert replay.steps[-1].phase is Phase.OVER
     assert replay.step(10_000) is replay.steps[-1] and replay.step(-3) is replay.steps[0]
+
+
+def test_a_frame_says_what_each_seat_paid_at_the_end_and_who_is_to_act_before():
+    """A pool score adds the points (+), Points and Deals pay them (−); the winner pays nothing."""
+    from bot.replay_text import TO_ACT, WINNER, seat_line, seat_tag
+
+    replay = replay_deal(played_deal(6))
+    last, first = replay.steps[-1], replay.steps[0]
+    winner = replay.result.winner
+    loser = next(seat for seat, points in enumerate(replay.result.points) if points)
+    paid = replay.result.points[loser]
+    assert (seat_line(last, loser, True), seat_line(last, loser, False)) == (f"+{paid} pts", f"−{paid} pts")
+    assert seat_line(last, winner, False) == "0 pts" and seat_tag(last, winner) == WINNER
+    assert seat_line(first, 0, False) == "13 cards" and seat_tag(first, replay.first_player) == TO_ACT
