@@ -37,6 +37,7 @@ async def test_the_terminal_prints_a_finished_deals_moves_and_refuses_a_running_
     winner = finished.record.seats[record["winner"]].name
     assert f"{winner} wins the deal." in done.stdout
 
+    assert "replay" in run_bot("--help", cwd=tmp_path).stdout
     refused = run_bot("replay", str(running.id), "1", cwd=tmp_path, env_extra=env)
     assert refused.returncode == 1 and "still being played" in refused.stderr
     assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
