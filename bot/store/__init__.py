@@ -9,6 +9,8 @@ from bot.store.errors import (
     DamagedRowError,
     DatabaseGoneError,
     DuplicateCommandError,
+    LeaseLostError,
+    ShardTakenError,
     StoreError,
     WritesRefusedError,
 )
@@ -29,6 +31,7 @@ from bot.store.records import (
 )
 from bot.store.schema import SCHEMA_VERSION
 from bot.store.settings import database_path, database_target
+from bot.store.shards import Shards
 from bot.store.store import Store
 
 __all__ = [
@@ -42,9 +45,12 @@ __all__ = [
     "DatabaseGoneError",
     "DealSummary",
     "DuplicateCommandError",
+    "LeaseLostError",
     "MatchSummary",
     "Pruned",
     "SeatRecord",
+    "ShardTakenError",
+    "Shards",
     "StandingRow",
     "StatsDelta",
     "Store",
