@@ -49,6 +49,16 @@ class SavingStoppedError(ServiceError):
         )
 
 
+class ShuttingDownError(ServiceError):
+    """The bot is stopping (a restart or an upgrade): commands already taken are being saved, new
+    ones are refused."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "I'm restarting, so that did not happen. Every table is saved as it is: try again in a minute."
+        )
+
+
 @contextlib.contextmanager
 def saving() -> Iterator[None]:
     """Around a store write: the store's failures that players must hear about, in their words
