@@ -117,17 +117,25 @@ def run(env_file: Path) -> int:
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.discord.bot import RummyBot
+    from bot.serve import serve
     from bot.store import Store, StoreError
 
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
         bot = RummyBot(
-            settings.database, dev_guild_id=settings.dev_guild_id, keep_days=settings.keep_days, tune_gc=True
+            settings.database,
+            dev_guild_id=settings.dev_guild_id,
+            keep_days=settings.keep_days,
+            tune_gc=True,
+            metrics_port=settings.metrics_port,
+            metrics_host=settings.metrics_host,
         )
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))  # until SIGTERM or Ctrl-C, which close it cleanly
     except StoreError as error:
         print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # where signals cannot be handled on the loop (Windows)
+        pass
     return 0
 
 

@@ -4,7 +4,6 @@ presenters."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -25,6 +24,7 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
+from bot.metrics import Metrics
 from bot.service import (
     LeagueEvent,
     LeagueService,
@@ -37,13 +37,17 @@ from bot.service import (
 from bot.service.preferences import Preferences
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.settings import KEEP_DAYS
+from bot.settings import KEEP_DAYS, METRICS_HOST
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
 STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
+# How long a clean shutdown waits for what is in flight (moves being saved, then announced) before
+# closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
+# announced, and a restart shows every table again, so what is cut short is only an edit.
+SHUTDOWN_SECONDS = 8.0
 
 
 class RummyBot(commands.Bot):
@@ -56,15 +60,23 @@ class RummyBot(commands.Bot):
         edit_delay: float = 0.8,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
+        metrics_port: int | None = None,
+        metrics_host: str = METRICS_HOST,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
         for the process that runs the bot for good (`python -m bot`): once the tables are
         resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight. Finished matches'
-        move logs are deleted `keep_days` after their end (`bot.service.retention`)."""
+        move logs are deleted `keep_days` after their end (`bot.service.retention`). With a
+        `metrics_port` (0: any free one), Prometheus metrics and a health check are served there
+        (`bot.metrics`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
+        self.metrics = Metrics() if metrics_port is not None else None
+        if self.metrics is not None:  # every answer Discord gives, whoever asked
+            options.setdefault("http_trace", self.metrics.discord_trace())
+        self.metrics_address = (metrics_host, metrics_port)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
@@ -76,6 +88,7 @@ class RummyBot(commands.Bot):
         self.league_presenter = LeaguePresenter(self)
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
+        self.closing = False  # a shutdown began: interactions are refused (`Actions.guarded`)
         self._stop = asyncio.Event()
         self._timers: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
@@ -92,6 +105,12 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        if self.metrics is not None:
+            self.service.observer = self.metrics
+            self.metrics.count_tables(self.service.tables)
+            host, port = self.metrics_address
+            self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
+            log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
         self.preferences = Preferences(self.store, self.service.clock)
         self.leagues = LeagueService(
             self.store,
@@ -193,16 +212,42 @@ class RummyBot(commands.Bot):
             await asyncio.gather(*self._publishing, return_exceptions=True)
             await self.presenter.flush()
 
+    def health(self) -> str | None:
+        """What `/healthz` answers: None while the bot is connected and can save, else why not."""
+        if self.closing:
+            return "shutting down"
+        if not self.is_ready() or self.is_closed():
+            return "not connected to Discord yet"
+        if self.store.lost is not None:
+            return "the database was replaced under the bot: restart it"
+        return None
+
     async def close(self) -> None:
-        """The clocks stop first: a pass still running hands its events (a night's check-in, a
-        turn timing out) to publishing, which must then reach Discord before the session closes."""
+        """A clean stop (SIGTERM, Ctrl-C, a test's end): new interactions are refused, the clocks
+        stop (a pass still running hands its events on to publishing), every move already taken is
+        saved, what it announces reaches Discord, and only then the session closes; all that within
+        `SHUTDOWN_SECONDS`. Then the workers, the metrics endpoint and the store."""
+        self.closing = True
         self._stop.set()
-        for timer in self._timers:
-            with contextlib.suppress(Exception):
-                await timer
-        await self.idle()
+        try:
+            async with asyncio.timeout(SHUTDOWN_SECONDS):
+                await self._finish_work()
+        except TimeoutError:
+            log.warning(
+                "shutting down with work unfinished after %.0f s: saved moves are shown at restart",
+                SHUTDOWN_SECONDS,
+            )
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
+        if self.metrics is not None:
+            await self.metrics.close()
         if hasattr(self, "store"):
             await self.store.close()
+
+    async def _finish_work(self) -> None:
+        # Waited for, never cancelled: a pass ends with its moves saved.
+        await asyncio.gather(*(asyncio.shield(timer) for timer in self._timers), return_exceptions=True)
+        if hasattr(self, "service"):
+            await self.service.shut_down()
+        await self.idle()
