@@ -89,6 +89,7 @@ class RummyBot(commands.Bot):
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
         self.closing = False  # a shutdown began: interactions are refused (`Actions.guarded`)
+        self._shutdown: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._timers: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
@@ -226,7 +227,14 @@ class RummyBot(commands.Bot):
         """A clean stop (SIGTERM, Ctrl-C, a test's end): new interactions are refused, the clocks
         stop (a pass still running hands its events on to publishing), every move already taken is
         saved, what it announces reaches Discord, and only then the session closes; all that within
-        `SHUTDOWN_SECONDS`. Then the workers, the metrics endpoint and the store."""
+        `SHUTDOWN_SECONDS`. Then the workers, the metrics endpoint and the store. Whoever asks
+        while it is under way (discord.py itself, a signal, the bot stopping itself) waits for the
+        same stop, which no caller's cancellation cuts short."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.get_running_loop().create_task(self._close())
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
         self.closing = True
         self._stop.set()
         try:
