@@ -48,10 +48,7 @@ def start_thinkers(workers: int | None = None) -> WorkerPool:
 
 
 def _start_thinker() -> None:
-    """In each worker: the engine imported once at boot, not on the first decision; Ctrl-C and
-    SIGTERM (which a terminal or `systemctl stop` send the whole process group) left to the bot,
-    which shuts its workers down itself once its last table has thought (instead of each dying
-    mid-thought, or printing a traceback). A worker whose bot is gone leaves at end of pipe."""
+    """In each worker: the engine imported once at boot, not on the first decision; Ctrl-C left
+    to the bot, which shuts its workers down itself (instead of each printing a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     importlib.import_module("bot.engine.ai")
