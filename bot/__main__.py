@@ -116,26 +116,43 @@ def run(env_file: Path) -> int:
         print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.discord.bot import RummyBot
+    from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.serve import serve
     from bot.store import Store, StoreError
 
+    guild, days = settings.dev_guild_id, settings.keep_days
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
-        bot = RummyBot(
-            settings.database,
-            dev_guild_id=settings.dev_guild_id,
-            keep_days=settings.keep_days,
-            tune_gc=True,
-            metrics_port=settings.metrics_port,
-            metrics_host=settings.metrics_host,
-        )
+        port, host = settings.metrics_port, settings.metrics_host
+        if settings.shards is None:
+            bot = RummyBot(
+                settings.database,
+                dev_guild_id=guild,
+                keep_days=days,
+                tune_gc=True,
+                metrics_port=port,
+                metrics_host=host,
+            )
+        else:  # a shard another process holds is refused in one line too, before any gateway
+            bot = ShardedRummyBot(
+                settings.database,
+                shards=settings.shards,
+                lease_seconds=settings.lease_seconds,
+                dev_guild_id=guild,
+                keep_days=days,
+                tune_gc=True,
+                metrics_port=port,
+                metrics_host=host,
+            )
         asyncio.run(serve(bot, settings.token))  # until SIGTERM or Ctrl-C, which close it cleanly
     except StoreError as error:
         print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # where signals cannot be handled on the loop (Windows)
         pass
+    if bot.failure is not None:  # it stopped itself (a shard's lease lost)
+        print(f"rummy-bot: {settings.database_shown}: {bot.failure}", file=sys.stderr)
+        return 1
     return 0
 
 
