@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 
 from bot.engine.errors import RummyError
-from bot.store import DatabaseGoneError, WritesRefusedError
+from bot.store import DatabaseGoneError, LeaseLostError, WritesRefusedError
 
 
 class ServiceError(RummyError):
@@ -49,6 +49,16 @@ class SavingStoppedError(ServiceError):
         )
 
 
+class HandedOverError(ServiceError):
+    """This process lost its shards' lease to another one (`bot.store.leases`): it takes no move."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "I've stopped taking moves for this server here: another copy of me has taken its tables "
+            "over. Every table is safe as it was last saved; try again in a moment."
+        )
+
+
 @contextlib.contextmanager
 def saving() -> Iterator[None]:
     """Around a store write: the store's failures that players must hear about, in their words
@@ -57,5 +67,7 @@ def saving() -> Iterator[None]:
         yield
     except WritesRefusedError as error:
         raise CannotSaveError() from error
+    except LeaseLostError as error:
+        raise HandedOverError() from error
     except DatabaseGoneError as error:
         raise SavingStoppedError() from error

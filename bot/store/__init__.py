@@ -9,16 +9,21 @@ from bot.store.errors import (
     DamagedRowError,
     DatabaseGoneError,
     DuplicateCommandError,
+    LeaseLostError,
+    ShardTakenError,
     StoreError,
     WritesRefusedError,
 )
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
+    DealSummary,
+    MatchSummary,
     Pruned,
     SeatRecord,
     StandingRow,
     StatsDelta,
+    StoredDeal,
     StoredLeague,
     StoredMatch,
     TableRecord,
@@ -26,6 +31,7 @@ from bot.store.records import (
 )
 from bot.store.schema import SCHEMA_VERSION
 from bot.store.settings import database_path, database_target
+from bot.store.shards import Shards
 from bot.store.store import Store
 
 __all__ = [
@@ -37,13 +43,19 @@ __all__ = [
     "CorruptMatchError",
     "DamagedRowError",
     "DatabaseGoneError",
+    "DealSummary",
     "DuplicateCommandError",
+    "LeaseLostError",
+    "MatchSummary",
     "Pruned",
     "SeatRecord",
+    "ShardTakenError",
+    "Shards",
     "StandingRow",
     "StatsDelta",
     "Store",
     "StoreError",
+    "StoredDeal",
     "StoredLeague",
     "StoredMatch",
     "TableRecord",
