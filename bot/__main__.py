@@ -119,11 +119,13 @@ def run(env_file: Path) -> int:
     from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.store import Store, StoreError
 
-    guild, days = settings.dev_guild_id, settings.keep_days
+    guild, days, budget = settings.dev_guild_id, settings.keep_days, settings.request_budget
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
         if settings.shards is None:
-            bot = RummyBot(settings.database, dev_guild_id=guild, keep_days=days, tune_gc=True)
+            bot = RummyBot(
+                settings.database, dev_guild_id=guild, keep_days=days, request_budget=budget, tune_gc=True
+            )
         else:  # a shard another process holds is refused in one line too, before any gateway
             bot = ShardedRummyBot(
                 settings.database,
@@ -131,6 +133,7 @@ def run(env_file: Path) -> int:
                 lease_seconds=settings.lease_seconds,
                 dev_guild_id=guild,
                 keep_days=days,
+                request_budget=budget,
                 tune_gc=True,
             )
         bot.run(settings.token, log_handler=None)

@@ -14,6 +14,8 @@ from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 KEEP_DAYS = 90  # RUMMY_KEEP_DAYS unless set
+REQUEST_BUDGET = 40.0  # RUMMY_REQUEST_BUDGET unless set: of Discord's 50 requests/s per bot
+MAX_REQUEST_BUDGET = 50.0  # Discord's global limit for a bot: more would only meet 429s
 LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 
 
@@ -29,6 +31,7 @@ class Settings:
     log_level: str
     database_url: str | None = None  # a PostgreSQL database, used instead of the file at db_path
     keep_days: int = KEEP_DAYS  # finished matches' move logs are deleted after this many days
+    request_budget: float = REQUEST_BUDGET  # requests/s to Discord, shared by the bot's processes
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
 
@@ -60,6 +63,16 @@ class Settings:
         keep = (values.get("RUMMY_KEEP_DAYS") or "").strip() or str(KEEP_DAYS)
         if not (keep.isascii() and keep.isdigit() and int(keep) > 0):
             raise SettingsError(f"RUMMY_KEEP_DAYS must be a whole number of days, 1 or more, not {keep!r}.")
+        budget = (values.get("RUMMY_REQUEST_BUDGET") or "").strip() or str(REQUEST_BUDGET)
+        try:
+            request_budget = float(budget)
+        except ValueError:
+            request_budget = 0.0
+        if not 0 < request_budget <= MAX_REQUEST_BUDGET:
+            raise SettingsError(
+                f"RUMMY_REQUEST_BUDGET must be a number of requests per second above 0 and at most "
+                f"{MAX_REQUEST_BUDGET:g}, not {budget!r}."
+            )
         try:
             url = database_url(values)
         except ValueError as error:
@@ -77,6 +90,7 @@ class Settings:
             log_level=level,
             database_url=url,
             keep_days=int(keep),
+            request_budget=request_budget,
             shards=shards,
             lease_seconds=int(lease),
         )

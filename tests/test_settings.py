@@ -34,3 +34,11 @@ def test_finished_matches_are_kept_90_days_unless_set_and_a_bad_number_is_refuse
     for bad in ("0", "-5", "ninety", "1.5"):
         with pytest.raises(SettingsError, match="RUMMY_KEEP_DAYS"):
             Settings.load(None, {"RUMMY_KEEP_DAYS": bad})
+
+
+def test_the_request_budget_is_40_unless_set_and_must_fit_discords_limit():
+    assert Settings.load(None, {}).request_budget == 40
+    assert Settings.load(None, {"RUMMY_REQUEST_BUDGET": " 12.5 "}).request_budget == 12.5
+    for bad in ("0", "-5", "fast", "51", "nan"):
+        with pytest.raises(SettingsError, match="RUMMY_REQUEST_BUDGET"):
+            Settings.load(None, {"RUMMY_REQUEST_BUDGET": bad})

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import runtime
 from bot.discord.actions import Actions
+from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
 from bot.discord.league_admin_cog import LeagueAdminCog
@@ -58,6 +59,7 @@ class RummyBot(commands.Bot):
         edit_delay: float = 0.8,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
+        request_budget: float | None = None,
         shards: Shards | None = None,
         lease_seconds: float = LEASE_SECONDS,
         **options: Any,
@@ -66,7 +68,9 @@ class RummyBot(commands.Bot):
         for the process that runs the bot for good (`python -m bot`): once the tables are
         resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight. Finished matches'
         move logs are deleted `keep_days` after their end (`bot.service.retention`). `shards`:
-        this process runs only those shards' servers, holding their leases (`ShardedRummyBot`)."""
+        this process runs only those shards' servers, holding their leases (`ShardedRummyBot`).
+        The table presenter sends Discord at most `request_budget` requests per second, shared
+        between this bot's live processes (`bot.discord.budget`); None sets no limit of its own."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -77,7 +81,8 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
-        self.presenter = Presenter(self, edit_delay=edit_delay)
+        self.request_budget = request_budget
+        self.presenter = Presenter(self, edit_delay=edit_delay, request_budget=request_budget)
         self.league_presenter = LeaguePresenter(self)
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
@@ -132,6 +137,11 @@ class RummyBot(commands.Bot):
             asyncio.create_task(self.leagues.run(self._stop)),
             asyncio.create_task(self.retention.run(self._stop)),
         ]
+        if self.request_budget is not None:
+            share = share_budget(
+                self.presenter.budget, self.request_budget, self.store, self.service.clock.now, self._stop
+            )
+            self._timers.append(asyncio.create_task(share))
         if self.tune_gc:
             runtime.tune_gc()
 
