@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 TOKEN = "benchmark-token"
 TICKS = os.sysconf("SC_CLK_TCK")
+SLOW = 600.0  # seconds a person waits for an answer before the run fails (1,000 tables start slowly)
 OVER = "The match is over"  # the result post that ends a match (`Presenter._post_result`)
 
 
@@ -208,14 +209,14 @@ class People:
     async def open_table(self, user: Any, channel: int) -> bool:
         double = self.double
         ix = await double.slash_command(
-            user, "rummy new", options={"format": self.fmt}, channel=channel, timeout=60
+            user, "rummy new", options={"format": self.fmt}, channel=channel, timeout=SLOW
         )
-        await double.wait_for(lambda: (double.original_response(ix) or _NONE).custom_ids(), timeout=60)
+        await double.wait_for(lambda: (double.original_response(ix) or _NONE).custom_ids(), timeout=SLOW)
         lobby = double.original_response(ix)
         table = next(c for c in lobby.custom_ids() if c.startswith("rummy:lobby:")).split(":")[2]
         for action in (self.level, self.level, self.level, "start"):
-            pressed = await double.press_button(user, lobby.id, f"rummy:lobby:{table}:{action}", timeout=60)
-            await double.wait_for(lambda p=pressed: p.followup_ids, timeout=60)
+            pressed = await double.press_button(user, lobby.id, f"rummy:lobby:{table}:{action}", timeout=SLOW)
+            await double.wait_for(lambda p=pressed: p.followup_ids, timeout=SLOW)
             if "starts" not in double.messages[pressed.followup_ids[-1]].content and action == "start":
                 return False
         return True
@@ -250,9 +251,9 @@ class People:
         acted.add(custom_id)
         started = time.perf_counter()
         if values is None:
-            await self.double.press_button(user, hand, custom_id, timeout=60, check=False)
+            await self.double.press_button(user, hand, custom_id, timeout=SLOW, check=False)
         else:
-            await self.double.select(user, hand, custom_id, values, timeout=60, check=False)
+            await self.double.select(user, hand, custom_id, values, timeout=SLOW, check=False)
         answered = time.perf_counter()
         if self.measuring:
             self.acks.append(answered - started)
@@ -296,10 +297,15 @@ async def run(args: argparse.Namespace) -> None:
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         try:
-            await double.wait_for(lambda: "rummy" in double.global_commands and double.connected, timeout=60)
+            await double.wait_for(
+                lambda: "rummy" in double.global_commands and double.connected, timeout=SLOW
+            )
             await asyncio.sleep(1)  # READY, then on_ready
-            hosts = [asyncio.create_task(people.host(*seat)) for seat in seats]
-            await asyncio.sleep(args.warmup)
+            hosts = []
+            for seat in seats:  # the people arrive over the first half of the warm-up
+                hosts.append(asyncio.create_task(people.host(*seat)))
+                await asyncio.sleep(args.warmup / 2 / len(seats))
+            await asyncio.sleep(args.warmup / 2)
             load_before = os.getloadavg()
             double.tally.clear()
             people.measuring = True

@@ -1,7 +1,9 @@
-"""The request budget against the Discord double enforcing Discord's rate limits: moves faster
-than the budget allows are coalesced, no request is refused, and once the bot is idle every
-message shows the latest state (the table message with its picture, each hand DM, the turn
-mention). Without the budget the same moves meet the double's 429s, so the test can fail."""
+"""Coalescing ends with the latest state shown. The request budget against the Discord double
+enforcing Discord's rate limits: moves faster than the budget allows are coalesced, no request
+is refused, and once the bot is idle every message shows the latest state (the table message
+with its picture, each hand DM, the turn mention); without the budget the same moves meet the
+double's 429s, so the test can fail. And the table picture, drawn at most once per interval:
+edits between keep the old one, and one more edit draws the latest."""
 
 import asyncio
 
@@ -65,3 +67,35 @@ async def test_moves_faster_than_the_budget_show_the_latest_state_without_a_429(
         assert dm.content == hand.content and dm.payload["components"] == hand.view.to_components()
     to_act = users[table.match.deal.turn]
     assert f"<@{to_act.id}>, your turn" in double.messages[shown.ping.id].content
+
+
+async def test_edits_between_pictures_keep_the_old_one_and_the_last_draws_the_latest(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot.presenter.edit_delay = 0.05  # a picture stands 2.5 edit delays: some edits change words only
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    shown = bot.presenter.shown(table.id)
+    marker = len(double.requests)
+
+    for _ in range(MOVES):
+        deal = table.match.deal
+        mover = users[deal.turn]
+        for command in ({"command": "pick", "source": "closed"}, {"command": "discard", "card": None}):
+            if command["command"] == "discard":
+                command["card"] = deal.seats[deal.turn].hand[0].code
+            await bot.presenter.publish(await bot.service.play(double.channel_id, mover.id, command))
+            await asyncio.sleep(0.03)
+    await settle(bot)
+
+    edits = [
+        r
+        for r in double.requests[marker:]
+        if r.method == "PATCH" and r.path == f"/channels/{double.channel_id}/messages/{shown.message.id}"
+    ]
+    assert any("attachments" not in r.body for r in edits)  # words only: the picture was not due
+    (picture,) = double.messages[shown.message.id].files.values()
+    names = [seat.name for seat in table.record.seats]
+    assert picture.data == render_table(table_scene(table.match, names))  # one more edit drew it
