@@ -320,8 +320,13 @@ async def run(args: argparse.Namespace) -> None:
             people.measuring = False
             tally = dict(double.tally)
             people.stop = True
-            child.send_signal(signal.SIGTERM)
-            await asyncio.to_thread(child.wait, 60)
+            child.send_signal(signal.SIGTERM)  # it writes its lags at once, then closes
+            for _ in range(600):
+                if stats.exists() or child.poll() is not None:
+                    break
+                await asyncio.sleep(0.1)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # a close that flushes 1,000
+                await asyncio.to_thread(child.wait, 60)  # tables' edits may take longer: killed
             for host in hosts:
                 host.cancel()
             await asyncio.gather(*hosts, return_exceptions=True)
