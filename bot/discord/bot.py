@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import runtime
 from bot.discord.actions import Actions
+from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
 from bot.discord.league_admin_cog import LeagueAdminCog
@@ -66,6 +67,7 @@ class RummyBot(commands.Bot):
         republish_concurrency: int = REPUBLISH_CONCURRENCY,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
+        request_budget: float | None = None,
         shards: Shards | None = None,
         lease_seconds: float = LEASE_SECONDS,
         metrics_port: int | None = None,
@@ -79,7 +81,9 @@ class RummyBot(commands.Bot):
         (`bot.service.retention`). After a restart, `republish_concurrency` tables are shown
         again at a time (`Presenter.republish`). `shards`: this process runs only those shards'
         servers, holding their leases (`ShardedRummyBot`). With a `metrics_port` (0: any free
-        one), Prometheus metrics and a health check are served there (`bot.metrics`)."""
+        one), Prometheus metrics and a health check are served there (`bot.metrics`). The table
+        presenter sends Discord at most `request_budget` requests per second, shared between this
+        bot's live processes (`bot.discord.budget`); None sets no limit of its own."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -94,7 +98,13 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
-        self.presenter = Presenter(self, edit_delay=edit_delay, republish_concurrency=republish_concurrency)
+        self.request_budget = request_budget
+        self.presenter = Presenter(
+            self,
+            edit_delay=edit_delay,
+            republish_concurrency=republish_concurrency,
+            request_budget=request_budget,
+        )
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
@@ -161,6 +171,11 @@ class RummyBot(commands.Bot):
             asyncio.create_task(self.leagues.run(self._stop)),
             asyncio.create_task(self.retention.run(self._stop)),
         ]
+        if self.request_budget is not None:
+            share = share_budget(
+                self.presenter.budget, self.request_budget, self.store, self.service.clock.now, self._stop
+            )
+            self._timers.append(asyncio.create_task(share))
         if self.tune_gc:
             runtime.tune_gc()
 
