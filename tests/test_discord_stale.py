@@ -166,6 +166,24 @@ async def test_after_a_restart_the_old_turn_mention_is_found_and_edited_leaving_
     assert f"<@{to_act.id}>, your turn" in after.content
 
 
+async def test_each_persons_turn_is_a_new_mention_so_discord_notifies_them_and_the_old_one_goes(
+    discord_double, bot_runner, tmp_path
+):
+    # Discord notifies a user of a mention in a new message only, never of one added by an edit.
+    double = discord_double
+    bot, table, users = await three_players(double, bot_runner, tmp_path, ManualClock())
+    (before,) = live_mentions(double)
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    card = table.match.deal.seats[table.match.deal.turn].hand[0].code
+    await double.slash_command(mover, "rummy discard", options={"card": card})
+    await settle(bot)
+    (after,) = live_mentions(double)
+    to_act = users[table.match.deal.turn]
+    assert after.id != before.id and after.content.startswith(f"<@{to_act.id}>, your turn")
+    assert before.id in double.deleted_messages
+
+
 async def test_two_publishes_for_one_table_at_once_leave_one_mention_and_no_error(
     discord_double, bot_runner, tmp_path, caplog
 ):

@@ -209,7 +209,7 @@ class RummyBot(commands.Bot):
         try:
             await self.presenter.republish(resumed)
             await self.league_presenter.publish(woken)
-            self._in_background(self.presenter.refresh_hands(resumed))
+            self.in_background(self.presenter.refresh_hands(resumed))
         finally:
             self._shown_ready.set()
 
@@ -232,13 +232,14 @@ class RummyBot(commands.Bot):
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:
         """The service's clock must not wait on Discord: showing its events runs on its own."""
-        self._in_background(self.presenter.publish(events))
+        self.in_background(self.presenter.publish(events))
 
     async def _on_league_events(self, events: list[LeagueEvent | TableEvent]) -> None:
         """Likewise for what the league scheduler does on its own (reminders, a night starting)."""
-        self._in_background(self.league_presenter.publish(events))
+        self.in_background(self.league_presenter.publish(events))
 
-    def _in_background(self, showing: Coroutine[Any, Any, None]) -> None:
+    def in_background(self, showing: Coroutine[Any, Any, None]) -> None:
+        """Runs `showing` beside the caller; `idle()` waits for it."""
         task = asyncio.get_running_loop().create_task(showing)
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)

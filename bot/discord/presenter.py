@@ -168,8 +168,8 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
-            elif parts[2] == "ping":
-                shown.ping = message
+            elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
+                shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
             self.dm_refused.setdefault(user_id, now)
@@ -499,9 +499,12 @@ class Presenter:
                 await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
-        """One mention in the channel says whose turn it is: posted when a person's turn first
-        comes, then edited in place (one request, where deleting and posting again took two),
-        and deleted while it is nobody's turn (between deals, once the match is over; stored,
+        """One mention in the channel says whose turn it is. Discord notifies a person only of a
+        mention in a new message, never of one an edit adds: so a person's turn that the mention
+        does not already name is posted anew (and the old mention deleted after, at the table
+        edits' lower priority), while a change of its words for the same person (the deadline
+        after a restart, the DM hint) and "the computer players are playing" are edits in place.
+        It is deleted while it is nobody's turn (between deals, once the match is over; stored,
         so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
         that the computer players are playing is left to the table's refresh loop, so a turn
         that comes back to the person before it runs costs no edit at all. Called under the
@@ -511,7 +514,7 @@ class Presenter:
         deal = match.deal if live and match is not None else None
         if deal is None:
             if shown.ping is not None:
-                previous, shown.ping, shown.ping_words = shown.ping, None, None
+                previous, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
                 await self._spend_in_channel(shown, urgent=True)
                 with contextlib.suppress(discord.HTTPException):
                     await previous.delete()
@@ -530,7 +533,7 @@ class Presenter:
         if shown.ping_words == words:
             return
         await self._spend_in_channel(shown, urgent=urgent)
-        if shown.ping is not None:
+        if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
             try:
                 await shown.ping.edit(content=words)
                 shown.ping_words = words
@@ -539,10 +542,19 @@ class Presenter:
                 shown.ping = None
         if user_id is None:
             return
+        old = shown.ping
         sent = await self.say(table, words, spent=True)
-        if sent is not None:
-            shown.ping, shown.ping_words = sent, words
-            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+        if sent is None:
+            return
+        shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
+        await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+        if old is not None:  # not under the lock: the next move's requests go first
+            self.bot.in_background(self._delete_old_ping(shown, old))
+
+    async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
+        await self._spend_in_channel(shown, urgent=False)
+        with contextlib.suppress(discord.HTTPException):
+            await old.delete()
 
     # ----------------------------------------------------------------- the table message
 
@@ -758,6 +770,13 @@ class Presenter:
             return await channel.send(text)
         except discord.NotFound:
             return None
+
+
+def _to_act(table: Table | None) -> int | None:
+    """The person whose turn it is at `table` (None: a computer player's, or nobody's)."""
+    match = table.match if table is not None else None
+    deal = match.deal if match is not None else None
+    return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
 
 
 def _urgency(event: TableEvent) -> float:

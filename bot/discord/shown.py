@@ -36,6 +36,8 @@ class Shown:
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
     ping: Posted | None = None  # the "your turn" mention in the channel
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
+    # whom it named when posted (Discord notified them then); after a restart, whoever is to act
+    ping_user: int | None = None
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
