@@ -90,7 +90,9 @@ class Option:
         for choice in self.choices(rules):
             if choice.value == value:
                 return choice
-        raise RulesError(f"{value!r} is not one of the choices for {self.label.lower()}.")
+        raise RulesError(
+            "{value} is not one of the choices for {option}.", value=repr(value), option=self.label.lower()
+        )
 
 
 def _menu_value(value: Any) -> str:

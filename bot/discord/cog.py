@@ -118,8 +118,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
                 )
             if missing := missing_permissions(interaction):
                 raise RummyError(
-                    f"I can't run a table in this channel: I need {', '.join(missing)} here. "
-                    "Ask an admin to allow it, or open the table in another channel."
+                    "I can't run a table in this channel: I need {permissions} here. "
+                    "Ask an admin to allow it, or open the table in another channel.",
+                    permissions=", ".join(missing),
                 )
             await interaction.response.defer(thinking=True)
             events = await self.bot.service.open_table(

@@ -149,7 +149,9 @@ async def change(interaction: Interaction, table_id: int, key: str, value: str) 
         if option is None:
             raise RummyError("That option is not in the editor any more: press Rules again.")
         if option not in options_for(Format(table.record.format).spec):  # only a crafted menu sends it
-            raise RummyError(f"{option.label} is not offered at this table: its format decides it.")
+            raise RummyError(
+                "{option} is not offered at this table: its format decides it.", option=option.label
+            )
         choice = option.choice(table.rules, value)
         await interaction.response.defer()
         events = await bot.service.change_rules(table.record.channel_id, interaction.user.id, choice.changes)

@@ -39,7 +39,9 @@ def rank_from_label(label: str) -> int:
     """Reads a rank such as `"7"`, `"10"` or `"a"` (case-insensitive); raises a player-readable error."""
     rank = _RANKS_BY_LABEL.get(label.strip().upper())
     if rank is None:
-        raise CardNotationError(f"'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K.")
+        raise CardNotationError(
+            "'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K.", label=label
+        )
     return rank
 
 
@@ -113,17 +115,21 @@ def parse_card(text: str) -> Card:
     if token in ("JK", "JOKER"):
         return JOKER
     if len(token) < 2:
-        raise CardNotationError(f"'{text}' is not a card: write it like AS, 10H, QD or JK.")
+        raise CardNotationError("'{text}' is not a card: write it like AS, 10H, QD or JK.", text=text)
     label, suit_letter = token[:-1], token[-1]
     try:
         suit = Suit(suit_letter)
     except ValueError:
         raise CardNotationError(
-            f"'{text}' is not a card: the suit must be S, H, D or C (as in {label or 'A'}S)."
+            "'{text}' is not a card: the suit must be S, H, D or C (as in {example}).",
+            text=text,
+            example=f"{label or 'A'}S",
         ) from None
     if label not in _RANKS_BY_LABEL:
         raise CardNotationError(
-            f"'{text}' is not a card: the rank must be A, 2-10, J, Q or K (as in 10{suit_letter})."
+            "'{text}' is not a card: the rank must be A, 2-10, J, Q or K (as in {example}).",
+            text=text,
+            example=f"10{suit_letter}",
         )
     return Card(_RANKS_BY_LABEL[label], suit)
 

@@ -575,7 +575,7 @@ class TableService:
                     # meanwhile; the decision is judged against the live deal all the same.
                     decision = await self.decide(sitter.computer, match.deal.view(seat), rng)
                     if not isinstance(decision, SeatCommand) or decision.seat != seat:
-                        raise IllegalActionError(f"a command for another seat: {decision}")
+                        raise IllegalActionError("a command for another seat: {decision}", decision=decision)
                     return await self._apply(table, decision, None)
                 except IllegalActionError:
                     log.warning("table %s: computer player proposed an illegal move", table.id)
