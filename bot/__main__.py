@@ -14,7 +14,6 @@ from importlib import metadata
 from pathlib import Path
 
 from bot.settings import Settings, SettingsError
-from render.fonts import check_complex_layout
 
 NO_TOKEN = """\
 rummy-bot: no Discord token is set, so there is nothing to connect to.
@@ -117,6 +116,8 @@ def run(env_file: Path) -> int:
         print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from render.fonts import check_complex_layout
+
     if problem := check_complex_layout():  # English pictures still draw: said, not fatal
         logging.getLogger("rummy-bot").warning(problem)
     from bot.discord.bot import RummyBot

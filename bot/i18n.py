@@ -23,11 +23,10 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+if TYPE_CHECKING:
+    from babel.support import Translations
 
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 ENGLISH: Final = "en"
@@ -54,6 +53,10 @@ def _catalog(language: str) -> Translations | None:
     """The language's catalog compiled in memory; None for English, whose texts are the keys."""
     if language == ENGLISH:
         return None
+    from babel.messages.mofile import write_mo  # only once another language is read: English
+    from babel.messages.pofile import read_po  # needs none of Babel (the terminal starts faster)
+    from babel.support import Translations
+
     path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as source:
         catalog = read_po(source, locale=language)

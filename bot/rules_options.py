@@ -17,6 +17,7 @@ from typing import Any
 from bot.engine.errors import RulesError
 from bot.engine.formats import Family, FormatSpec
 from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, Rules
+from bot.i18n import EN, Words
 
 DeckPlan = tuple[tuple[int, int], ...]
 
@@ -33,11 +34,12 @@ def preset(name: str) -> Rules:
 DECK_PLANS: tuple[DeckPlan, ...] = tuple(dict.fromkeys(preset(n).deck_plan for n in Rules.PRESET_NAMES))
 
 
-def plan_words(plan: DeckPlan) -> str:
+def plan_words(plan: DeckPlan, _: Words = EN) -> str:
     """`2 decks, 3 from 4 players`: the shoe, growing with the table."""
-    words = [f"{plan[0][1]} decks"]
+    words = [_("{count} decks", count=plan[0][1])]
     words += [
-        f"{decks} from {previous + 1} players" for (previous, _), (_, decks) in itertools.pairwise(plan)
+        _("{decks} from {players} players", decks=decks, players=previous + 1)
+        for (previous, _unused), (_seats, decks) in itertools.pairwise(plan)
     ]
     return ", ".join(words)
 
@@ -191,39 +193,48 @@ def _plain(value: Any) -> str:
     return "off" if value is None else str(value)
 
 
-def rules_name(rules: Rules) -> str:
-    """`octro`, or `octro (changed: first drop 10)`."""
+def rules_name(rules: Rules, _: Words = EN) -> str:
+    """`octro`, or `octro (changed: first drop 10)` (the changes said in English for now: the
+    editor's words are not in the catalogs yet)."""
     changed = changed_words(rules)
-    return f"{rules.preset} (changed: {changed})" if changed else rules.preset
+    return (
+        _("{preset} (changed: {changes})", preset=rules.preset, changes=changed) if changed else rules.preset
+    )
 
 
-def clock_words(rules: Rules) -> str:
+def clock_words(rules: Rules, _: Words = EN) -> str:
     if rules.discard_seconds is not None:
-        turn = f"{rules.turn_seconds} s to pick + {rules.discard_seconds} s to discard"
+        turn = _(
+            "{pick} s to pick + {discard} s to discard",
+            pick=rules.turn_seconds,
+            discard=rules.discard_seconds,
+        )
     else:
-        turn = f"{rules.turn_seconds} s a turn"
-    return turn + (f", {rules.extra_time_seconds} s bank" if rules.extra_time_seconds else "")
+        turn = _("{seconds} s a turn", seconds=rules.turn_seconds)
+    return turn + (
+        ", " + _("{seconds} s bank", seconds=rules.extra_time_seconds) if rules.extra_time_seconds else ""
+    )
 
 
-def drop_words(spec: FormatSpec, rules: Rules) -> str:
+def drop_words(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     """The drops a deal of this format charges (a Pool's own costs, none in Deals)."""
     played = spec.deal_rules(rules)
     if not played.drops_allowed:
-        return "no drops"
-    return f"drops {played.first_drop}/{played.middle_drop}"
+        return _("no drops")
+    return _("drops {first}/{middle}", first=played.first_drop, middle=played.middle_drop)
 
 
-def rules_line(spec: FormatSpec, rules: Rules) -> str:
+def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     """The rules' name and key numbers, for the lobby, the table message and the terminal."""
     played = spec.deal_rules(rules)
     return " · ".join(
         (
-            rules_name(rules),
-            f"{MIN_PLAYERS}-{rules.max_players} players",
-            plan_words(rules.deck_plan),
-            drop_words(spec, rules),
-            f"wrong show {played.wrong_declaration}",
-            f"cap {played.score_cap}",
-            clock_words(rules),
+            rules_name(rules, _),
+            _("{least}-{most} players", least=MIN_PLAYERS, most=rules.max_players),
+            plan_words(rules.deck_plan, _),
+            drop_words(spec, rules, _),
+            _("wrong show {points}", points=played.wrong_declaration),
+            _("cap {points}", points=played.score_cap),
+            clock_words(rules, _),
         )
     )

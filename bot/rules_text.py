@@ -12,6 +12,7 @@ from bot.engine.cards import rank_name
 from bot.engine.commitment import PREFIX
 from bot.engine.formats import DEAL_CHIPS, Family, FormatSpec
 from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, LeaveCost, Rules
+from bot.i18n import EN, Words
 
 
 def _plural(count: int, word: str) -> str:
@@ -249,6 +250,6 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
     return "\n".join(lines)
 
 
-def wild_words(wild_rank: int | None) -> str:
+def wild_words(wild_rank: int | None, _: Words = EN) -> str:
     """`7s are wild` for the headers of hand and table messages."""
-    return f"{rank_name(wild_rank)}s are wild" if wild_rank else "no wild rank"
+    return _("{rank}s are wild", rank=_(rank_name(wild_rank))) if wild_rank else _("no wild rank")

@@ -21,10 +21,18 @@ from render.fonts import DEVANAGARI, FONT_DIR, check_complex_layout, devanagari_
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = [path for folder in ("bot", "render") for path in sorted((ROOT / folder).rglob("*.py"))]
-# The modules whose texts all go through the catalogs: the rest still speak English only, and
-# join this list as they are converted (then every text they mark must be translated).
-CONVERTED = ["render/*.py", "bot/i18n.py"]
-SOURCES = sorted({path for pattern in CONVERTED for path in ROOT.glob(pattern)})
+# The modules whose refusals are shown in the reader's language, so each must be in the catalog:
+# the others' are still shown in English, and join this list as they are translated. (A text
+# marked with `_()` or `N_()` is checked wherever it is.)
+REFUSALS_CONVERTED = [
+    "bot/*.py",
+    "bot/engine/*.py",
+    "bot/service/[!l]*.py",  # the leagues' refusals are still English
+    "bot/discord/[!l]*.py",
+]
+# The modules whose slash commands' descriptions are translated (the league cogs are not yet).
+COMMANDS_CONVERTED = [ROOT / "bot/discord/cog.py"]
+SOURCES = sorted({path for pattern in REFUSALS_CONVERTED for path in ROOT.glob(pattern)})
 
 
 def refusals() -> set[str]:
@@ -47,7 +55,8 @@ def refusals() -> set[str]:
     return found - {"CorruptTableError"}
 
 
-MARKERS = {"_", "N_", "locale_str"} | refusals()
+MARKERS = {"_", "N_", "locale_str"}
+REFUSALS = refusals()
 
 
 def is_words(node: ast.expr) -> bool:
@@ -57,7 +66,7 @@ def is_words(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "words"
 
 
-def marked(call: ast.Call) -> list[ast.expr]:
+def marked(call: ast.Call, refusals_too: bool = True) -> list[ast.expr]:
     """The arguments of `call` that are texts for the catalog."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr == "n" and is_words(func.value):
@@ -65,18 +74,32 @@ def marked(call: ast.Call) -> list[ast.expr]:
     if is_words(func):
         return list(call.args[:1])
     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    return list(call.args[:1]) if name in MARKERS else []
+    return list(call.args[:1]) if name in MARKERS or (refusals_too and name in REFUSALS) else []
 
 
-def english_texts(sources=SOURCES) -> tuple[dict[str, str], list[str]]:
+def described(node: ast.AST) -> list[ast.expr]:
+    """The texts a slash command shows in Discord's menus, which `CommandTranslator` translates:
+    descriptions (of a command, its options, its group) and the names of its choices."""
+    if isinstance(node, ast.ClassDef):
+        return [word.value for word in node.keywords if word.arg == "group_description"]
+    if not isinstance(node, ast.Call):
+        return []
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    wanted = {"command": {"description"}, "Choice": {"name"}, "describe": None}.get(name, set())
+    texts = [word.value for word in node.keywords if wanted is None or word.arg in wanted]
+    return [text for text in texts if isinstance(text, ast.Constant)]  # a choice built per card is data
+
+
+def english_texts(sources=CODE, refusals_in=SOURCES) -> tuple[dict[str, str], list[str]]:
     """Each marked English text with where it is first said, and the f-strings marked by mistake."""
     texts: dict[str, str] = {}
     built: list[str] = []
     for path in sources:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if not isinstance(node, ast.Call):
-                continue
-            for argument in marked(node):
+            commands = described(node) if path in COMMANDS_CONVERTED else []
+            for argument in commands + (
+                marked(node, path in refusals_in) if isinstance(node, ast.Call) else []
+            ):
                 where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{argument.lineno}"
                 if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value:
                     texts.setdefault(argument.value, where)
@@ -127,8 +150,14 @@ def test_each_translation_names_the_english_placeholders():
 
 
 def test_the_refusals_are_the_whole_error_family():
-    assert {"RummyError", "IllegalActionError", "ServiceError", "StaleCommandError", "LeagueError"} <= MARKERS
-    assert "CorruptTableError" not in MARKERS
+    assert {
+        "RummyError",
+        "IllegalActionError",
+        "ServiceError",
+        "StaleCommandError",
+        "LeagueError",
+    } <= REFUSALS
+    assert "CorruptTableError" not in REFUSALS
 
 
 def test_no_marked_text_is_an_f_string():
@@ -141,7 +170,7 @@ def test_the_checks_see_a_missing_text_an_f_string_and_a_placeholder_mismatch(tm
     dropping `{name}`."""
     module = tmp_path / "new.py"
     module.write_text('_("A text nobody translated")\nraise IllegalActionError(f"built {x}")\n')
-    english, built = english_texts([module])
+    english, built = english_texts([module], [module])
     assert list(english) == ["A text nobody translated"] and not hindi_catalog().get(
         "A text nobody translated"
     )
