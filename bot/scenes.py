@@ -241,6 +241,7 @@ def league_standings_scene(
     title: str = "",
     limit: int | None = None,
     provisional: bool = False,
+    _: Words = EN,
 ) -> StandingsScene:
     """A league season's table: one column per night counted (N1, N2, ...), each member in the
     colour of their first night (`Season.colour_order`), an admin's adjustment marked apart
@@ -253,10 +254,10 @@ def league_standings_scene(
     colours = season.colour_order()
     rows = []
     for line in season.standings(provisional):
-        status = [f"{line.wins} win{'s' if line.wins != 1 else ''}"] if line.wins else []
+        status = [_.n("{count} win", "{count} wins", line.wins)] if line.wins else []
         if line.no_shows:
-            status.append(f"{line.no_shows} no-show{'s' if line.no_shows != 1 else ''}")
-        name = names.get(line.user_id, f"Member {line.user_id}")
+            status.append(_.n("{count} no-show", "{count} no-shows", line.no_shows))
+        name = names.get(line.user_id, _("Member {id}", id=line.user_id))
         rows.append(
             StandingsRow(
                 f"{line.rank}. {name}",
@@ -269,16 +270,19 @@ def league_standings_scene(
         )
     notes = []
     if any(any(line_marks) for line_marks in (row.marked for row in rows)):
-        notes.append("† includes an admin's adjustment (the reason is in /league history)")
+        notes.append(_("† includes an admin's adjustment (the reason is in /league history)"))
     if live:
-        notes.append(f"N{nights[-1].number}* is tonight so far: provisional until the night is over")
-    columns = [f"N{night.number}" for night in nights]
+        notes.append(
+            _("N{number}* is tonight so far: provisional until the night is over", number=nights[-1].number)
+        )
+    columns = [_("N{number}", number=night.number) for night in nights]
     if live:
         columns[-1] += "*"
     return StandingsScene(
-        title=title or f"Season {season.number} standings",
+        title=title or _("Season {number} standings", number=season.number),
         rows=tuple(rows),
         limit=limit,
         columns=tuple(columns),
         notes=tuple(notes),
+        language=_.language,
     )

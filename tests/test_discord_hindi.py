@@ -169,3 +169,38 @@ async def test_only_a_server_manager_sets_the_servers_language(discord_double, b
     )
     assert await bot.store.guild_settings(double.guild_id) == {}
     assert (await bot.readers.channel(double.guild_id)).language == "en"
+
+
+async def test_a_hindi_servers_league_is_announced_in_hindi(discord_double, bot_runner, tmp_path):
+    """League posts are channel posts: the announcement, its buttons, the scheduled event."""
+    from test_discord_league import LEAGUE, NOW, announcement, create_league
+
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(NOW.timestamp())))
+    alice = double.user("alice")
+    await double.slash_command(alice, "rummy settings", options={"scope": "server", "language": "hi"})
+    await create_league(double, bot)
+    post = announcement(double)
+    assert f"**{LEAGUE['name']} · नाइट 1**" in post.content and "साइन अप (0): अभी कोई नहीं" in post.content
+    assert {HI("Join"), HI("Leave")} <= labels(post)
+    (event,) = double.scheduled_events.values()
+    assert event["name"] == f"{LEAGUE['name']} · नाइट 1" and "`/league join`" in event["description"]
+
+
+async def test_rummy_rules_and_help_answer_in_the_askers_language(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    carol, dave = double.user("carol"), double.user("dave")
+    double.set_locale(carol, "hi")
+
+    async def rules_for(user) -> str:  # over two messages, as Discord's length limit makes it
+        asked = await double.slash_command(user, "rummy rules")
+        first = await answer(double, asked)
+        await double.wait_for(lambda: double.followups(asked))
+        return "\n".join([first, *(m.content for m in double.followups(asked))])
+
+    hindi = await rules_for(carol)
+    assert hindi.startswith("यहाँ कोई टेबल नहीं; ये standard नियम हैं") and "**ईमानदार फेंटाई**" in hindi
+    assert "**Fair shuffle**" in await rules_for(dave)
+    helped = await answer(double, await double.slash_command(carol, "rummy help"))
+    assert helped.startswith("**आगे क्या करें**") and "`/rummy new`" in helped

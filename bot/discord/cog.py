@@ -305,15 +305,20 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = self.bot.service.table_in(channel_of(interaction))
+            _ = await self.bot.readers.asker(interaction)
             if table is None:
                 server = await self.bot.preferences.server(interaction.guild_id or 0)
                 name = server.default_preset
-                text = describe_rules(Format.POINTS.spec, preset(name))
-                text = f"No table here; these are the {name} rules, this server's default.\n" + text
+                text = describe_rules(Format.POINTS.spec, preset(name), _=_)
+                text = (
+                    _("No table here; these are the {name} rules, this server's default.", name=name)
+                    + "\n"
+                    + text
+                )
             else:
                 spec = Format(table.record.format).spec
-                text = describe_rules(spec, table.rules, table.record.point_value)
-                text = f"**Rules**: {rules_line(spec, table.rules)}\n{text}"
+                text = describe_rules(spec, table.rules, table.record.point_value, _)
+                text = _("**Rules**: {rules}", rules=rules_line(spec, table.rules, _)) + "\n" + text
             first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
             await interaction.response.send_message(first, ephemeral=True)
             for chunk in more:

@@ -257,7 +257,7 @@ class TerminalTable:
     def rules_text(self) -> str:
         """`bot.rules_text`'s words for exactly this table, without Discord's bold marks."""
         match, _ = self.match, self.words
-        described = describe_rules(match.spec, match.rules, match.point_value)
+        described = describe_rules(match.spec, match.rules, match.point_value, _)
         return (_("Rules: {rules}", rules=rules_line(match.spec, match.rules, _)) + f"\n{described}").replace(
             "**", ""
         )
