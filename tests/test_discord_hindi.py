@@ -148,6 +148,8 @@ async def test_command_descriptions_are_synced_in_hindi_and_names_stay_english(
     fmt = next(option for option in new["options"] if option["name"] == "format")
     assert fmt["description_localizations"] == {"hi": HI("Points, Deals or Pool")}
     assert not fmt.get("name_localizations")
+    league = double.global_commands["league"]
+    assert league["description_localizations"] == {"hi": HI("Scheduled pool-rummy leagues")}
 
 
 async def start_table_from(double, bot, host, lobby):
@@ -204,3 +206,15 @@ async def test_rummy_rules_and_help_answer_in_the_askers_language(discord_double
     assert "**Fair shuffle**" in await rules_for(dave)
     helped = await answer(double, await double.slash_command(carol, "rummy help"))
     assert helped.startswith("**आगे क्या करें**") and "`/rummy new`" in helped
+
+
+async def test_a_hindi_host_edits_the_rules_in_hindi(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    asha = double.user("alice")
+    double.set_locale(asha, "hi")
+    lobby, table_id = await open_table(double, bot, asha)
+    ix = await double.press_button(asha, lobby, f"rummy:lobby:{table_id}:rules")
+    words = ix.response_data or {}
+    assert words["content"].startswith("**नियम**: standard · 2-6 खिलाड़ी")
+    assert "एक विकल्प बदलें…" in str(words) and "फर्स्ट ड्रॉप" in str(words)

@@ -30,8 +30,12 @@ REFUSALS_CONVERTED = [
     "bot/service/[!l]*.py",  # the leagues' refusals are still English
     "bot/discord/[!l]*.py",
 ]
-# The modules whose slash commands' descriptions are translated (the league cogs are not yet).
-COMMANDS_CONVERTED = [ROOT / "bot/discord/cog.py"]
+# The modules whose slash commands' descriptions are translated.
+COMMANDS_CONVERTED = [
+    ROOT / "bot/discord/cog.py",
+    ROOT / "bot/discord/league_cog.py",
+    ROOT / "bot/discord/league_admin_cog.py",
+]
 SOURCES = sorted({path for pattern in REFUSALS_CONVERTED for path in ROOT.glob(pattern)})
 
 
