@@ -179,11 +179,16 @@ async def test_a_hindi_servers_league_is_announced_in_hindi(discord_double, bot_
 
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock(NOW.timestamp())))
-    alice = double.user("alice")
+    alice, carol = double.user("alice"), double.user("carol")
+    double.set_locale(carol, "hi")
+    refused = await answer(double, await double.slash_command(carol, "league join"))
+    assert refused == HI("This server has no league yet; an admin can create one with /league-admin create.")
     await double.slash_command(alice, "rummy settings", options={"scope": "server", "language": "hi"})
     await create_league(double, bot)
+    joined = await answer(double, await double.slash_command(carol, "league join"))
+    assert joined.startswith("आप साइन अप हो गए। नाइट 1:")
     post = announcement(double)
-    assert f"**{LEAGUE['name']} · नाइट 1**" in post.content and "साइन अप (0): अभी कोई नहीं" in post.content
+    assert f"**{LEAGUE['name']} · नाइट 1**" in post.content and f"साइन अप (1): <@{carol.id}>" in post.content
     assert {HI("Join"), HI("Leave")} <= labels(post)
     (event,) = double.scheduled_events.values()
     assert event["name"] == f"{LEAGUE['name']} · नाइट 1" and "`/league join`" in event["description"]

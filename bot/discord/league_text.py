@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from bot.engine.formats import Format
 from bot.game_words import format_title
-from bot.i18n import EN, Words
+from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
 from bot.leagues.schedule import discord_timestamp
 from bot.rules_options import preset, rules_line
@@ -27,6 +27,18 @@ ROUND_ESTIMATE = {
     Format.POOL_61: timedelta(minutes=40),
     Format.POOL_101: timedelta(minutes=60),
     Format.POOL_201: timedelta(minutes=90),
+}
+
+
+# A night's status in `/league history`.
+NIGHT_STATUSES = {
+    NightStatus.SCHEDULED: N_("scheduled"),
+    NightStatus.SIGNUP: N_("signup"),
+    NightStatus.POSTPONED: N_("postponed"),
+    NightStatus.CANCELLED: N_("cancelled"),
+    NightStatus.MISSED: N_("missed"),
+    NightStatus.RUNNING: N_("running"),
+    NightStatus.FINISHED: N_("finished"),
 }
 
 
@@ -258,50 +270,81 @@ def table_settled(
     return "\n".join([over, *why, *placings(found, names, _)])
 
 
-def history(league: League, names: Mapping[int, str]) -> str:
+def history(league: League, names: Mapping[int, str], _: Words = EN) -> str:
     """`/league history`: the season's nights, each with its tables' results and adjustments."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return f"{league.name} has no season yet."
-    lines = [f"**{league.name}**, season {season.number}:"]
+        return _("{league} has no season yet.", league=league.name)
+    lines = [_("**{league}**, season {number}:", league=league.name, number=season.number)]
     for night in season.nights:
-        when = discord_timestamp(night.starts_at, "d")
+        note = f" ({night.note})" if night.note else ""
+        day = discord_timestamp(night.starts_at, "d")
+        status = _(NIGHT_STATUSES[night.status])
         lines.append(
-            f"**Night {night.number}** ({when}): {night.status}{f' ({night.note})' if night.note else ''}"
+            _("**Night {number}** ({day}): {status}", number=night.number, day=day, status=status) + note
         )
         for table in night.tables:
             if table.placings:
-                results = "; ".join(placings(table.placings, names))
-                lines.append(f"  round {table.round}, table {table.number}: {results}")
+                results = "; ".join(placings(table.placings, names, _))
+                lines.append(
+                    "  "
+                    + _(
+                        "round {round}, table {number}: {results}",
+                        round=table.round,
+                        number=table.number,
+                        results=results,
+                    )
+                )
         for adjustment in season.adjustments:
             if adjustment.night == night.number:
                 lines.append(
-                    f"  adjusted {names.get(adjustment.user_id, mention(adjustment.user_id))} "
-                    f"{adjustment.delta:+d} by {mention(adjustment.by)}: {adjustment.reason}"
+                    "  "
+                    + _(
+                        "adjusted {who} {points} by {by}: {reason}",
+                        who=names.get(adjustment.user_id, mention(adjustment.user_id)),
+                        points=f"{adjustment.delta:+d}",
+                        by=mention(adjustment.by),
+                        reason=adjustment.reason,
+                    )
                 )
     return "\n".join(lines)
 
 
-def me(league: League, user_id: int) -> str:
+def me(league: League, user_id: int, _: Words = EN) -> str:
     """`/league me`: the member's rank and points, night by night, and their next night."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return f"{league.name} has no season yet."
+        return _("{league} has no season yet.", league=league.name)
     line = next((line for line in season.standings() if line.user_id == user_id), None)
-    lines = [f"**{league.name}**, season {season.number}:", table_rules(league)]
+    lines = [
+        _("**{league}**, season {number}:", league=league.name, number=season.number),
+        table_rules(league, _),
+    ]
     if line is None:
-        lines.append("You have not played a night yet.")
+        lines.append(_("You have not played a night yet."))
     else:
         lines.append(
-            f"Rank {line.rank} with {line.points} points: {line.wins} wins in {line.played} nights, "
-            f"{line.no_shows} no-shows."
+            _(
+                "Rank {rank} with {points} points: {wins} wins in {played} nights, {no_shows} no-shows.",
+                rank=line.rank,
+                points=line.points,
+                wins=line.wins,
+                played=line.played,
+                no_shows=line.no_shows,
+            )
         )
     for night, found, adjustments in season.history(user_id):
-        parts = [f"#{p.position} ({p.points} pts)" if not p.no_show else "no-show" for p in found]
+        parts = [
+            f"#{p.position} (" + _("{points} pts", points=p.points) + ")" if not p.no_show else _("no-show")
+            for p in found
+        ]
         parts += [f"{a.delta:+d} ({a.reason})" for a in adjustments]
-        lines.append(f"Night {night.number}: {', '.join(parts)}")
+        lines.append(_("Night {number}: {parts}", number=night.number, parts=", ".join(parts)))
     upcoming = league.next_night
     if upcoming is not None:
-        signed = "you are signed up" if user_id in upcoming.signups else "you are not signed up"
-        lines.append(f"Next: night {upcoming.number} {discord_timestamp(upcoming.starts_at, 'R')}; {signed}.")
+        signed = _("you are signed up") if user_id in upcoming.signups else _("you are not signed up")
+        when_next = discord_timestamp(upcoming.starts_at, "R")
+        lines.append(
+            _("Next: night {number} {when}; {signed}.", number=upcoming.number, when=when_next, signed=signed)
+        )
     return "\n".join(lines)
