@@ -120,17 +120,29 @@ def run(env_file: Path) -> int:
 
     if problem := check_complex_layout():  # English pictures still draw: said, not fatal
         logging.getLogger("rummy-bot").warning(problem)
-    from bot.discord.bot import RummyBot
+    from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.store import Store, StoreError
 
+    guild, days = settings.dev_guild_id, settings.keep_days
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
-        bot = RummyBot(
-            settings.database, dev_guild_id=settings.dev_guild_id, keep_days=settings.keep_days, tune_gc=True
-        )
+        if settings.shards is None:
+            bot = RummyBot(settings.database, dev_guild_id=guild, keep_days=days, tune_gc=True)
+        else:  # a shard another process holds is refused in one line too, before any gateway
+            bot = ShardedRummyBot(
+                settings.database,
+                shards=settings.shards,
+                lease_seconds=settings.lease_seconds,
+                dev_guild_id=guild,
+                keep_days=days,
+                tune_gc=True,
+            )
         bot.run(settings.token, log_handler=None)
     except StoreError as error:
         print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)
+        return 1
+    if bot.failure is not None:  # it stopped itself (a shard's lease lost)
+        print(f"rummy-bot: {settings.database_shown}: {bot.failure}", file=sys.stderr)
         return 1
     return 0
 

@@ -10,9 +10,11 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.store.settings import database_path, database_url, shown
+from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 KEEP_DAYS = 90  # RUMMY_KEEP_DAYS unless set
+LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 
 
 class SettingsError(ValueError):
@@ -27,6 +29,8 @@ class Settings:
     log_level: str
     database_url: str | None = None  # a PostgreSQL database, used instead of the file at db_path
     keep_days: int = KEEP_DAYS  # finished matches' move logs are deleted after this many days
+    shards: Shards | None = None  # the shards this process runs, when the bot is sharded
+    lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
 
     @property
     def database(self) -> str | Path:
@@ -60,6 +64,12 @@ class Settings:
             url = database_url(values)
         except ValueError as error:
             raise SettingsError(str(error)) from error
+        shards = _shards(values, url)
+        lease = (values.get("RUMMY_SHARD_LEASE_SECONDS") or "").strip() or str(LEASE_SECONDS)
+        if not (lease.isascii() and lease.isdigit() and int(lease) >= 2):
+            raise SettingsError(
+                f"RUMMY_SHARD_LEASE_SECONDS must be a whole number of seconds, 2 or more, not {lease!r}."
+            )
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             db_path=database_path(values),
@@ -67,4 +77,36 @@ class Settings:
             log_level=level,
             database_url=url,
             keep_days=int(keep),
+            shards=shards,
+            lease_seconds=int(lease),
         )
+
+
+def _shards(values: Mapping[str, str], url: str | None) -> Shards | None:
+    """`RUMMY_SHARD_COUNT` and `RUMMY_SHARD_IDS` (both or neither). Sharded processes share one
+    database, which only PostgreSQL lets several processes write at once."""
+    count = (values.get("RUMMY_SHARD_COUNT") or "").strip()
+    ids = (values.get("RUMMY_SHARD_IDS") or "").strip()
+    if not count and not ids:
+        return None
+    if not count or not ids:
+        missing = "RUMMY_SHARD_IDS" if count else "RUMMY_SHARD_COUNT"
+        raise SettingsError(f"{missing} must be set too: a sharded bot needs its shard count and shard ids.")
+    if not (count.isascii() and count.isdigit() and int(count) > 0):
+        raise SettingsError(f"RUMMY_SHARD_COUNT must be a whole number, 1 or more, not {count!r}.")
+    parts = [part.strip() for part in ids.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise SettingsError(f"RUMMY_SHARD_IDS must be shard numbers with commas between (0,1), not {ids!r}.")
+    numbers = [int(part) for part in parts]
+    outside = [number for number in numbers if number >= int(count)]
+    if outside or len(set(numbers)) != len(numbers):
+        raise SettingsError(
+            f"RUMMY_SHARD_IDS must name different shards from 0 to {int(count) - 1} "
+            f"(RUMMY_SHARD_COUNT is {count}), not {ids!r}."
+        )
+    if url is None:
+        raise SettingsError(
+            "RUMMY_SHARD_COUNT needs RUMMY_DATABASE_URL: sharded processes share one PostgreSQL "
+            "database (the SQLite file serves one process only)."
+        )
+    return Shards(int(count), tuple(sorted(numbers)))

@@ -26,6 +26,7 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
+from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
 from bot.service import (
     LeagueEvent,
@@ -39,12 +40,13 @@ from bot.service import (
 from bot.service.preferences import Preferences
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.settings import KEEP_DAYS
-from bot.store import Store
+from bot.settings import KEEP_DAYS, LEASE_SECONDS
+from bot.store import LeaseLostError, Shards, Store, StoreError
 
 log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
+USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
 STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
 
 
@@ -58,12 +60,15 @@ class RummyBot(commands.Bot):
         edit_delay: float = 0.8,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
+        shards: Shards | None = None,
+        lease_seconds: float = LEASE_SECONDS,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
         for the process that runs the bot for good (`python -m bot`): once the tables are
         resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight. Finished matches'
-        move logs are deleted `keep_days` after their end (`bot.service.retention`)."""
+        move logs are deleted `keep_days` after their end (`bot.service.retention`). `shards`:
+        this process runs only those shards' servers, holding their leases (`ShardedRummyBot`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -84,6 +89,9 @@ class RummyBot(commands.Bot):
         self._resumed: list[TableEvent] = []
         self._woken: list[LeagueEvent | TableEvent] = []
         self._shown_ready = asyncio.Event()  # what start-up had to show is handed on (`on_ready`)
+        self.ownership = None if shards is None else ShardOwnership(shards, lease_seconds, self._lost_shards)
+        self.failure: StoreError | None = None  # why the bot stopped itself (a lost shard lease)
+        self._stopping: asyncio.Task[None] | None = None
 
     def _default_service(self, store: Store, on_events: EventSink) -> TableService:
         """Production's service: computer players think in worker processes that the bot
@@ -93,8 +101,13 @@ class RummyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
+        if self.ownership is not None:  # before anything is loaded: only its shards' servers
+            await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
-        self.preferences = Preferences(self.store, self.service.clock)
+        if self.ownership is not None:
+            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
+        shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
+        self.preferences = Preferences(self.store, self.service.clock, users_for=shared)
         self.readers = Readers(self)
         self.leagues = LeagueService(
             self.store,
@@ -129,6 +142,9 @@ class RummyBot(commands.Bot):
         """Sends the slash commands to Discord only when they differ from what this database
         last synced for that scope (a hash of the payload is kept): every start would otherwise
         spend a rate-limited request, and globally a change takes a while to reach clients."""
+        if self.ownership is not None and not self.ownership.syncs_commands():
+            log.info("Slash commands are synced by the process that runs shard 0.")
+            return
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id is not None else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -212,4 +228,27 @@ class RummyBot(commands.Bot):
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
         if hasattr(self, "store"):
+            if self.ownership is not None:
+                await self.ownership.release(self.store)
             await self.store.close()
+
+    def runs_table(self, table_id: int) -> bool:
+        """Whether this process runs that table (a sharded one runs its shards' only)."""
+        return any(table.id == table_id for table in self.service.tables())
+
+    async def _lost_shards(self, error: LeaseLostError) -> None:
+        """Another process runs this one's shards now (or may, any moment): nothing more is
+        saved here, and the bot shuts down (`python -m bot` then exits saying why)."""
+        self.store.fence(error)
+        self.failure = error
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
+
+
+class ShardedRummyBot(RummyBot, commands.AutoShardedBot):
+    """`RummyBot` for `RUMMY_SHARD_COUNT` / `RUMMY_SHARD_IDS`: discord.py's `AutoShardedBot`
+    opens one gateway connection for each of `shards.ids` (of `shards.count`), and Discord sends
+    each the events of its servers; the bot runs those servers' tables and leagues only."""
+
+    def __init__(self, db_path: str | Path, *, shards: Shards, **options: Any) -> None:
+        options.update(shard_count=shards.count, shard_ids=list(shards.ids))
+        super().__init__(db_path, shards=shards, **options)

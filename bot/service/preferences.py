@@ -85,12 +85,19 @@ def _known(kind: type[Deck], value: Any, default: Deck) -> Deck:
 
 class Preferences:
     """The settings of users and servers, read once from the store and then kept in memory (a
-    hand is drawn on every move, and each time the player's deck is asked for)."""
+    hand is drawn on every move, and each time the player's deck is asked for).
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    `users_for`: seconds a user's settings are kept before they are read again, for a bot
+    sharded over several processes (each keeps its own copy, and a player changes theirs in
+    whichever process runs the server they are in); None, as one process: kept for good. A
+    server's settings are only ever changed in the process that runs it."""
+
+    def __init__(self, store: Store, clock: Clock, *, users_for: float | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.users_for = users_for
         self._users: dict[int, dict[str, Any]] = {}
+        self._users_read: dict[int, float] = {}  # when each user's settings were read or saved
         self._servers: dict[int, dict[str, Any]] = {}
 
     async def user(self, user_id: int) -> UserSettings:
@@ -121,6 +128,7 @@ class Preferences:
         with saving():  # a disk that takes nothing is said as for a move, never as "saved"
             await self.store.set_user_settings(user_id, raw, self.clock.now())
         self._users[user_id] = raw  # after the save: memory never shows what was not kept
+        self._users_read[user_id] = self.clock.now()
         return UserSettings.from_json(raw)
 
     async def set_server_language(self, guild_id: int, language: str, *, can_manage: bool) -> ServerSettings:
@@ -148,8 +156,11 @@ class Preferences:
         return await self._save_server(guild_id, "rules", preset)
 
     async def _user_raw(self, user_id: int) -> dict[str, Any]:
-        if user_id not in self._users:
+        now = self.clock.now()
+        stale = self.users_for is not None and now - self._users_read.get(user_id, now) >= self.users_for
+        if user_id not in self._users or stale:
             self._users[user_id] = await self.store.user_settings(user_id)
+            self._users_read[user_id] = now
         return self._users[user_id]
 
     async def _server_raw(self, guild_id: int) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from bot.service.clock import Clock, SystemClock, Timing, TurnClock
 from bot.service.computer import Policy
 from bot.service.errors import (
     CannotSaveError,
+    HandedOverError,
     SavingStoppedError,
     ServiceError,
     StaleCommandError,
@@ -560,7 +561,7 @@ class TableService:
         results = await asyncio.gather(*(self._fire(table, now) for table in due), return_exceptions=True)
         events: list[TableEvent] = []
         for table, result in zip(due, results, strict=True):
-            if isinstance(result, CannotSaveError | SavingStoppedError):
+            if isinstance(result, CannotSaveError | SavingStoppedError | HandedOverError):
                 continue  # the store logged it; the clock tries again at its next pass
             if isinstance(result, BaseException):  # one table's failure must not stop the others' clocks
                 log.error("table %s: the clock could not act", table.id, exc_info=result)

@@ -9,6 +9,8 @@ from bot.store.errors import (
     DamagedRowError,
     DatabaseGoneError,
     DuplicateCommandError,
+    LeaseLostError,
+    ShardTakenError,
     StoreError,
     WritesRefusedError,
 )
@@ -26,6 +28,7 @@ from bot.store.records import (
 )
 from bot.store.schema import SCHEMA_VERSION
 from bot.store.settings import database_path, database_target
+from bot.store.shards import Shards
 from bot.store.store import Store
 
 __all__ = [
@@ -38,8 +41,11 @@ __all__ = [
     "DamagedRowError",
     "DatabaseGoneError",
     "DuplicateCommandError",
+    "LeaseLostError",
     "Pruned",
     "SeatRecord",
+    "ShardTakenError",
+    "Shards",
     "StandingRow",
     "StatsDelta",
     "Store",

@@ -53,3 +53,13 @@ class DatabaseGoneError(StoreError):
     """The database file was deleted or replaced while the bot had it open, or another program
     wrote to it. Whatever the bot saved from then on would be lost at the next start, or would
     overwrite what the other program wrote, so it saves nothing more until it is restarted."""
+
+
+class LeaseLostError(DatabaseGoneError):
+    """This process no longer holds the lease of a shard it runs (another process took it over
+    after the lease expired): it saves nothing more, so no table is ever run by two processes."""
+
+
+class ShardTakenError(StoreError):
+    """A shard this process was started for is held by another live process (its lease has not
+    expired): the process does not start rather than run that shard's tables a second time."""

@@ -28,6 +28,7 @@ class LeagueStore:
     """The league half of `Store` (which provides the write queue and the readers used here)."""
 
     _next_league_id: int
+    _id_step: int
 
     if TYPE_CHECKING:
 
@@ -37,8 +38,10 @@ class LeagueStore:
 
         async def channel_tables(self, channel_id: int) -> list[TableRecord]: ...
 
+        def _served(self, column: str = "guild_id") -> str: ...
+
     def new_league_id(self) -> int:
-        league_id, self._next_league_id = self._next_league_id, self._next_league_id + 1
+        league_id, self._next_league_id = self._next_league_id, self._next_league_id + self._id_step
         return league_id
 
     async def create_league(self, league: StoredLeague, now: float) -> None:
@@ -57,12 +60,12 @@ class LeagueStore:
         await self._write({DELETE_LEAGUE: [(league_id,)]})
 
     async def leagues(self) -> list[StoredLeague]:
-        """Every league; one whose row cannot be read (or was set aside before) comes with its
-        damage, and its state only where that still reads as a JSON object (for the channel it
-        names), so one damaged row cannot keep the other leagues from starting."""
-        rows = await self._all(
-            "SELECT id, guild_id, name, state, next_wake, damage FROM leagues ORDER BY id", ()
-        )
+        """Every league (of this process's servers, if sharded); one whose row cannot be read (or
+        was set aside before) comes with its damage, and its state only where that still reads
+        as a JSON object (for the channel it names), so one damaged row cannot keep the other
+        leagues from starting."""
+        columns, served = "id, guild_id, name, state, next_wake, damage", self._served()
+        rows = await self._all(f"SELECT {columns} FROM leagues WHERE true{served} ORDER BY id", ())
         leagues = []
         for row in rows:
             if row[5] is not None:

@@ -24,7 +24,10 @@ import asyncpg
 
 from bot.store.errors import ChannelBusyError, DuplicateCommandError, StoreError
 from bot.store.health import Refusals
+from bot.store.leases import ShardLeases
 from bot.store.postgres_schema import migrate
+from bot.store.relay import InteractionRelay
+from bot.store.shards import Shards
 from bot.store.store import NEXT_IDS, Statements, Store, check_changed, must_change_every_row
 
 _READERS = 4  # connections in the readers' pool
@@ -78,6 +81,14 @@ class PostgresStore(Store):
             await writer.close()
             raise
         return cls(url, writer, readers, tuple(ids))
+
+    def leases(self, shards: Shards, holder: str, seconds: float) -> ShardLeases:
+        """The leases of a sharded process's shards in this database (see `bot.store.leases`)."""
+        return ShardLeases(self._pool, shards, holder, seconds)
+
+    def relay(self, shards: Shards) -> InteractionRelay:
+        """DM presses handed between sharded processes (see `bot.store.relay`)."""
+        return InteractionRelay(self._url, self._pool, shards)
 
     async def _close(self) -> None:
         await self._pool.close()

@@ -159,6 +159,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE INDEX matches_unpruned ON matches (id, updated_at, table_id)
             WHERE status <> 'playing' AND pruned_at IS NULL""",
     ),
+    # 9: sharded processes' shard leases (`bot.store.leases`) and the DM presses one hands to
+    # another (`bot.store.relay`). Only PostgreSQL databases are sharded, so these stay empty
+    # here; they are made all the same so that both backends number their migrations alike and
+    # `migrate-db` finds the same tables on both sides.
+    (
+        """CREATE TABLE shard_leases (
+            shard_id INTEGER PRIMARY KEY,
+            shard_count INTEGER NOT NULL,
+            holder TEXT NOT NULL,              -- which process: host, pid and a random tag
+            acquired_at REAL NOT NULL,
+            expires_at REAL NOT NULL           -- seconds since the epoch, by the database's clock
+        )""",
+        """CREATE TABLE forwarded_interactions (
+            id INTEGER PRIMARY KEY,
+            shard_id INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -175,6 +194,8 @@ def tables_made_by(migrations: tuple[tuple[str, ...], ...]) -> list[str]:
 
 
 TABLES = tuple(tables_made_by(MIGRATIONS))  # the schema's tables, those referred to first
+# Written by sharded processes alone, which only PostgreSQL serves: empty in a SQLite file.
+SHARDING_TABLES = ("shard_leases", "forwarded_interactions")
 
 
 async def migrate(conn: aiosqlite.Connection) -> int:

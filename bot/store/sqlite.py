@@ -60,7 +60,7 @@ class SqliteStore(Store):
     @property
     def lost(self) -> DatabaseGoneError | None:
         """Set for good once the database file was found deleted or replaced: nothing is saved."""
-        return self.health.gone
+        return self.health.gone or super().lost
 
     async def _close(self) -> None:
         await self._checkpointer.close()

@@ -31,6 +31,7 @@ from bot.store.errors import (
     CorruptMatchError,
     DamagedRowError,
     DatabaseGoneError,
+    LeaseLostError,
     StoreError,
     WritesRefusedError,
 )
@@ -56,6 +57,7 @@ from bot.store.records import (
 )
 from bot.store.schema import TABLES
 from bot.store.settings import URL_SCHEMES
+from bot.store.shards import Shards
 from bot.store.snapshots import SnapshotEncoder, dumps
 
 _INSERT_TABLE = (
@@ -135,14 +137,15 @@ MARK_PRUNED_BY_REPLACING = (
     "snapshot_seq, ? FROM matches WHERE id = ? AND status <> 'playing' AND pruned_at IS NULL"
 )
 # Finished matches not pruned yet, last changed before a time, in id order from a given id, with
-# the number of commands each holds. Not a table set aside as damaged (kept as it is for someone
-# to look at), nor one of a league set aside (its nights cannot be read to see what they need).
+# the number of commands each holds (`{served}`: of this process's servers, see `serve_shards`).
+# Not a table set aside as damaged (kept as it is for someone to look at), nor one of a league
+# set aside (its nights cannot be read to see what they need).
 _PRUNABLE = (
     "SELECT m.id, m.seq, m.table_id FROM matches m JOIN tables t ON t.id = m.table_id "
     "WHERE m.status <> 'playing' AND m.pruned_at IS NULL AND m.id > ? AND m.updated_at < ? "
     "AND t.status IN ('finished', 'cancelled') AND t.damage IS NULL "
-    "AND (t.league_id IS NULL OR t.league_id NOT IN (SELECT id FROM leagues WHERE damage IS NOT NULL)) "
-    "ORDER BY m.id LIMIT ?"
+    "AND (t.league_id IS NULL OR t.league_id NOT IN (SELECT id FROM leagues WHERE damage IS NOT NULL))"
+    "{served} ORDER BY m.id LIMIT ?"
 )
 PRUNE_BATCH_ROWS = 2000  # commands deleted in one transaction at most (a longer match: alone)
 
@@ -180,7 +183,8 @@ _WRITE_ORDER = (
 _MUST_CHANGE_EVERY_ROW = frozenset(
     {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _ADVANCE_MATCH, UPDATE_LEAGUE}
 )
-# The next ids to hand out, read once when the store opens (one process writes a database).
+# The next ids to hand out, read once when the store opens (one process writes a database, or
+# each sharded process hands out ids of its own residue class: `bot.store.shards`).
 NEXT_IDS = (
     "SELECT (SELECT coalesce(max(id), 0) FROM tables), (SELECT coalesce(max(id), 0) FROM matches), "
     "(SELECT coalesce(max(id), 0) FROM leagues)"
@@ -223,6 +227,9 @@ class Store(LeagueStore, MessageStore, ABC):
         self._next_table_id = next_table_id
         self._next_match_id = next_match_id
         self._next_league_id = next_league_id
+        self._id_step = 1  # ids handed out are this far apart (a sharded process's: `serve_shards`)
+        self._shards: Shards | None = None
+        self._fenced: LeaseLostError | None = None
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
 
     @staticmethod
@@ -247,13 +254,38 @@ class Store(LeagueStore, MessageStore, ABC):
     @property
     def lost(self) -> DatabaseGoneError | None:
         """Set for good once the database was found deleted, replaced or written by another
-        program: nothing is saved from then on."""
-        return None
+        program, or once this process lost a shard's lease (`fence`): nothing is saved from then on."""
+        return self._fenced
+
+    def serve_shards(self, shards: Shards) -> None:
+        """From now on this store loads only the tables and leagues of the servers on these
+        shards (`active_tables`, `leagues`, and what `prune` deletes), and hands out ids of the
+        shards' residue class (see `bot.store.shards`). Call before loading anything."""
+        self._shards = shards
+        self._id_step = shards.count
+        self._next_table_id = shards.next_id(self._next_table_id - 1)
+        self._next_match_id = shards.next_id(self._next_match_id - 1)
+        self._next_league_id = shards.next_id(self._next_league_id - 1)
+
+    def fence(self, error: LeaseLostError) -> None:
+        """Stops every write for good, queued ones too: another process now owns this one's
+        shards, and a move saved from here could contradict what it saves."""
+        if self._fenced is None:
+            log.critical("%s", error)
+            self._fenced = error
+
+    def _served(self, column: str = "guild_id") -> str:
+        """` AND` the condition on `column` that selects this process's servers' rows, if sharded."""
+        return "" if self._shards is None else f" AND {self._shards.where(column)}"
 
     async def close(self) -> None:
+        await self.written()
+        await self._close()
+
+    async def written(self) -> None:
+        """Returns once every write queued so far is committed (or has failed)."""
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
-        await self._close()
 
     # ------------------------------------------------------- what a database provides
 
@@ -292,6 +324,8 @@ class Store(LeagueStore, MessageStore, ABC):
     # ----------------------------------------------------------------- writing
 
     async def _write(self, statements: dict[str, Rows]) -> None:
+        if self._fenced is not None:
+            raise self._fenced
         job = _Write(statements)
         self._queue.append(job)
         if self._writer is None or self._writer.done():
@@ -322,6 +356,8 @@ class Store(LeagueStore, MessageStore, ABC):
             await self._after_batch(idle=not self._queue)
 
     async def _commit(self, batch: list[_Write]) -> None:
+        if self._fenced is not None:  # fenced while these waited: none of them is saved
+            raise self._fenced
         merged: dict[str, Rows] = {}
         for job in batch:
             for sql, rows in job.statements.items():
@@ -332,7 +368,7 @@ class Store(LeagueStore, MessageStore, ABC):
     # ----------------------------------------------------------------- tables
 
     def new_table_id(self) -> int:
-        table_id, self._next_table_id = self._next_table_id, self._next_table_id + 1
+        table_id, self._next_table_id = self._next_table_id, self._next_table_id + self._id_step
         return table_id
 
     async def create_table(self, table: TableRecord, now: float) -> None:
@@ -385,7 +421,7 @@ class Store(LeagueStore, MessageStore, ABC):
         await self._write(statements)
 
     def new_match_id(self) -> int:
-        match_id, self._next_match_id = self._next_match_id, self._next_match_id + 1
+        match_id, self._next_match_id = self._next_match_id, self._next_match_id + self._id_step
         return match_id
 
     async def save_command(self, record: CommandRecord) -> None:
@@ -419,7 +455,7 @@ class Store(LeagueStore, MessageStore, ABC):
         pruned = Pruned()
         after = 0
         while True:
-            rows = await self._all(_PRUNABLE, (after, before, 256))
+            rows = await self._all(_PRUNABLE.format(served=self._served("t.guild_id")), (after, before, 256))
             if not rows:
                 return pruned
             after = int(rows[-1][0])
@@ -463,6 +499,11 @@ class Store(LeagueStore, MessageStore, ABC):
         row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return table_from_row(row) if row else None
 
+    async def table_guild(self, table_id: int) -> int | None:
+        """The server a table is in (None for no such table): a plain column, always readable."""
+        found = await self._value("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        return None if found is None else int(found)
+
     async def table_status(self, table_id: int) -> TableStatus | None:
         """A table's status alone, a plain column: readable when its JSON columns are damaged."""
         status = await self._value("SELECT status FROM tables WHERE id = ?", (table_id,))
@@ -476,11 +517,13 @@ class Store(LeagueStore, MessageStore, ABC):
         return [table_from_row(row) for row in rows]
 
     async def active_tables(self) -> list[ActiveTable]:
-        """Every open or playing table with its match, checked, as the service resumes them; a
+        """Every open or playing table (of this process's servers, if sharded: `serve_shards`)
+        with its match, checked, as the service resumes them; a
         table whose rows cannot be read comes with its damage instead (the others still load).
         One whose very ids cannot be read cannot be shown anywhere: it is logged and left out."""
+        served = self._served()
         rows = await self._all(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing') ORDER BY id", ()
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing'){served} ORDER BY id", ()
         )
         tables = []
         for row in rows:
@@ -491,7 +534,9 @@ class Store(LeagueStore, MessageStore, ABC):
 
     async def active_table_ids(self) -> list[int]:
         """The ids of the open and playing tables, in order (rows read one by one: `active_table`)."""
-        rows = await self._all("SELECT id FROM tables WHERE status IN ('open', 'playing') ORDER BY id", ())
+        rows = await self._all(
+            f"SELECT id FROM tables WHERE status IN ('open', 'playing'){self._served()} ORDER BY id", ()
+        )
         return [row[0] for row in rows]
 
     async def active_table(self, table_id: int) -> ActiveTable | None:

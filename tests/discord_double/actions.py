@@ -131,12 +131,12 @@ class UserActions:
 
     def find_command(self, name: str, channel: int | None = None) -> dict[str, Any]:
         """The synced command payload: guild commands shadow global ones, as in Discord's picker."""
-        in_guild = self.channels.get(channel or self.channel_id, {}).get("guild_id") is not None
-        if in_guild and name in self.guild_commands.get(self.guild_id, {}):
-            return self.guild_commands[self.guild_id][name]
+        gid = self.guild_of(channel or self.channel_id)
+        if gid is not None and name in self.guild_commands.get(gid, {}):
+            return self.guild_commands[gid][name]
         if name in self.global_commands:
             return self.global_commands[name]
-        known = sorted(set(self.global_commands) | set(self.guild_commands.get(self.guild_id, {})))
+        known = sorted(set(self.global_commands) | set(self.guild_commands.get(gid or 0, {})))
         raise LookupError(f"/{name} was never synced by the bot; synced: {known}")
 
     def _command_data(
@@ -279,7 +279,8 @@ class UserActions:
         iid = self.snowflake()
         token = f"interaction-token-{iid}"
         ch = self.channels[channel_id]
-        in_guild = ch.get("guild_id") is not None
+        gid = self.guild_of(channel_id)
+        in_guild = gid is not None
         if ch["type"] == 1 and int(ch["recipients"][0]["id"]) != user.id:
             raise AssertionError(f"{user.name} cannot act in another user's DM channel {channel_id}")
         payload: dict[str, Any] = {
@@ -300,11 +301,11 @@ class UserActions:
             if user.id not in self.members:
                 raise AssertionError(f"{user.name} is not a member of the guild")
             payload.update(
-                guild_id=str(self.guild_id),
-                guild={"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+                guild_id=str(gid),
+                guild={"id": str(gid), "locale": self.guild_locale, "features": []},
                 guild_locale=self.guild_locale,
                 member=self.member_payload(user.id, permissions=True),
-                authorizing_integration_owners={"0": str(self.guild_id)},
+                authorizing_integration_owners={"0": str(gid)},
                 context=0,
             )
         else:
@@ -317,7 +318,7 @@ class UserActions:
             type=itype,
             user=user,
             channel_id=channel_id,
-            guild_id=self.guild_id if in_guild else None,
+            guild_id=gid,
             payload=payload,
             source_message_id=int(message["id"]) if message is not None else None,
         )

@@ -61,6 +61,8 @@ class Recorded:
     to_user: int | None = None
     interaction_id: int | None = None
     message_id: int | None = None
+    token: str = ""  # the bot token it was sent with (none on interaction callbacks and webhooks)
+    at: float = 0.0  # when the double received it (the event loop's clock)
 
     @property
     def body(self) -> Any:

@@ -95,6 +95,7 @@ class Injection:
 @dataclass
 class _Session:
     id: str
+    shard: tuple[int, int] = (0, 1)  # IDENTIFY's [shard_id, shard_count]
     seq: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
 
@@ -120,7 +121,8 @@ class _Connection:
 
 
 class DiscordDouble(UserActions):
-    """Fake Discord: one guild, some users, REST on `api_base` and a gateway on `gateway_url`.
+    """Fake Discord: a guild (more with `add_guild`), some users, REST on `api_base` and a
+    gateway on `gateway_url`; a sharded bot's connections each get their own guilds' events.
 
     State (messages, DM channels, commands, interactions) lives here, not in any client, so a
     bot can be closed and a new one started against the same double to simulate a restart.
@@ -144,6 +146,8 @@ class DiscordDouble(UserActions):
         self.owner = FakeUser(self.snowflake(), "owner")
         self.guild_id = self.snowflake()
         self.guild_name = guild_name
+        self.guilds: dict[int, str] = {self.guild_id: guild_name}  # every guild, by id: its name
+        self.shard_count = 1  # what `GET /gateway/bot` recommends
         self.users: dict[int, FakeUser] = {}
         self.members: set[int] = {self.bot_user.id}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -211,12 +215,28 @@ class DiscordDouble(UserActions):
                 return user
         raise KeyError(f"no fake user named {name!r}; known: {[u.name for u in self.users.values()]}")
 
-    def add_channel(self, name: str) -> int:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+        """Another guild (every user is a member, the bot too); `shard=(id, count)` gives it an
+        id on that shard by Discord's formula, `(guild_id >> 22) % count`."""
+        gid = self.snowflake()
+        if shard is not None:
+            wanted, count = shard
+            high = gid >> 22
+            gid = ((high + (wanted - high) % count) << 22) | (gid & ((1 << 22) - 1))
+        self.guilds[gid] = name
+        return gid
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The guild a channel (or thread) is in; None for a DM channel."""
+        gid = self.channels.get(channel_id, {}).get("guild_id")
+        return int(gid) if gid else None
+
+    def add_channel(self, name: str, *, guild_id: int | None = None) -> int:
         cid = self.snowflake()
         self.channels[cid] = {
             "id": str(cid),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id or self.guild_id),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -345,6 +365,8 @@ class DiscordDouble(UserActions):
         if not request.path.startswith(API_PREFIX + "/"):
             return await handler(request)
         rec = Recorded(request.method, request.path[len(API_PREFIX) :], dict(request.query))
+        rec.token = request.headers.get("Authorization", "").removeprefix("Bot ")
+        rec.at = asyncio.get_running_loop().time()
         await _parse_body(request, rec)
         self.requests.append(rec)
         request[REC] = rec
@@ -470,12 +492,14 @@ class DiscordDouble(UserActions):
         elif op == 2:  # identify
             self.identify_count += 1
             self.tokens_seen.append(data.get("token", ""))
-            session = _Session(f"session-{self.snowflake()}")
+            shard = data.get("shard") or [0, 1]
+            session = _Session(f"session-{self.snowflake()}", (int(shard[0]), int(shard[1])))
             self._sessions[session.id] = session
             conn.session = session
             self._connections.append(conn)
             await conn.dispatch("READY", self._ready_payload(session))
-            await conn.dispatch("GUILD_CREATE", self.guild_payload())
+            for gid in self._guilds_on(session.shard):
+                await conn.dispatch("GUILD_CREATE", self.guild_payload(gid))
             await self._notify()
         elif op == 6:  # resume
             session = self._sessions.get(data.get("session_id"))
@@ -492,11 +516,15 @@ class DiscordDouble(UserActions):
             self._connections.append(conn)
             await self._notify()
 
+    def _guilds_on(self, shard: tuple[int, int]) -> list[int]:
+        return [gid for gid in self.guilds if (gid >> 22) % shard[1] == shard[0]]
+
     def _ready_payload(self, session: _Session) -> dict[str, Any]:
         return {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(gid), "unavailable": True} for gid in self._guilds_on(session.shard)],
+            "shard": list(session.shard),
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -504,14 +532,19 @@ class DiscordDouble(UserActions):
             "relationships": [],
         }
 
-    def guild_payload(self) -> dict[str, Any]:
-        guild_channels = [
-            c for c in self.channels.values() if c.get("guild_id") and c["type"] in (0, 2, 4, 5)
-        ]
-        threads = [c for c in self.channels.values() if c["type"] in (10, 11, 12)]
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
+        here = [c for c in self.channels.values() if c.get("guild_id") == str(gid)]
+        guild_channels = [c for c in here if c["type"] in (0, 2, 4, 5)]
+        threads = [c for c in here if c["type"] in (10, 11, 12)]
+        roles = (
+            list(self.roles.values())
+            if gid == self.guild_id
+            else [{**self.roles[self.guild_id], "id": str(gid)}]
+        )
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(gid),
+            "name": self.guilds[gid],
             "icon": None,
             "owner_id": str(self.owner.id),
             "unavailable": False,
@@ -519,7 +552,7 @@ class DiscordDouble(UserActions):
             "member_count": len(self.members),
             "joined_at": _now(),
             "features": [],
-            "roles": list(self.roles.values()),
+            "roles": roles,
             "emojis": [],
             "stickers": [],
             "channels": copy.deepcopy(guild_channels),
@@ -528,7 +561,9 @@ class DiscordDouble(UserActions):
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
-            "guild_scheduled_events": list(self.scheduled_events.values()),
+            "guild_scheduled_events": [
+                e for e in self.scheduled_events.values() if e["guild_id"] == str(gid)
+            ],
             "preferred_locale": self.guild_locale,
             "verification_level": 0,
             "default_message_notifications": 0,
@@ -563,10 +598,17 @@ class DiscordDouble(UserActions):
         return bool(self._connections)
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send a DISPATCH to every identified client, as Discord does for each session."""
+        """Send a DISPATCH to every identified client whose shard it belongs to, as Discord does
+        for each session: a guild's events to its shard, `(guild_id >> 22) % count`, and the
+        rest (DMs) to shard 0."""
+        gid = int(data["guild_id"]) if isinstance(data, dict) and data.get("guild_id") else 0
         sent = 0
         for conn in list(self._connections):
             if conn.ws.closed:  # a bot closing right now; its handler has not unregistered it yet
+                continue
+            assert conn.session is not None
+            shard, count = conn.session.shard
+            if (gid >> 22) % count != shard:
                 continue
             try:
                 await conn.dispatch(event, data)
@@ -628,7 +670,9 @@ class DiscordDouble(UserActions):
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
+        )
 
     async def _get_me(self, request: web.Request) -> web.Response:
         self.tokens_seen.append(request.headers.get("Authorization", ""))
@@ -653,7 +697,7 @@ class DiscordDouble(UserActions):
                 "interactions_endpoint_url": None,
                 "redirect_uris": [],
                 "tags": [],
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(self.guilds),
             }
         )
 
@@ -842,7 +886,7 @@ class DiscordDouble(UserActions):
         self.channels[tid] = {
             "id": str(tid),
             "type": ttype,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self.guild_of(parent)),
             "parent_id": str(parent),
             "owner_id": str(self.bot_user.id),
             "name": body.get("name", "thread"),
@@ -942,8 +986,8 @@ class DiscordDouble(UserActions):
             "edited_timestamp": None,
             "flags": (body.get("flags") or 0) | extra_flags,
         }
-        if self.channels.get(cid, {}).get("guild_id"):
-            payload["guild_id"] = str(self.guild_id)
+        if self.guild_of(cid) is not None:
+            payload["guild_id"] = str(self.guild_of(cid))
         if webhook:
             payload["webhook_id"] = str(self.application_id)
             payload["application_id"] = str(self.application_id)
@@ -1126,7 +1170,7 @@ class DiscordDouble(UserActions):
             "image": None,
             **body,
             "id": str(eid),
-            "guild_id": str(self.guild_id),
+            "guild_id": request.match_info["gid"],
             "creator_id": str(self.bot_user.id),
             "creator": self.bot_user.payload(),
             "status": 1,

@@ -1,0 +1,310 @@
+"""Sharded processes below Discord: the settings, a store narrowed to its shards' servers with ids
+of its own, the shard leases, and the relay of DM presses, on a real PostgreSQL server. (The
+processes themselves, on the Discord double: test_sharding_e2e.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from backends import execute
+from service_helpers import GUILD, open_and_start, open_service, play_one
+
+from bot.discord.bot import ShardedRummyBot
+from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
+from bot.service.errors import HandedOverError, saving
+from bot.service.preferences import Deck, Preferences
+from bot.settings import Settings, SettingsError
+from bot.store import (
+    LeaseLostError,
+    SeatRecord,
+    Shards,
+    ShardTakenError,
+    Store,
+    StoredLeague,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.leases import LeaseKeeper, ShardLeases
+from bot.store.relay import InteractionRelay
+from bot.store.shards import shard_of
+
+pytest_plugins = ("discord_double.fixtures",)
+
+ZERO, ONE = 10 << 22, 11 << 22  # a server on shard 0 of 2, and one on shard 1
+BOTH = Shards(2, (0, 1))
+
+
+def settings(**values: str) -> Settings:
+    return Settings.load(env_file=None, environ=values)
+
+
+def test_shard_settings_are_read_and_checked():
+    url = "postgresql://bot@db/rummy"
+    chosen = settings(RUMMY_DATABASE_URL=url, RUMMY_SHARD_COUNT="4", RUMMY_SHARD_IDS="3, 1")
+    assert chosen.shards == Shards(4, (1, 3)) and chosen.lease_seconds == 30
+    assert settings().shards is None
+    refused = {
+        "RUMMY_SHARD_IDS": {"RUMMY_SHARD_COUNT": "2"},
+        "RUMMY_SHARD_COUNT must be": {"RUMMY_SHARD_COUNT": "two", "RUMMY_SHARD_IDS": "0"},
+        "from 0 to 1": {"RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "0,2"},
+        "different shards": {"RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "1,1"},
+        "with commas": {"RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "0;1"},
+        "RUMMY_SHARD_LEASE_SECONDS": {"RUMMY_SHARD_LEASE_SECONDS": "1"},
+    }
+    for said, values in refused.items():
+        with pytest.raises(SettingsError, match=said):
+            settings(RUMMY_DATABASE_URL=url, **values)
+
+
+def test_sharding_on_the_sqlite_file_is_refused_in_one_line(tmp_path):
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "not-a-real-token",
+        "RUMMY_SHARD_COUNT": "2",
+        "RUMMY_SHARD_IDS": "0",
+        "RUMMY_DATABASE_URL": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "RUMMY_SHARD_COUNT needs RUMMY_DATABASE_URL" in done.stderr
+    assert not (tmp_path / "rummy.db").exists()
+
+
+def test_each_shard_hands_out_ids_of_its_own_residue_class():
+    assert [Shards(2, (1,)).next_id(after) for after in (0, 1, 2, 7)] == [1, 3, 3, 9]
+    assert [Shards(3, (0, 2)).next_id(after) for after in (0, 5, 6)] == [3, 6, 9]
+    assert shard_of(ZERO, 2) == 0 and shard_of(ONE, 2) == 1
+
+
+def table(store: Store, guild: int, channel: int) -> TableRecord:
+    return TableRecord(
+        id=store.new_table_id(),
+        guild_id=guild,
+        channel_id=channel,
+        format="points",
+        rules={},
+        point_value=1,
+        host_id=100,
+        max_seats=6,
+        seats=[SeatRecord(100, "Asha")],
+        status=TableStatus.OPEN,
+    )
+
+
+@pytest.mark.postgres
+async def test_a_sharded_store_loads_its_shards_servers_only_and_ids_never_collide(postgres_url):
+    zero, one = await Store.open(postgres_url), await Store.open(postgres_url)
+    try:
+        zero.serve_shards(Shards(2, (0,)))
+        one.serve_shards(Shards(2, (1,)))
+        made = []
+        for number in range(3):  # both processes make rows at once, from the same largest id
+            for store, guild in ((zero, ZERO), (one, ONE)):
+                made.append(table(store, guild, 100 + len(made)))
+                await store.create_table(made[-1], 1.0)
+                league = StoredLeague(store.new_league_id(), guild, f"League {number}", {}, None)
+                await store.create_league(league, 1.0)
+        assert len({t.id for t in made}) == len(made)
+        assert all(t.id % 2 == shard_of(t.guild_id, 2) for t in made)
+        for store, guild in ((zero, ZERO), (one, ONE)):
+            assert {active.table.guild_id for active in await store.active_tables()} == {guild}
+            assert {league.guild_id for league in await store.leagues()} == {guild}
+            assert len(await store.active_table_ids()) == 3
+        assert len({zero.new_match_id(), one.new_match_id(), zero.new_match_id(), one.new_match_id()}) == 4
+    finally:
+        await zero.close()
+        await one.close()
+    everything = await Store.open(postgres_url)  # an unsharded process sees every server
+    try:
+        assert len(await everything.active_tables()) == 6 and len(await everything.leagues()) == 6
+    finally:
+        await everything.close()
+
+
+@pytest.mark.postgres
+async def test_a_shard_is_refused_while_its_lease_lives_and_taken_once_released_or_expired(postgres_url):
+    store = await Store.open(postgres_url)
+    try:
+        first = store.leases(Shards(2, (0, 1)), "first", 30)
+        await first.acquire()
+        await first.acquire()  # again by the same holder: renewed, not refused
+        second = store.leases(Shards(2, (1,)), "second", 30)
+        with pytest.raises(
+            ShardTakenError, match=r"shard 1 of 2 is run by another process \(first, lease for"
+        ):
+            await second.acquire()
+        other_count = store.leases(Shards(3, (2,)), "third", 30)
+        with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT"):
+            await other_count.acquire()
+
+        await first.release()  # a clean shutdown
+        await second.acquire()
+        assert await second.renew() == []
+
+        await execute(store, "UPDATE shard_leases SET expires_at = 0")  # as if its holder was killed
+        replacement = store.leases(Shards(2, (1,)), "replacement", 30)
+        await replacement.acquire()
+        assert await second.renew() == [1]  # the old holder hears it lost the shard
+        assert await replacement.renew() == []
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(postgres_url):
+    store = await Store.open(postgres_url)
+    try:
+        store.serve_shards(Shards(2, (1,)))
+        leases = store.leases(Shards(2, (1,)), "slow", 2)
+        await leases.acquire()
+        lost: list[LeaseLostError] = []
+
+        async def on_lost(error: LeaseLostError) -> None:
+            store.fence(error)
+            lost.append(error)
+
+        keeper = LeaseKeeper(leases, on_lost)
+        keeper.interval = 0.05  # renew often: the takeover below is seen at once
+        stop = asyncio.Event()
+        running = asyncio.create_task(keeper.run(stop))
+        await asyncio.sleep(0.2)
+        assert not lost and not running.done()  # renewals go through while nobody else holds it
+        await execute(store, "UPDATE shard_leases SET expires_at = 0")
+        await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
+        await asyncio.wait_for(running, 5)
+        assert "another process holds shard 1 now" in str(lost[0])
+        assert store.lost is lost[0]
+        with pytest.raises(HandedOverError), saving():
+            await store.create_table(table(store, ONE, 7), 1.0)
+        assert await store.active_tables() == []  # nothing was written
+    finally:
+        await store.close()
+
+
+class Unreachable(ShardLeases):
+    async def renew(self) -> list[int]:
+        raise OSError("the database cannot be reached")
+
+
+@pytest.mark.postgres
+async def test_a_holder_that_cannot_renew_stops_before_its_lease_could_expire(postgres_url):
+    store = await Store.open(postgres_url)
+    try:
+        leases = Unreachable(store._pool, Shards(1, (0,)), "cut off", 0.4)
+        lost: list[LeaseLostError] = []
+
+        async def on_lost(error: LeaseLostError) -> None:
+            lost.append(error)
+
+        started = asyncio.get_running_loop().time()
+        await asyncio.wait_for(LeaseKeeper(leases, on_lost).run(asyncio.Event()), 5)
+        assert "could not be renewed" in str(lost[0])
+        assert asyncio.get_running_loop().time() - started < 0.4  # before the lease ran out
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_be_answered(postgres_url):
+    store = await Store.open(postgres_url)
+    try:
+        sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)))
+        receiver = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)))
+        got: list[dict] = []
+        stop = asyncio.Event()
+        await sender.forward(1, {"id": "old"})
+        await execute(store, "UPDATE forwarded_interactions SET at = at - 10")  # past Discord's 3 s
+        running = asyncio.create_task(receiver.run(stop, got.append))
+        await sender.forward(0, {"id": "for shard 0"})
+        await sender.forward(1, {"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}})
+        for _ in range(100):
+            if got:
+                break
+            await asyncio.sleep(0.02)
+        stop.set()
+        await running
+        assert got == [{"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}}]
+    finally:
+        await store.close()
+
+
+async def test_a_sharded_process_reads_a_players_settings_again_after_a_while(tmp_path):
+    """A player changes their deck in whichever process runs the server they are in; the other
+    processes hold a copy, which they read again after `users_for` seconds."""
+    store = await Store.open(tmp_path / "rummy.db")
+    try:
+        clock = ManualClock()
+        here = Preferences(store, clock, users_for=30)
+        elsewhere = Preferences(store, clock, users_for=30)
+        alone = Preferences(store, clock)  # one process: nobody else changes them
+        for preferences in (here, elsewhere, alone):
+            assert (await preferences.user(5)).deck is Deck.TWO_COLOUR
+        await here.set_deck(5, "four-colour")
+        clock.advance(29)
+        assert (await elsewhere.user(5)).deck is Deck.TWO_COLOUR
+        clock.advance(1)
+        assert (await elsewhere.user(5)).deck is Deck.FOUR_COLOUR
+        assert (await alone.user(5)).deck is Deck.TWO_COLOUR
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_sharded_bot_whose_lease_is_taken_saves_nothing_more_and_shuts_down(
+    postgres_url, discord_double, bot_runner
+):
+    def service(store: Store, on_events) -> TableService:
+        settings = ServiceSettings(computer_delay_seconds=0.0)
+        return TableService(store, policy=simple_policy, settings=settings, on_events=on_events)
+
+    bot = ShardedRummyBot(
+        postgres_url, shards=Shards(1, (0,)), lease_seconds=2, service_factory=service, edit_delay=0
+    )
+    await bot_runner.start(bot)
+    assert bot.shard_count == 1 and bot.shard_ids == [0]
+    alice = discord_double.user("alice")
+    opened = await discord_double.slash_command(alice, "rummy new", options={"format": "points"})
+    await discord_double.wait_for(lambda: discord_double.original_response(opened).custom_ids())
+
+    thief = await Store.open(postgres_url)
+    try:
+        await execute(thief, "UPDATE shard_leases SET expires_at = 0")  # as if it had stalled
+        await thief.leases(Shards(1, (0,)), "thief", 30).acquire()
+        for _ in range(100):
+            if bot.is_closed() and bot.store.lost is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert bot.is_closed() and bot.failure is bot.store.lost
+        assert "lost shard 0 of 1: another process holds shard 0 now" in str(bot.failure)
+        assert len(await thief.active_tables()) == 1  # its table is kept for the thief to run
+    finally:
+        await thief.close()
+
+
+@pytest.mark.postgres
+async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgres_url):
+    clock = ManualClock()
+    store, service = await open_service(postgres_url, clock=clock)
+    try:
+        rng = random.Random(5)
+        assert shard_of(GUILD, 2) == 0
+        table = await open_and_start(service, 1, players=2, fmt="points")
+        while service.table_in(1) is not None:
+            await play_one(service, table, rng)
+    finally:
+        await store.close()
+    later = clock.now() + 1
+    for shard, pruned in ((1, 0), (0, 1)):
+        sharded = await Store.open(postgres_url)
+        try:
+            sharded.serve_shards(Shards(2, (shard,)))
+            assert (await sharded.prune(later, later)).matches == pruned
+        finally:
+            await sharded.close()
