@@ -116,6 +116,8 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
     return ELLIPSIS if face.getlength(ELLIPSIS) <= max_width else ""
 
 
+@lru_cache(maxsize=4096)
 def player_name(name: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """A Discord name ready to draw in a slot `max_width` pixels wide."""
+    """A Discord name ready to draw in a slot `max_width` pixels wide (kept: the same names are
+    drawn on every move, and measuring a Devanagari one goes through raqm's shaping)."""
     return fit_text(clean_text(name) or "?", face, max_width)
