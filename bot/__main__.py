@@ -1,5 +1,6 @@
 """`python -m bot` runs the Discord bot; `python -m bot play` plays a table in the terminal;
-`python -m bot migrate-db --to postgresql://...` copies the SQLite database into PostgreSQL.
+`python -m bot migrate-db --to postgresql://...` copies the SQLite database into PostgreSQL;
+`python -m bot replay TABLE DEAL` prints a finished deal's moves.
 
 `python -m bot --help` lists the commands; each says what it takes with `--help` after it.
 """
@@ -63,6 +64,17 @@ def _parser() -> argparse.ArgumentParser:
         "--from", dest="source", type=Path, metavar="PATH", help="the SQLite file (default: RUMMY_DB_PATH)"
     )
     move.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
+    replay = commands.add_parser(
+        "replay",
+        help="print a finished deal's moves, every hand shown (from the bot's database)",
+        description="Prints deal DEAL (1 for the first) of table TABLE move by move, as `/rummy replay` "
+        "shows it, from the database in the settings (RUMMY_DATABASE_URL or RUMMY_DB_PATH).",
+    )
+    replay.add_argument(
+        "table", type=int, help="the table's id (as `/rummy history` names deals: TABLE-DEAL)"
+    )
+    replay.add_argument("deal", type=int, help="the deal's number in the match")
+    replay.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
     return parser
 
 
@@ -76,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         _parser().error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "migrate-db":
         return migrate_db(args.env_file, args.source, args.to)
+    if args.command == "replay":
+        return replay(args.env_file, args.table, args.deal)
     return run(args.env_file)
 
 
@@ -101,6 +115,38 @@ def migrate_db(env_file: Path, source: Path | None, url: str) -> int:
         copy_and_check(source, url)
     except StoreError as error:
         print(f"rummy-bot migrate-db: {source} -> {shown(url)}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def replay(env_file: Path, table: int, deal: int) -> int:
+    """A finished deal's move list on standard output; one line, not a traceback, for a refusal."""
+    from bot.replay_text import move_list, refusal_text
+    from bot.service import SystemClock
+    from bot.service.replays import DealRef, ReplayRefused, Replays
+    from bot.store import Store, StoreError
+
+    try:
+        settings = Settings.load(env_file)
+    except SettingsError as error:
+        print(f"rummy-bot replay: {error} (set in the environment or {env_file})", file=sys.stderr)
+        return 2
+
+    async def lines() -> list[str]:
+        store = await Store.open(settings.database)
+        try:
+            replays = Replays(store, SystemClock(), settings.keep_days)
+            return move_list(await replays.load(DealRef(table, deal)))
+        finally:
+            await store.close()
+
+    try:
+        print("\n".join(asyncio.run(lines())))
+    except ReplayRefused as refused:
+        print(f"rummy-bot replay: {refusal_text(refused)}", file=sys.stderr)
+        return 1
+    except StoreError as error:
+        print(f"rummy-bot replay: {settings.database_shown}: {error}", file=sys.stderr)
         return 1
     return 0
 

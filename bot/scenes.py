@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import best_arrangement, judge_groups
+from bot.engine import Rules, best_arrangement, judge_groups
 from bot.engine.cards import Card, parse_cards
 from bot.engine.deal import Outcome, Stakes
 from bot.engine.deal import SeatStatus as DealSeatStatus
@@ -114,7 +114,14 @@ def hand_groups(
 ) -> tuple[HandGroup, ...]:
     """Each group labelled with its kind and what it is charged (the engine's answer: every
     group pays without both lives, and sets pay where the rules say so)."""
-    judgement = judge_groups(groups, wild_rank, match.spec.deal_rules(match.rules))
+    return labelled_groups(groups, wild_rank, match.spec.deal_rules(match.rules))
+
+
+def labelled_groups(
+    groups: Sequence[Sequence[Card]], wild_rank: int | None, rules: Rules
+) -> tuple[HandGroup, ...]:
+    """`hand_groups` under a deal's own rules (a replay has no match)."""
+    judgement = judge_groups(groups, wild_rank, rules)
     return tuple(
         HandGroup(_GROUP_KINDS[kind], tuple(group), points)
         for group, kind, points in zip(groups, judgement.kinds, judgement.group_points, strict=True)

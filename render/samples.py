@@ -16,6 +16,8 @@ from render.scenes import (
     HandGroup,
     HandScene,
     PlayerResult,
+    ReplayScene,
+    ReplaySeat,
     ResultScene,
     SeatView,
     StandingsRow,
@@ -239,11 +241,43 @@ STANDINGS_HI = replace(
     rows=tuple(replace(row, status="बाहर" if row.status else "") for row in STANDINGS.rows),
     language="hi",
 )
+# A replay's frame mid-deal: Arjun has just taken the 7 of hearts from the open pile (lifted),
+# Kavya dropped earlier (faded), every hand shown since the deal is over.
+REPLAY = ReplayScene(
+    seats=(
+        ReplaySeat("Priya", (*RESULT.players[0].groups[:3], group("ungrouped", "KD QC")), "13 cards"),
+        ReplaySeat(
+            "Arjun 🔥🔥",
+            (
+                group("pure_sequence", "5H 6H 7H 8H"),
+                group("impure_sequence", "9S 10S JK QS"),
+                group("ungrouped", "AS 2C QD 9H 10H JD", 46),
+            ),
+            "14 cards",
+            "TO ACT",
+            acted=True,
+            picked=3,
+        ),
+        ReplaySeat("Bot Kavya", HAND_13_FOUR_COLOUR.groups, "−20 pts", "DROPPED", out=True),
+        ReplaySeat("Mr. Extraordinarily Long Discord Display Name", RESULT.players[1].groups, "13 cards"),
+    ),
+    open_card=card("2D"),
+    closed_count=38,
+    cut_joker=card("7C"),
+    wild_rank=7,
+    caption=(
+        "Arjun 🔥🔥 picks 7♥ from the open pile.",
+        "A long second line that has to wrap inside the panel beside the piles without spilling out.",
+    ),
+    title="Pool 101 · Deal 3 replay",
+    step="Move 41 of 88",
+)
 
 
 def pictures() -> dict[str, bytes]:
     """Every sample rendered, by the name its golden reference has in `tests/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
+    from render.replay import render_replay
 
     return {
         "hand_14": render_hand(HAND_14),
@@ -261,6 +295,7 @@ def pictures() -> dict[str, bytes]:
         "table_hi": render_table(TABLE_HI),
         "result_hi": render_result(RESULT_HI),
         "standings_hi": render_standings(STANDINGS_HI),
+        "replay": render_replay(REPLAY),
     }
 
 

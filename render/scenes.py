@@ -128,3 +128,37 @@ class StandingsScene:
     mark: str = "†"  # drawn after a marked score
     notes: tuple[str, ...] = ()  # lines under the chart: what a mark or a column means
     language: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySeat:
+    """One seat at a step of a replay: its whole hand (the deal is over when anyone sees it).
+
+    `line` and `tag` are the caller's words ("13 cards", "−40 pts"; "TO ACT", "WINNER");
+    `picked` is the 1-based position of the card this seat took at this step."""
+
+    name: str
+    groups: tuple[HandGroup, ...]
+    line: str = ""
+    tag: str = ""
+    acted: bool = False  # this seat made the step's move
+    out: bool = False  # dropped, left or shown wrongly: drawn faded
+    winner: bool = False
+    picked: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayScene:
+    """A step of a finished deal: the piles as they stood, every hand, and `caption`, what
+    happened at this step in the caller's words (one line each)."""
+
+    seats: tuple[ReplaySeat, ...]
+    open_card: Card | None
+    closed_count: int
+    cut_joker: Card | None
+    wild_rank: int | None
+    caption: tuple[str, ...] = ()
+    title: str = ""
+    step: str = ""  # "Move 14 of 57"
+    four_colour: bool = False
+    language: str = "en"  # the words the picture itself draws (piles, group labels)

@@ -25,6 +25,8 @@ from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.presenter import Presenter
+from bot.discord.replay_components import ReplayButton
+from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
@@ -38,6 +40,7 @@ from bot.service import (
     TableService,
 )
 from bot.service.preferences import Preferences
+from bot.service.replays import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
 from bot.settings import KEEP_DAYS, LEASE_SECONDS
@@ -81,6 +84,7 @@ class RummyBot(commands.Bot):
         self._thinkers: WorkerPool | None = None
         self.presenter = Presenter(self, edit_delay=edit_delay)
         self.league_presenter = LeaguePresenter(self)
+        self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
         self._stop = asyncio.Event()
@@ -108,6 +112,7 @@ class RummyBot(commands.Bot):
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
         self.preferences = Preferences(self.store, self.service.clock, users_for=shared)
+        self.replays = Replays(self.store, self.service.clock, self.keep_days)
         self.readers = Readers(self)
         self.leagues = LeagueService(
             self.store,
@@ -118,7 +123,7 @@ class RummyBot(commands.Bot):
         await self.add_cog(RummyCog(self))
         await self.add_cog(self.league_cog)
         await self.add_cog(LeagueAdminCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton, ReplayButton)
         await self.sync_commands()
         self._resumed = await self.service.resume()
         await self.presenter.restore()

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.discord.components import channel_of
 from bot.discord.help_text import help_text
 from bot.discord.presenter import message_chunks
+from bot.discord.replay_cog import ReplayCommands
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
 from bot.engine.commitment import verify
@@ -63,7 +64,9 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     return [label for flag, label in needed if not getattr(interaction.app_permissions, flag)]
 
 
-class RummyCog(commands.GroupCog, group_name="rummy", group_description="Indian 13-card Rummy tables"):
+class RummyCog(
+    ReplayCommands, commands.GroupCog, group_name="rummy", group_description="Indian 13-card Rummy tables"
+):
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         super().__init__()

@@ -57,6 +57,9 @@ def postgres_sql(sql: str) -> str:
 class PostgresStore(Store):
     """`Store` on a PostgreSQL database. Open with `await Store.open("postgresql://...")`."""
 
+    _DEAL_SEATS = "(d.snapshot::json -> 'seats')::text"
+    _MATCH_WINNER = "(m.snapshot::json ->> 'winner')"
+
     def __init__(
         self, url: str, writer: asyncpg.Connection, readers: asyncpg.Pool, ids: Sequence[int]
     ) -> None:

@@ -149,3 +149,57 @@ class Pruned:
 
     matches: int = 0
     commands: int = 0
+
+
+@dataclass(frozen=True)
+class StoredDeal:
+    """A deal as a replay looks it up: its table and match, and its record once it has ended.
+
+    `record` (the finished `Deal.to_json()`) is None for a deal still being played, one that
+    never was, or one whose match was pruned (`pruned_at`); `deals_finished` tells them apart."""
+
+    table: TableRecord
+    match_id: int
+    number: int
+    record: dict[str, Any] | None
+    finished_at: float | None
+    match_status: str  # playing, over or abandoned
+    match_updated_at: float  # the match's last move: retention counts from there
+    pruned_at: float | None
+    deals_finished: int
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """A finished deal in a list (history, a replay's choices): whose table, who won, who paid
+    what (None: sat it out), without its moves."""
+
+    table_id: int
+    number: int
+    channel_id: int
+    format: str
+    seats: list[SeatRecord]
+    winner: int | None
+    points: list[int | None]
+    finished_at: float
+    match_status: str
+    match_updated_at: float
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One player's match in their history: its table, how it stands, and their own line."""
+
+    table_id: int
+    match_id: int
+    format: str
+    seats: list[SeatRecord]
+    status: str  # playing, over or abandoned
+    started_at: float
+    updated_at: float
+    pruned: bool  # its moves and deals are no longer kept (retention)
+    winner: int | None  # the match's winner where its snapshot still says (not once pruned)
+    deals: int  # finished deals still kept
+    seat: int  # the player's seat
+    standing: int  # their chips or pool score
+    standing_status: str  # in, eliminated or left

@@ -25,6 +25,8 @@ class SqliteStore(Store):
     """`Store` on a SQLite file. Open with `await Store.open(path)`."""
 
     _mark_pruned = MARK_PRUNED_BY_REPLACING
+    _DEAL_SEATS = "json_extract(d.snapshot, '$.seats')"
+    _MATCH_WINNER = "json_extract(m.snapshot, '$.winner')"
 
     def __init__(
         self, conn: aiosqlite.Connection, checkpointer: Checkpointer, health: WriteHealth, ids: Sequence[int]

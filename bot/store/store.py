@@ -55,6 +55,7 @@ from bot.store.records import (
     TableRecord,
     TableStatus,
 )
+from bot.store.replays import ReplayStore
 from bot.store.schema import TABLES
 from bot.store.settings import URL_SCHEMES
 from bot.store.shards import Shards
@@ -212,7 +213,7 @@ class _Write:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Store(LeagueStore, MessageStore, ABC):
+class Store(LeagueStore, MessageStore, ReplayStore, ABC):
     """Async access to the database. Open with `await Store.open(path or URL)`; close when done.
 
     The service layers type against this class alone; a database provides the transaction, the

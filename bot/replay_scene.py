@@ -1,0 +1,56 @@
+"""A replayed deal's steps as the renderer's scenes: every hand grouped as the solver would
+(the deal is over: nothing is hidden any more), the card each step took marked, the piles as
+they stood, and what happened in `bot.replay_text`'s words."""
+
+from __future__ import annotations
+
+from bot.engine.deal import SeatStatus
+from bot.engine.formats import Family, Format
+from bot.engine.replay import ReplayStep
+from bot.hand_layout import suggested_groups
+from bot.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
+from bot.scenes import labelled_groups
+from bot.service.replays import ReplayedDeal
+from render.scenes import ReplayScene, ReplaySeat
+
+_OUT = frozenset({SeatStatus.DROPPED, SeatStatus.LEFT, SeatStatus.WRONG_SHOW})
+
+
+def replay_scene(replayed: ReplayedDeal, index: int, four_colour: bool = False) -> ReplayScene:
+    replay = replayed.replay
+    step = replay.step(index)
+    seats = tuple(
+        _seat(replayed, step, seat)
+        for seat in range(replay.players)
+        if step.statuses[seat] is not SeatStatus.SITTING_OUT
+    )
+    return ReplayScene(
+        seats=seats,
+        open_card=step.open_top,
+        closed_count=step.closed_count,
+        cut_joker=replay.cut_joker,
+        wild_rank=replay.wild_rank,
+        caption=tuple(step_lines(step, replayed.names)),
+        title=deal_title(replayed),
+        step=step_counter(step, replay),
+        four_colour=four_colour,
+    )
+
+
+def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int) -> ReplaySeat:
+    replay = replayed.replay
+    groups = suggested_groups(step.hands[seat], replay.wild_rank, replay.rules)
+    picked = None
+    if step.picked is not None and step.picked.seat == seat and step.picked.card in step.hands[seat]:
+        cards = [card for group in groups for card in group]
+        picked = max(position for position, card in enumerate(cards, start=1) if card == step.picked.card)
+    return ReplaySeat(
+        name=replayed.names[seat] if seat < len(replayed.names) else f"Seat {seat + 1}",
+        groups=labelled_groups(groups, replay.wild_rank, replay.rules),
+        line=seat_line(step, seat, Format(replayed.format).spec.family is Family.POOL),
+        tag=seat_tag(step, seat),
+        acted=step.seat == seat,
+        out=step.statuses[seat] in _OUT,
+        winner=step.result is not None and step.result.winner == seat,
+        picked=picked,
+    )

@@ -1,0 +1,174 @@
+"""`/rummy replay` and `/rummy history` end to end through the Discord double: a played deal
+replayed privately frame by frame (each frame the picture of the replayed engine state), the
+buttons stepping forward and back, a running deal refused, a forged or outside press refused
+privately, and the history naming the deals to replay."""
+
+from discord_double import DiscordDouble
+from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
+
+from bot.engine.replay import replay_deal
+from bot.replay_scene import replay_scene
+from bot.service import ManualClock
+from bot.service.replays import DealRef, ReplayedDeal
+from render.replay import render_replay
+
+pytest_plugins = ("discord_double.fixtures",)
+
+
+async def start_table(double, bot, host, guest, channel):
+    ix = await double.slash_command(host, "rummy new", options={"format": "points"}, channel=channel)
+    await double.wait_for(lambda: double.original_response(ix).custom_ids())
+    lobby = double.original_response(ix)
+    table_id = int(next(c for c in lobby.custom_ids() if c.startswith("rummy:lobby:")).split(":")[2])
+    await double.press_button(guest, lobby, f"rummy:lobby:{table_id}:join")
+    await settle(bot)
+    await double.press_button(host, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    return bot.service.table_in(channel)
+
+
+async def played_deal(double: DiscordDouble, bot, alice, bob):
+    """Alice and Bob's Points match at the default channel: a pick, a discard, then a drop."""
+    table = await start_table(double, bot, alice, bob, double.channel_id)
+    match = table.match
+    mover, waiter = (alice, bob) if match.deal.turn == 0 else (bob, alice)
+    hand = hand_message(double, mover)
+    await double.press_button(mover, hand, button(hand, "closed"))
+    await settle(bot)
+    hand = hand_message(double, mover)
+    await double.select(mover, hand, select_id(hand), [first_option(hand)])
+    await settle(bot)
+    await double.slash_command(waiter, "rummy drop")
+    await settle(bot)
+    assert match.phase == "over"
+    return table
+
+
+def frame_picture(table, step: int) -> bytes:
+    """The picture of the engine's state at that step of the table's first deal."""
+    replay = replay_deal(table.match.finished_deals[0])
+    names = tuple(seat.name for seat in table.record.seats)
+    replayed = ReplayedDeal(DealRef(table.id, 1), table.record.format, names, 0.0, replay)
+    return render_replay(replay_scene(replayed, step))
+
+
+def frame_of(message) -> bytes:
+    [file] = [f for f in message.files.values() if f.filename == "replay.png"]
+    return file.data
+
+
+def replay_button(message, move: str) -> str:
+    return next(c for c in message.custom_ids() if c.startswith("rummy:replay:") and c.endswith(":" + move))
+
+
+def forged_press(message, custom_id: str, channel_id: int) -> dict:
+    """A message carrying `custom_id`, as only a forged client sends, in `channel_id`."""
+    forged = message.snapshot()
+    forged["id"] = str(int(forged["id"]) + 10_000)  # a message the double does not hold: sent as is
+    forged["channel_id"] = str(channel_id)
+    forged["components"] = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "▶", "custom_id": custom_id}]}
+    ]
+    return forged
+
+
+async def test_a_played_deal_is_replayed_privately_and_stepped_through(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await played_deal(double, bot, alice, bob)
+    steps = len(table.match.finished_deals[0]["log"])
+
+    ix = await double.slash_command(alice, "rummy replay")  # her last finished deal here
+    await settle(bot)
+    shown = double.original_response(ix)
+    assert ix.ephemeral and shown.to_user == alice.id
+    assert f"`{table.id}-1`" in shown.content and "plays first" in shown.content
+    assert frame_of(shown) == frame_picture(table, 0)
+    [animation] = [
+        m for m in double.followups(ix) if any(f.filename == "replay.gif" for f in m.files.values())
+    ]
+    assert animation.to_user == alice.id
+    assert not any(f.filename.startswith("replay") for f in double.public_files())
+
+    await double.press_button(alice, shown, replay_button(shown, "next"))
+    await settle(bot)
+    assert f"Move 1 of {steps}" in shown.content and "picks" in shown.content
+    assert frame_of(shown) == frame_picture(table, 1)
+    await double.press_button(alice, shown, replay_button(shown, "next"))
+    await settle(bot)
+    assert frame_of(shown) == frame_picture(table, 2) and "discards" in shown.content
+    await double.press_button(alice, shown, replay_button(shown, "prev"))
+    await settle(bot)
+    assert frame_of(shown) == frame_picture(table, 1)
+    await double.press_button(alice, shown, replay_button(shown, "last"))
+    await settle(bot)
+    assert frame_of(shown) == frame_picture(table, steps) and "wins the deal" in shown.content
+    disabled = {c["custom_id"] for c in _buttons(shown) if c.get("disabled")}
+    assert disabled == {replay_button(shown, "next"), replay_button(shown, "last")}
+
+    listed = await double.autocomplete(bob, "rummy replay", focused="deal", options={"deal": ""})
+    assert [choice["value"] for choice in listed] == [f"{table.id}-1"]
+
+
+def _buttons(message):
+    from discord_double.records import walk_components
+
+    return [c for c in walk_components(message.payload.get("components", [])) if c.get("type") == 2]
+
+
+async def test_a_running_deal_and_presses_from_outside_are_refused_privately(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    table = await played_deal(double, bot, alice, bob)
+    elsewhere = double.add_channel("elsewhere")
+    running = await start_table(double, bot, alice, bob, elsewhere)
+
+    ix = await double.slash_command(
+        alice, "rummy replay", options={"deal": f"{running.id}-1"}, channel=elsewhere
+    )
+    assert ix.ephemeral and "still being played" in await answer(double, ix)
+    listed = await double.autocomplete(alice, "rummy replay", focused="deal", options={"deal": ""})
+    assert [choice["value"] for choice in listed] == [f"{table.id}-1"]
+    ix = await double.slash_command(alice, "rummy replay", options={"deal": "twelve"})
+    assert "like `12-3`" in await answer(double, ix)
+
+    ix = await double.slash_command(alice, "rummy replay", options={"deal": f"{table.id}-1"})
+    await settle(bot)
+    shown = double.original_response(ix)
+    custom_id = replay_button(shown, "next")
+    # Carol did not play it, and presses (a forged copy) in a channel it was not played in.
+    refused = await double.press_button(
+        carol, forged_press(shown, custom_id, elsewhere), custom_id, check=False
+    )
+    assert refused.ephemeral and "in the channel it was played in" in await answer(double, refused)
+    # Eve is not a member of the server: her client can only press from her DMs.
+    eve = double.add_user("eve", member=False)
+    outside = forged_press(shown, custom_id, double.dm_channel(eve))
+    refused = await double.press_button(eve, outside, custom_id, check=False)
+    assert "members of the deal's server" in await answer(double, refused)
+    unknown = f"rummy:replay:{table.id}:1:0:jump"
+    refused = await double.press_button(
+        alice, forged_press(shown, unknown, double.channel_id), unknown, check=False
+    )
+    assert "no longer valid" in await answer(double, refused)
+    assert not any(
+        f.filename.startswith("replay") for user in (carol, eve) for f in double.files_sent_to(user)
+    )
+
+
+async def test_the_history_names_each_deal_to_replay(discord_double, bot_runner, tmp_path):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await played_deal(double, bot, alice, bob)
+    ix = await double.slash_command(bob, "rummy history", options={"user": alice})
+    text = await answer(double, ix)
+    assert ix.ephemeral and "alice" in text.lower()
+    assert f"Points at table {table.id}" in text and f"`{table.id}-1`" in text
+    assert "/rummy replay" in text
+    ix = await double.slash_command(double.user("carol"), "rummy history")
+    assert "no match in this server yet" in await answer(double, ix)
