@@ -48,11 +48,11 @@ KIND_LABELS = {
 
 
 def event_lines(event: Event, viewer: int, names: Sequence[str], _: Words = EN) -> list[str]:
-    """The event as `viewer` may see it (-1: everyone), in `_`'s words: their own moves said to
-    them as "You pick", others' as "Asha picks"."""
+    """The event as `viewer` may see it (-1: everyone), in `_`'s words: a player named "You"
+    (the terminal's) is told "You pick", others "Asha picks"."""
     event = event.visible_to(viewer)
     who = names[event.seat] if event.seat is not None else ""
-    you = event.seat is not None and event.seat == viewer
+    you = bool(who) and who == _("You")  # the terminal names its player "You" (replays see as a seat)
     match event:
         case DealStarted():
             return ["", _("──────── Deal {number} ────────", number=event.number)]
