@@ -77,6 +77,7 @@ def memos() -> dict[str, Any]:
         "sets": solver._SET_MEMO,
         "traces": solver._TRACE_MEMO,
         "moves": solver._MOVES_MEMO,
+        "discards": solver._DISCARD_MEMO,
         "melds": melds._MELDS,
     }
 
@@ -131,14 +132,12 @@ def measure(size: int, count: int, seed: int, rules: Rules, clock: GcClock, coll
 
 # ------------------------------------------------------------------------- adversarial hands
 
-# Each preset with each shoe its deck plan can deal: (preset, decks, printed jokers).
+# Each preset with each shoe its deck plan can deal: (preset, decks, printed jokers), read from
+# the presets themselves (no preset deals from one deck: every plan starts at two).
 SHOES = [
-    ("standard", 2, 2),
-    ("octro", 2, 4),
-    ("octro", 3, 6),
-    ("app", 2, 2),
-    ("home", 2, 2),
-    ("home", 3, 3),
+    (name, decks, decks * Rules.preset(name).printed_jokers_per_deck)
+    for name in Rules.PRESET_NAMES
+    for decks in sorted({decks for _, decks in Rules.preset(name).deck_plan})
 ]
 
 
@@ -151,12 +150,12 @@ def solve_time(cards: list[Card], wild: int | None, rules: Rules) -> float:
 
 
 def _biased_hand(rng: random.Random, shoe: list[Card], size: int) -> tuple[list[Card], int | None]:
-    """A start for the search: most cards from one or two suits, copies from every deck, a few
-    jokers, and a wild rank the hand holds."""
+    """A start for the search: most cards from one or two suits, copies from every deck, up to
+    every printed joker the shoe has, and a wild rank the hand holds."""
     suits = rng.sample(SUITS, rng.choice([1, 1, 2]))
     heavy = [card for card in shoe if card.suit in suits]
     jokers = [card for card in shoe if card.rank == JOKER_RANK]
-    hand: list[Card] = rng.sample(jokers, rng.randint(0, min(len(jokers), 3)))
+    hand: list[Card] = rng.sample(jokers, rng.randint(0, len(jokers)))
     hand += rng.sample(heavy, size - len(hand) - 2)
     rest = list(shoe)
     for card in hand:
@@ -364,25 +363,58 @@ ADVERSARIAL_HANDS: list[tuple[str, int, int | None, str]] = [
     ("home", 3, 11, "8H AD 2D 5D 7D 8D 9D 10D JD JD QD KD KD JK"),
     ("home", 3, 11, "3S 7D AC 3C 5C 6C 7C 8C 9C 10C JC JC QC QC"),
     ("home", 3, 10, "AS 3S 6S 7S 8S 9S 10S 10S JS QS KS KS 6C JC"),
+    # Found once a 14-card hand's show discards were one search and a suit kept one wild card
+    # where the rules allow (the slowest left then, 2.5-13 ms each on a machine at load ~9).
+    ("standard", 2, 9, "7H 8H 9D AC 2C 7C 8C 9C 10C JC QC KC KC"),
+    ("standard", 2, 9, "AH 2H 7H 8H 9H 10H JH JH QH QH KH 7C 9C"),
+    ("standard", 2, 1, "4S 3H AC 3C 4C 7C 8C 9C 10C JC JC QC QC JK"),
+    ("standard", 2, 2, "3S 4S JS JH AD 2D 3D 4D JD 2C 3C 3C 4C JC"),
+    ("standard", 2, 1, "5H AD AD 3D 5D 7D 9D 10D 10D JD JD QD KD KD"),
+    ("octro", 2, 11, "8H 9H AC 2C 8C 9C 9C 10C JC JC QC KC KC"),
+    ("octro", 2, 13, "7S AD 2D 7D 8D 9D 10D 10D JD QD QD KD KD"),
+    ("octro", 2, 13, "AS 3S 5S 8S 9S 10S 10S JS QS QS KS KS 5H 3C"),
+    ("octro", 2, 11, "AH 3H 4H 8H 9H 10H JH JH QH QH KH KH AD 2D"),
+    ("octro", 2, 10, "2S AH 2H 3H 8H 9H 10H JH JH QH KH KH 3C JK"),
+    ("octro", 3, 12, "AH 7H 8H 9H 10H JH JH JH QH QH QH KH KH"),
+    ("octro", 3, 11, "AS 6S 6S 8S 9S 10S 10S JS JS QS QS QS 6D"),
+    ("octro", 3, 9, "AH AH 5H 5H 7H 8H 9H 9H 10H 10H JH JH QH QH"),
+    ("octro", 3, 11, "3S AD 2D 7D 8D 9D 10D 10D JD JD QD QD QD KD"),
+    ("app", 2, 2, "AS 2S 2S 8S 9S 9S 10S 10S JS QS QS KS KS"),
+    ("app", 2, 1, "AH 3H 7H 8H 9H 10H 10H JH JH QH KD AC 3C"),
+    ("app", 2, 12, "2S 3S AC 2C 6C 8C 9C 10C 10C JC JC QC QC KC"),
+    ("app", 2, 1, "6D AC 3C 6C 8C 9C 9C 10C 10C JC QC QC KC JK"),
+    ("home", 2, 12, "AS 3S 6S 9S 10S JS QS KS KS 3H 9H 6C QC"),
+    ("home", 2, 11, "AD 2D 7D 8D 9D 9D 10D 10D JD QD KD JK JK"),
+    ("home", 2, 9, "9H 5D AC 5C 6C 7C 9C 10C 10C JC JC QC KC KC"),
+    ("home", 2, 8, "AS 2S 3S 6S 7S 8S 9S 9S 10S JS JS QS 2C 8C"),
+    ("home", 3, 7, "AH 6H 7H 8H 9H 9H 10H JH QH QH KH 6D JK"),
+    ("home", 3, 7, "AH 3H 7H 7H 8H 9H 9H 10H JH JH QH QH KH"),
+    ("home", 3, 7, "AS 2S 3S 4S 5S 6S 7S 7S 8S 8S 9S 10S 10S 3H"),
+    ("home", 3, 8, "AS 2S 6S 8S 8S 9S 10S 10S JS QS QS QS KS 2H"),
 ]
 
 
 def adversarial(repeats: int) -> None:
     """Times each of `ADVERSARIAL_HANDS` from empty memos (the least CPU time of `repeats`
-    tries, since the machine is shared) and prints median, p99 and worst per preset and size."""
-    times: dict[tuple[str, int], list[tuple[float, str]]] = {}
-    for preset, _, wild, text in ADVERSARIAL_HANDS:
+    tries, since the machine is shared) and prints median, p99 and worst per preset, deck
+    count and size."""
+    times: dict[tuple[str, int, int], list[tuple[float, str]]] = {}
+    for preset, decks, wild, text in ADVERSARIAL_HANDS:
         cards = parse_cards(text)
         spent = min(solve_time(cards, wild, Rules.preset(preset)) for _ in range(repeats))
-        times.setdefault((preset, len(cards)), []).append((spent, f"{text} (wild {wild})"))
+        times.setdefault((preset, decks, len(cards)), []).append((spent, f"{text} (wild {wild})"))
     print(f"adversarial hands, cold memos, least CPU time of {repeats}:")
-    for (preset, size), found in sorted(
-        times.items(), key=lambda item: (Rules.PRESET_NAMES.index(item[0][0]), item[0][1])
+    for (preset, decks, size), found in sorted(
+        times.items(), key=lambda item: (Rules.PRESET_NAMES.index(item[0][0]), *item[0][1:])
     ):
         found.sort()
-        print(f"    {preset:8} {size} cards, {len(found):3} hands: {percentiles([t for t, _ in found])}")
-    slowest = max((entry for found in times.values() for entry in found), key=lambda entry: entry[0])
-    print(f"    slowest: {slowest[1]} {slowest[0] * 1e3:.2f} ms")
+        print(
+            f"    {preset:8} {decks} decks {size} cards, {len(found):3} hands: "
+            f"{percentiles([t for t, _ in found])}"
+        )
+    for size in sorted({size for _, _, size in times}):
+        slowest = max((entry for key, found in times.items() if key[2] == size for entry in found))
+        print(f"    slowest of {size} cards: {slowest[1]} {slowest[0] * 1e3:.2f} ms")
 
 
 def rss_bytes() -> int:

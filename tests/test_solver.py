@@ -504,14 +504,16 @@ def _adversarial_hands():
 @pytest.mark.parametrize("preset", Rules.PRESET_NAMES)
 def test_the_adversarial_hands_match_brute_force(preset):
     """Every 13-card hand the benchmark's search found slow, under the preset it was found for,
-    and the 14-card ones discard by discard (two per preset: the reference is slow on them)."""
+    and the 14-card ones discard by discard (two per preset, the first and the latest found:
+    the reference is slow on them)."""
     rules = Rules.preset(preset)
     hands = [(wild, parse_cards(text)) for name, _, wild, text in _adversarial_hands() if name == preset]
     assert hands
     for wild, cards in hands:
         if len(cards) == 13:
             compare(cards, wild, rules)
-    for wild, cards in [hand for hand in hands if len(hand[1]) == 14][:2]:
+    fourteen = [hand for hand in hands if len(hand[1]) == 14]
+    for wild, cards in [fourteen[0], fourteen[-1]]:
         compare_discards(cards, wild, rules)
 
 
@@ -534,7 +536,109 @@ def test_an_answer_does_not_depend_on_what_the_memos_held():
             solver._SET_MEMO,
             solver._TRACE_MEMO,
             solver._MOVES_MEMO,
+            solver._DISCARD_MEMO,
             melds._MELDS,
         ):
             memo.clear()
         assert best_arrangement(cards, wild, rules) == answer, (format_cards(cards), wild, rules.preset)
+
+
+# ------------------------------------------------------------------ the search's own shortcuts
+
+
+def _random_suit(rng, solver):
+    """Suit counts as a search meets them: up to three copies of a card, an Ace now and then."""
+    return sum(rng.choice([0, 0, 0, 1, 1, 2, 3]) * solver._ONE[p] for p in range(2, solver.HIGH_ACE + 1))
+
+
+def test_runs_from_the_tables_made_at_import_are_the_runs_enumerated():
+    """The points search reads its runs from tables made at import (`_shapes`); they must be the
+    runs the general enumeration finds, in its order, for every kind of state."""
+    from bot.engine import solver
+
+    rng = random.Random(21)
+    for _ in range(3000):
+        counts = _random_suit(rng, solver)
+        x = solver._first_card(counts)
+        if not x:
+            continue
+        rest = counts - solver._ONE[x]
+        span = rng.choice([solver._SPAN_POINTS, solver._SPAN_LONG_LIFE])
+        jokers, wild, one_joker = rng.randint(0, 7), rng.choice([0, *range(2, 15)]), rng.random() < 0.3
+        max_gap = min(jokers, 1) if one_joker else jokers
+        expected = []
+        solver._runs_up(expected, x, (x,), 0, min(solver.HIGH_ACE, x + span - 1), rest, max_gap, wild)
+        if solver._ace_below(x, rest, max_gap, span):
+            solver._runs_up(expected, 1, (1, x), x - 2, span, rest, max_gap, wild)
+        assert solver._runs(x, rest, jokers, wild, one_joker, span) == expected, (x, rest, span, wild)
+
+
+def test_the_points_search_moves_are_the_options_a_traceback_replays():
+    """The table builder takes its moves from `_made_moves`, a traceback replays `_options`: the
+    two must offer the same moves or a traceback could not find the entry a table holds."""
+    from bot.engine import solver
+
+    rng = random.Random(22)
+    configs = [
+        solver._config(one_joker, four, lone, track, False, 4, triplet, ace)
+        for one_joker, four, lone, track, triplet, ace in product(
+            (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
+        )
+    ]
+    frozen = lambda move: (move[0], move[1], tuple(move[2]) if move[2] else None, move[3])  # noqa: E731
+    for _ in range(3000):
+        counts = _random_suit(rng, solver)
+        x = solver._first_card(counts)
+        if not x:
+            continue
+        config, jokers, wild = rng.choice(configs), rng.randint(0, 7), rng.choice([0, *range(2, 15)])
+        span = solver._SPAN_LONG_LIFE if config[1] else solver._SPAN_POINTS
+        made = Counter(map(frozen, solver._made_moves(counts, x, wild, jokers, config, span, 0)))
+        options = solver._options(counts, x, wild, jokers, config)
+        assert made == Counter(frozen((counts - rest, dk, add, dw)) for rest, dk, add, dw, _ in options)
+
+
+def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
+    """One search finds every discard of a 14-card hand that leaves all 13 others melded with
+    both lives (`_Search.show_discards`); it must be exactly those the 13-card search finds,
+    one discard at a time, under every preset and from three decks too."""
+    from bot.engine import solver
+
+    rng = random.Random(23)
+    found = 0
+    for index in range(120):
+        rules = PRESETS[index % len(PRESETS)]
+        shoe = build_shoe(3, 3 * rules.printed_jokers_per_deck) if index % 3 == 0 else None
+        cards, wild = near_show(rng, size=14, joker_rate=0.15, shoe=shoe), wild_rank_of(random_wild(rng))
+        search = solver._Search(cards, wild, rules)
+        expected = set()
+        for discard in set(cards):
+            rest = list(cards)
+            rest.remove(discard)
+            one = solver._Search(rest, wild, rules)
+            if one.life_possible() and one.cheapest(one.life_config, one.life_goal, 1) is not None:
+                expected.add(discard)
+        assert search.show_discards(0) == expected, (format_cards(cards), wild, rules.preset)
+        found += bool(expected)
+    assert found > 20  # the hands really had such discards
+
+
+@pytest.mark.parametrize("preset", ["standard", "app", "home"])
+def test_several_cards_of_the_wild_rank_in_one_suit_match_brute_force(preset):
+    """Where one card of the wild rank being itself is all a suit needs (`_one_wild`), hands
+    holding two or three of it in one suit (three decks), against brute force."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"wild-{preset}")
+    for _ in range(20):
+        shoe = build_shoe(3, 3)
+        suit, wild = rng.choice(SUITS), rng.randint(1, 13)
+        hand = [Card(wild, suit)] * rng.choice([2, 3])
+        for card in hand:
+            shoe.remove(card)
+        same_suit = [card for card in shoe if card.suit == suit]
+        hand += rng.sample(same_suit, rng.randint(4, 8))
+        for card in hand[2:]:
+            if card in shoe:
+                shoe.remove(card)
+        hand += rng.sample(shoe, 13 - len(hand))
+        compare(hand, wild, rules)

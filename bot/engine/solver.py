@@ -10,13 +10,18 @@ the way the rules split it:
   (never by its letter), so one table serves all four suits and every later hand. What keeps
   a long suit with several jokers fast: the points search tries only short runs (longer ones
   are never needed, `_SPAN_POINTS`), a table holds only what could beat the price a search
-  must beat (`_suit_table`), the moves from each state are shared (`_moves`), and a suit is
-  searched from its high cards down with its Aces at the far end (`_at`).
+  must beat (`_suit_table`), the moves from each state are shared (`_moves`) and their runs
+  read from tables made at import (`_shapes`), a suit is searched from its high cards down
+  with its Aces at the far end (`_at`), and where the rules allow it a suit keeps only one
+  card of the wild rank in its counts (`_one_wild`).
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
   in its suit's counts so it can be itself inside a run (keeping the run pure); when the suit
   does not use it that way it is released to the pool, which shows as -1 joker in the table.
+* A 14-card hand chooses its discard. Which discards could leave a show is one search with
+  the discard as a move (`_discard_table`); the points each other discard leaves are searched
+  one by one, each only for what would beat the best so far (`best_arrangement`).
 
 Points only need the fewest jokers a meld can take (spare jokers cost nothing). A declaration
 must place every joker, so validity is checked separately on the winning arrangement, and only
@@ -36,7 +41,7 @@ from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property, partial
 from typing import Any, Generic, TypeVar
 
-from bot.engine.cards import ACE, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
+from bot.engine.cards import ACE, JOKER, JOKER_RANK, KING, SUITS, Card, Suit, card_points, is_wild
 from bot.engine.errors import RulesError
 from bot.engine.melds import (
     HIGH_ACE,
@@ -211,6 +216,7 @@ _EMPTY_ENTRIES: tuple[Entry, ...] = ((0, 0, 0),)
 # (see `_suit_table`).
 Table = tuple[Sequence[Entry], int, bool, int, int]
 _UNBOUNDED = 1 << 30
+_SMALL_BOUND = 8  # bounds below it fit in a memo key's lowest bits (position 0 holds no card)
 _EMPTY_TABLE: Table = (_EMPTY_ENTRIES, 0, False, 0, _UNBOUNDED)
 _NO_TABLE: Table = ((), 1 << 30, False, 1 << 30, _UNBOUNDED)  # cards that cannot all be melded (exact mode)
 
@@ -259,8 +265,9 @@ class _Memo(Generic[_K, _V]):
 
 # Limits per generation, sized from measured bytes per entry (~340 for a table, ~285 for a
 # traceback, ~1,100 for a rank's set choices) so that all three stay under ~30 MB together
-# (two generations each), leaving room in a 50 MB budget for melds' layouts and the computer
-# players' cache of answers.
+# (two generations each), leaving room in a 50 MB budget for melds' layouts, the moves and
+# discard memos below (~360 bytes per discard table: ~3 MB at most) and the computer players'
+# cache of answers.
 _POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
 _TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
@@ -276,14 +283,27 @@ def _config(
     triplet: bool,
     ace: int,
 ) -> tuple[Any, ...]:
-    """A search's settings (see `_suit_table`), with the same packed into an int, and last the
-    points by position for the Ace's worth: the memos are keyed by ints, which hash in one step
-    where a nested tuple is hashed anew on every lookup (and they add no container for the
+    """A search's settings (see `_suit_table`), with the same packed into an int, then the
+    points by position for the Ace's worth, and last whether one card of the wild rank being
+    itself is all a suit needs (`_one_wild`): the memos are keyed by ints, which hash in one
+    step where a nested tuple is hashed anew on every lookup (and they add no container for the
     garbage collector to walk)."""
     bits = (
         one_joker | four_life << 1 | lone_set << 2 | track << 3 | exact << 4 | max_set << 5 | triplet << 9
     ) | ace << 10
-    return one_joker, four_life, lone_set, track, exact, max_set, triplet, bits << 45, _position_points(ace)
+    one_wild = not (one_joker or four_life or exact or triplet)
+    return (
+        one_joker,
+        four_life,
+        lone_set,
+        track,
+        exact,
+        max_set,
+        triplet,
+        bits << 45,
+        _position_points(ace),
+        one_wild,
+    )
 
 
 def _memo_key(counts: int, wild_position: int, jokers: int, config: tuple[Any, ...]) -> int:
@@ -316,48 +336,164 @@ _SPAN_LONG_LIFE = 6  # where a 4+ card sequence is tracked (the four-card life)
 
 def _runs(
     x: int, counts: int, jokers: int, wild_position: int, one_joker: bool, span: int = MAX_SEQUENCE
-) -> Iterator[tuple[tuple[int, ...], int, int]]:
+) -> list[tuple[tuple[int, ...], int, int]]:
     """Every run whose lowest natural card, but for an Ace played at position 1, sits at `x` and
     whose naturals span at most `span` positions, as (natural positions, fewest substitutes,
     natural count): first those from `x` up, then, where an Ace waits at 14 (see `_at`), those
     that play it at 1, below `x`. `counts` no longer holds the card at `x`. Naturals may skip a
     card the suit holds (a joker takes its place) because that card may be needed elsewhere."""
     max_gap = min(jokers, 1) if one_joker else jokers
-    top = min(MAX_SEQUENCE if x == ACE else HIGH_ACE, x + span - 1)
-    yield from _runs_up(x, (x,), 0, top, counts, max_gap, wild_position)
-    if ACE < x <= span and x < HIGH_ACE and x - 2 <= max_gap and counts >> (_BITS * HIGH_ACE) & _MAX_COPIES:
-        yield from _runs_up(ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
+    if span in _SHAPES:
+        up, down = _shape_runs(x, counts, max_gap, wild_position, span)
+        return [(tuple(x + offset for offset in run[0]), run[1], run[2]) for run in up] + [
+            run[:3] for run in down
+        ]
+    found: list[tuple[tuple[int, ...], int, int]] = []
+    _runs_up(found, x, (x,), 0, min(HIGH_ACE, x + span - 1), counts, max_gap, wild_position)
+    if _ace_below(x, counts, max_gap, span):
+        _runs_up(found, ACE, (ACE, x), x - 2, min(MAX_SEQUENCE, span), counts, max_gap, wild_position)
+    return found
+
+
+def _ace_below(x: int, counts: int, max_gap: int, span: int) -> bool:
+    """Whether a run from `x` may play an Ace (held at 14) at 1, below `x`."""
+    return (
+        ACE < x <= span
+        and x < HIGH_ACE
+        and x - 2 <= max_gap
+        and bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)
+    )
+
+
+def _shape_runs(
+    x: int, counts: int, max_gap: int, wild_position: int, span: int
+) -> tuple[list[Shape], list[Shape]]:
+    """`_runs` for the points search, from the tables made at import: the runs up from `x`
+    (relative to it) and those that play an Ace at 1 below it (where they sit)."""
+    above = counts >> (_BITS * x + _BITS)
+    present = sum(1 << i for i in range(span - 1) if above >> (_BITS * i) & _MAX_COPIES)
+    wild = wild_position - x if x <= wild_position < x + span else span
+    gaps = min(max_gap, span - 2)
+    up = _SHAPES[span][present][wild][gaps]
+    if not _ace_below(x, counts, max_gap, span):
+        return up, []
+    present &= (1 << (span - x)) - 1  # the Ace's runs reach `span` at most
+    wild = ACE if wild_position == HIGH_ACE else wild_position if x <= wild_position <= span else 0
+    return up, _ACE_SHAPES[span][x][present][wild][gaps]
 
 
 def _runs_up(
-    low: int, chosen: tuple[int, ...], gaps: int, top: int, counts: int, max_gap: int, wild_position: int
-) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """The runs from `low` that hold the naturals `chosen` (`gaps` missing among them) and any of
-    the cards `counts` holds above them up to `top`."""
+    found: list[tuple[tuple[int, ...], int, int]],
+    low: int,
+    chosen: tuple[int, ...],
+    gaps: int,
+    top: int,
+    counts: int,
+    max_gap: int,
+    wild_position: int,
+) -> None:
+    """Adds to `found` the runs from `low` that hold the naturals `chosen` (`gaps` missing among
+    them) and any of the cards `counts` holds above them up to `top`, in depth-first order (a
+    run before the longer ones that extend it). Plain calls appending to one list: this runs
+    for every state a cold search meets, and a nest of generators cost twice as much."""
     available = [p for p in range(chosen[-1] + 1, top + 1) if counts >> (_BITS * p) & _MAX_COPIES]
+    wild = [_is_wild_position(p, wild_position) for p in available]
+    count = len(available)
 
-    def extend(
-        chosen: tuple[int, ...], start: int, gaps: int, natural: bool
-    ) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    def extend(chosen: tuple[int, ...], start: int, gaps: int, natural: bool) -> None:
         if natural:
             size = len(chosen)
             substitutes = max(3, chosen[-1] - low + 1) - size
             if substitutes <= max_gap:
-                yield chosen, substitutes, size
+                found.append((chosen, substitutes, size))
         last = chosen[-1]
-        for index in range(start, len(available)):
+        for index in range(start, count):
             position = available[index]
             more = gaps + position - last - 1
             if more > max_gap:
                 break
-            yield from extend(
-                (*chosen, position),
-                index + 1,
-                more,
-                natural or not _is_wild_position(position, wild_position),
-            )
+            extend((*chosen, position), index + 1, more, natural or not wild[index])
 
-    return extend(chosen, 0, gaps, any(not _is_wild_position(p, wild_position) for p in chosen))
+    extend(chosen, 0, gaps, any(not _is_wild_position(p, wild_position) for p in chosen))
+
+
+# A run in the tables made at import: (naturals, fewest substitutes, natural count, the cards
+# it takes beyond its lowest natural, as counts).
+Shape = tuple[tuple[int, ...], int, int, int]
+
+
+def _shapes(span: int) -> list[list[list[list[Shape]]]]:
+    """The runs from a card with no Ace below it, relative to that card, for every pattern of
+    the `span` - 1 positions above it (held or not), wild position (an offset, or `span` for
+    none) and number of gaps a run may have (more than `span` - 2 allow no more runs): made
+    once at import, so that a cold search finds its runs by lookup (`_runs`). Fewer gaps or a
+    wild card keep a subset of the runs, in the same order: those with no more gaps and
+    substitutes than allowed, and a natural that is not wild."""
+    base = HIGH_ACE - span  # room above for the whole span, and no Ace below
+    most = span - 2
+    shapes = []
+    for present in range(1 << (span - 1)):
+        counts = sum(_ONE[base + 1 + i] for i in range(span - 1) if present >> i & 1)
+        found: list[tuple[tuple[int, ...], int, int]] = []
+        _runs_up(found, base, (base,), 0, base + span - 1, counts, most, 0)
+        runs = [
+            (tuple(p - base for p in chosen), substitutes, size, sum(_ONE[p - base] for p in chosen[1:]))
+            for chosen, substitutes, size in found
+        ]
+        shapes.append(
+            [
+                [
+                    [
+                        run
+                        for run in runs
+                        if run[1] <= gaps
+                        and run[0][-1] + 1 - run[2] <= gaps
+                        and any(offset != wild for offset in run[0])
+                    ]
+                    for gaps in range(most + 1)
+                ]
+                for wild in range(span + 1)
+            ]
+        )
+    return shapes
+
+
+_SHAPES = {span: _shapes(span) for span in (_SPAN_POINTS, _SPAN_LONG_LIFE)}
+
+
+def _ace_shapes(span: int) -> list[list[list[list[list[Shape]]]]]:
+    """The runs that play an Ace at 1 below the card at `x` (2 to `span`), by `x`, pattern of
+    the positions from `x` + 1 to `span` held, wild position (0 none, 1 the Ace, else the
+    position) and gaps allowed, the same way as `_shapes` (positions here are where they sit)."""
+    most = span - 2
+    shapes: list[list[list[list[list[Shape]]]]] = [[], []]
+    for x in range(2, span + 1):
+        by_present = []
+        for present in range(1 << (span - x)):
+            counts = sum(_ONE[x + 1 + i] for i in range(span - x) if present >> i & 1)
+            found: list[tuple[tuple[int, ...], int, int]] = []
+            _runs_up(found, ACE, (ACE, x), x - 2, span, counts, most, 0)
+            runs = [(*run, _ONE[HIGH_ACE] + sum(_ONE[p] for p in run[0][2:])) for run in found]
+            by_present.append(
+                [
+                    [
+                        [
+                            run
+                            for run in runs
+                            if run[1] <= gaps
+                            and run[0][-1] - run[2] <= gaps
+                            and any(p != wild for p in run[0])
+                        ]
+                        for gaps in range(most + 1)
+                    ]
+                    for wild in range(span + 1)
+                ]
+            )
+        shapes.append(by_present)
+    return shapes
+
+
+_ACE_SHAPES = {span: _ace_shapes(span) for span in (_SPAN_POINTS, _SPAN_LONG_LIFE)}
 
 
 def _without(counts: int, positions: Sequence[int]) -> int:
@@ -382,9 +518,23 @@ def _options(
     The table builder and the traceback both read this, so they cannot disagree. In exact
     mode (declarations) no natural card is left out, and runs and lone sets take every number
     of spare jokers they can hold, so that every joker of a show has a place."""
-    one_joker, four_life, lone_set, track, exact, max_set, triplet, _, points = config
+    one_joker, four_life, _, _, exact, _, _, _, _, _ = config
     rest = counts - _ONE[x]
     span = MAX_SEQUENCE if exact else _SPAN_LONG_LIFE if four_life else _SPAN_POINTS
+    yield from _alone(counts, x, wild_position, jokers, config)
+    longest = min(jokers, 1) if one_joker else jokers
+    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
+        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
+        for extra, add in _run_kinds(substitutes, size, longest, config):
+            yield left, extra, add, 0, ("run", chosen, extra)
+
+
+def _alone(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...]
+) -> Iterator[tuple[int, int, list[int] | None, int, Any]]:
+    """The options of `_options` where the card at `x` joins no run."""
+    _, _, lone_set, track, exact, max_set, triplet, _, points, _ = config
+    rest = counts - _ONE[x]
     if triplet and _count(rest, x) >= 2:  # three identical cards: a pure sequence of their own
         yield rest - 2 * _ONE[x], 0, _ADD_SEQ[1] if track else None, 0, ("triplet", x)
     if _is_wild_position(x, wild_position):
@@ -398,19 +548,29 @@ def _options(
         if lone_set:
             for extra in range(2, min(jokers, max_set - 1 if exact else 2) + 1):
                 yield rest, extra, None, 0, ("lone", x, extra)
-    longest = min(jokers, 1) if one_joker else jokers
-    for chosen, substitutes, size in _runs(x, rest, jokers, wild_position, one_joker, span):
-        left = _without(rest, chosen[1:]) if chosen[0] == x else _without(rest - _ONE[HIGH_ACE], chosen[2:])
-        if exact:
-            for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1):
-                exact_add = _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)]
-                yield left, extra, exact_add, 0, ("run", chosen, extra)
-            continue
-        length = size + substitutes
-        add = _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)] if track else None
-        yield left, substitutes, add, 0, ("run", chosen, substitutes)
-        if track and four_life and length == 3 and substitutes < longest:
-            yield left, substitutes + 1, _ADD_SEQ[2], 0, ("run", chosen, substitutes + 1)
+
+
+def _run_kinds(
+    substitutes: int, size: int, longest: int, config: tuple[Any, ...]
+) -> list[tuple[int, list[int] | None]]:
+    """The jokers a run of `size` naturals may take, each with its life-code map: in exact mode
+    every number it can hold; else the fewest, and where the four-card life is tracked one
+    more where that makes a three-card run a four-card one."""
+    four_life, track, exact = config[1], config[3], config[4]
+    if exact:
+        return [
+            (extra, _ADD_SEQ[(extra == 0) + 2 * (size + extra >= LONG_LIFE)])
+            for extra in range(substitutes, min(longest, MAX_SEQUENCE - size) + 1)
+        ]
+    length = size + substitutes
+    if not track:
+        return [(substitutes, None)]
+    kinds: list[tuple[int, list[int] | None]] = [
+        (substitutes, _ADD_SEQ[(substitutes == 0) + 2 * (four_life and length >= LONG_LIFE)])
+    ]
+    if four_life and length == 3 and substitutes < longest:
+        kinds.append((substitutes + 1, _ADD_SEQ[2]))
+    return kinds
 
 
 def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -457,22 +617,35 @@ def _suit_table(
     triplets).
 
     Only entries with less deadwood than `bound` are made, and a table made with a higher
-    bound serves any lower one. The searches ask for whole tables: bounded by the price they
-    must beat, tables helped the later discards of a 14-card hand, but once suits were searched
-    from the top down (`_at`) those share the whole suit's tables anyway, and tables remade
-    under a higher bound cost common hands more than the bound saved. A traceback asks only
-    for the entries up to the one it follows, which a table it finds in the memo always has.
-    Dropping entries at or over the bound drops nothing that beats entries under it, so the
-    entries kept are exactly those of the whole table below the bound."""
+    bound serves any lower one. The searches ask for whole tables but where they must beat
+    fewer than 8 points (a show, or a 14-card hand's discards once one leaves a few points):
+    then loose cards worth that much are never tried, and such a table is made in a few
+    states. Those small bounds are kept apart in the memo (in the key's lowest bits, where no
+    position is), so they never stand in for a whole table: tables remade under a higher bound
+    cost common hands more than a bound saved. A traceback asks only for the entries up to the
+    one it follows, which a table it finds in the memo always has. Dropping entries at or over
+    the bound drops nothing that beats entries under it, so the entries kept are exactly those
+    of the whole table below the bound."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
         table = _POINTS_MEMO.get(key)
     if table is not None and table[4] >= bound:
         return table
+    if bound < _SMALL_BOUND:
+        key |= bound
+        table = _POINTS_MEMO.get(key)
+        if table is not None:
+            return table
     x = _first_card(counts)
     if not x:
         return _EMPTY_TABLE
+    if config[9] and wild_position:
+        copies = counts >> (_BITS * wild_position) & _MAX_COPIES
+        if copies > 1:
+            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1)
+            _POINTS_MEMO.put(key, table)
+            return table
     exact = config[4]
     parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
     if len(parts) > 1:
@@ -513,6 +686,28 @@ def _suit_table(
     return table
 
 
+def _one_wild(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int
+) -> Table:
+    """The table of a suit holding `extra` + 1 cards of the wild rank: that of the suit with one,
+    the `extra` others released to the pool. Exact where a run may take any number of jokers
+    and neither a four-card run nor identical triplets count (`_config`): a second wild card
+    being itself in a run can be a joker there instead, released and taken back (no more net
+    jokers, no more deadwood, the same sequences), and only one pure sequence counts, so one
+    such card being itself is all any entry needs. With three decks a suit may hold three
+    copies, and each copy left in would multiply the states the search meets."""
+    entries, least, pure, fewest, made = _suit_table(
+        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound
+    )
+    return (
+        tuple((k - extra, code, deadwood) for k, code, deadwood in entries),
+        least,
+        pure,
+        fewest - extra,
+        made,
+    )
+
+
 Move = tuple[int, int, list[int] | None, int]  # (cards taken, net jokers, code map, deadwood)
 _MOVES_MEMO: _Memo[int, list[Move]] = _Memo(2_048)
 
@@ -547,12 +742,99 @@ def _moves(
     if moves is None:
         moves = _MOVES_MEMO.get(key)
         if moves is None:
-            moves = [
-                ((counts - rest) >> shift, dk, add, dw)
-                for rest, dk, add, dw, _ in _options(counts, x, wild_position, jokers, config)
-            ]
+            moves = _made_moves(counts, x, wild_position, jokers, config, span, shift)
             _MOVES_MEMO.put(key, moves)
     return moves, shift
+
+
+def _made_moves(
+    counts: int, x: int, wild_position: int, jokers: int, config: tuple[Any, ...], span: int, shift: int
+) -> list[Move]:
+    """The points search's moves, as `_options` has them, with the runs' cards read from the
+    tables made at import rather than from the runs' positions."""
+    moves = [
+        ((counts - rest) >> shift, dk, add, dw)
+        for rest, dk, add, dw, _ in _alone(counts, x, wild_position, jokers, config)
+    ]
+    longest = min(jokers, 1) if config[0] else jokers
+    first = _ONE[x]
+    up, down = _shape_runs(x, counts - first, longest, wild_position, span)
+    kinds = _POINT_RUN_KINDS[config[1]][config[3]]
+    for runs, place in ((up, _BITS * x), (down, 0)):
+        for _, substitutes, size, beyond in runs:
+            taken = (first + (beyond << place)) >> shift
+            for extra, add in kinds[substitutes][size][substitutes < longest]:
+                moves.append((taken, extra, add, 0))
+    return moves
+
+
+# `_run_kinds` for the points search, by four-card life, tracking, substitutes, natural count and
+# whether a run may take one more joker: looked up for every run a cold search meets.
+_POINT_RUN_KINDS = [
+    [
+        [
+            [
+                [
+                    _run_kinds(sub, size, sub + more, _config(False, four, False, track, False, 4, False, 1))
+                    for more in (0, 1)
+                ]
+                for size in range(_SPAN_LONG_LIFE + 1)
+            ]
+            for sub in range(_SPAN_LONG_LIFE)
+        ]
+        for track in (False, True)
+    ]
+    for four in (False, True)
+]
+
+
+# A suit's cards with one of them discarded (a 14-card hand's discard), where every card left
+# must be melded: (net jokers * 16 + life code) -> the positions whose discard reaches it, as a
+# bit mask.
+_DISCARD_MEMO: _Memo[int, dict[int, int]] = _Memo(4_096)
+_NO_DISCARDS: dict[int, int] = {}
+
+
+def _discard_table(
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], allowed: int
+) -> dict[int, int]:
+    """Which of a suit's cards (of the positions `allowed`, a mask shaped like `counts`) can be
+    discarded so that the rest melds with nothing left over, and with what: one search with the
+    discard as a move (the lowest card is discarded, or plays as in `_suit_table` and the
+    discard comes later), instead of a search per discard. Those would meet the same states
+    only above the discarded card; this one meets each state twice at most, with the discard
+    still to make and (in `_suit_table`'s memo) without, and stops where no allowed card is left."""
+    if not counts & allowed:
+        return _NO_DISCARDS
+    key = _memo_key(counts, wild_position, jokers, config) | allowed << 80
+    table = _DISCARD_MEMO.get(key)
+    if table is not None:
+        return table
+    table = {}
+    x = _first_card(counts)
+    if allowed >> (_BITS * x) & _MAX_COPIES:
+        bit = 1 << x
+        for k, code, deadwood in _suit_table(counts - _ONE[x], wild_position, jokers, config, 1)[0]:
+            if not deadwood:  # (a whole table the memo held serves too)
+                table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
+    moves, shift = _moves(counts, x, wild_position, jokers, config)
+    most = (jokers + 1) * 16  # keys at or above it take too many jokers
+    for taken, dk, add, dw in moves:
+        if dw:
+            continue
+        rest = _discard_table(counts - (taken << shift), wild_position, jokers, config, allowed)
+        if add is None:
+            for reached, mask in rest.items():
+                reached += dk * 16
+                if reached < most:
+                    table[reached] = table.get(reached, 0) | mask
+        else:
+            for reached, mask in rest.items():
+                if reached + dk * 16 < most:
+                    reached = (reached >> 4) * 16 + dk * 16 + add[reached & 15]
+                    table[reached] = table.get(reached, 0) | mask
+    _DISCARD_MEMO.put(key, table)
+    return table
 
 
 def _trace(
@@ -1008,6 +1290,7 @@ class _Search:
         best: _Best | None = None
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
+        bound = limit if limit < _SMALL_BOUND else _UNBOUNDED
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
@@ -1015,7 +1298,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config)
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
@@ -1028,6 +1311,55 @@ class _Search:
                 if limit == 0:
                     break
         return best
+
+    def show_discards(self, least: int) -> set[Card]:
+        """The cards worth at least `least` points of a 14-card hand whose discard leaves all 13
+        others melded with both lives: every such discard that leaves a show is one of them (a
+        show still has to place its spare jokers, which `_show` checks). One search for every
+        discard (`_discard_table`): a card of one suit goes, or a printed joker, and the other
+        suits meld whole."""
+        hand, config, goal = self.hand, self.life_config, self.life_goal
+        wild_position = _at(hand.wild) if hand.wild is not None else 0
+        points = config[8]
+        allowed = sum(
+            _MAX_COPIES << (_BITS * p)
+            for p in range(1, HIGH_ACE + 1)
+            if (least == 0 if _is_wild_position(p, wild_position) else points[p] >= least)
+        )
+        if not self.life_possible() or not (allowed or least == 0):
+            return set()
+        pool, printed = hand.pool, hand.printed
+        found: set[Card] = set()
+        for _, need, _, states in self.choices(True):
+            whole = [
+                {
+                    k * 16 + code: 0
+                    for k, code, deadwood in _suit_table(counts, wild, pool, config, 1)[0]
+                    if not deadwood
+                }
+                for _, counts, wild in states
+            ]
+            for index, (suit, counts, wild) in enumerate(states):
+                reached = _joined_keys(
+                    [
+                        *whole[:index],
+                        *whole[index + 1 :],
+                        _discard_table(counts, wild, pool, config, allowed),
+                    ],
+                    pool,
+                )
+                for key, mask in reached.items():
+                    if key // 16 <= printed - need and goal[key % 16]:
+                        found.update(_card_at(p, suit) for p in range(1, HIGH_ACE + 1) if mask >> p & 1)
+            if (
+                printed
+                and least == 0
+                and any(
+                    key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
+                )
+            ):
+                found.add(JOKER)
+        return found
 
     def exact(self) -> tuple[_Best, int, int] | None:
         """A complete show placing every card, or None: (the show's choice, jokers in its sets,
@@ -1054,6 +1386,24 @@ class _Search:
                         show = _Best(0, k, code, sets, _unlink(picks), config)
                         return show, left - joker_only, joker_only
         return None
+
+
+def _joined_keys(parts: list[dict[int, int]], jokers: int) -> dict[int, int]:
+    """Every (net jokers * 16 + life code) the parts reach together, each with the union of the
+    masks of the entries that reach it (the parts other than a discard's carry 0)."""
+    joined = {0: 0}
+    for part in parts:
+        merged: dict[int, int] = {}
+        for key, mask in joined.items():
+            k, code = divmod(key, 16)
+            row = _COMBINE[code]
+            for key2, mask2 in part.items():
+                k2, code2 = divmod(key2, 16)
+                if k + k2 <= jokers:
+                    combined = (k + k2) * 16 + row[code2]
+                    merged[combined] = merged.get(combined, 0) | mask | mask2
+        joined = merged
+    return joined
 
 
 _LIFE_GOALS: dict[bool, list[bool]] = {}
@@ -1274,29 +1624,27 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(cards: Sequence[Card], wild: int | None, rules: Rules) -> tuple[int, bool, Card | None]:
-    """What the 14 cards themselves would be charged, uncapped, whether they could hold both
-    lives at all, and the one card their cheapest arrangement with both lives leaves out, if it
-    leaves out only one (where sets are free: discarding it likely leaves a show). Keeping 13
-    of them and leaving out card `d` is one way to arrange the 14 with `d` unmatched, so no
-    discard can leave less than this floor minus `d`'s points: once discards tried costliest
-    first reach that, none after them can do better."""
-    search = _Search(cards, wild, rules)
-    assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, search.hand.all_points), None)
+def _discard_floor(search: _Search) -> tuple[int, int]:
+    """What the 14 cards themselves would be charged, uncapped, and the fewest points a card
+    worth leaving out for a show must have. Keeping 13 of them and leaving out card `d` is one
+    way to arrange the 14 with `d` unmatched, so no discard can leave less than this floor
+    minus `d`'s points: once discards tried costliest first reach that, none after them can do
+    better. Where sets are free, a discard that leaves a show leaves only itself out of an
+    arrangement with both lives, so it is worth at least the least deadwood of those (where
+    sets count against a hand the cheapest such arrangement was looked for without sets, and
+    says nothing: any card may be the one)."""
+    hand = search.hand
+    assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
         assessment.priced(assessment.life, True),
         assessment.priced(assessment.protect, False),
-        search.hand.all_points,
+        hand.all_points,
     )
-    alone = None
-    if assessment.life is not None and rules.sets_protected:
-        loose = [
-            (suit, group) for suit, group in assessment.life.groups(search.hand.pool) if group[0] == "loose"
-        ]
-        if len(loose) == 1:
-            suit, (_, position) = loose[0]
-            alone = _card_at(position, suit)
-    return floor, search.life_possible(), alone
+    if not search.rules.sets_protected or not hand.all_points:
+        least = 0
+    else:
+        least = assessment.life.deadwood if assessment.life is not None else hand.all_points
+    return floor, least
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1385,55 +1733,81 @@ def best_arrangement(
     chooses the discard: a valid show first, then the fewest points left, then the costliest
     card out of the hand (then the first in sorted order).
 
-    Every discard is weighed against the best found so far, and only an arrangement that
-    would beat it is looked for (a bound that lets each search skip most of its work). The
-    card the 14 cards' cheapest arrangement leaves alone is tried first, since discarding it
-    usually leaves a show, and a show found early makes every later search a cheap one for a
-    show only. The others follow costliest first; one that comes before the best in that order
-    wins a tie, one that comes after must be charged strictly less. The 14 cards' own price
-    (`_discard_floor`) ends the search once no cheaper discard can beat the best (a hand with
-    no possible life then stops after its first discard). Where cards in sets count against a
-    hand (home rules) a show may be charged points, so until a discard leaves a show the floor
-    says nothing (a later show beats any points), and a hand that could hold both lives tries
-    discards until one shows; from then on only a cheaper show can win, and a show is charged
-    no less than the floor says either."""
+    One search finds the discards that could leave a show (`_Search.show_discards`; where sets
+    are free, over the cards worth what the 14 cards' cheapest arrangement with both lives
+    leaves out), and any show beats any points: where a show is charged nothing the first of
+    them in that order that shows wins; where cards in sets count against a hand (home rules)
+    the show charged least does, weighed one by one like the points below. Only when no
+    discard shows is every discard weighed against the best found so far, costliest first, and
+    only an arrangement that would beat it is looked for (a bound that lets each search skip
+    most of its work): one that comes before the best in that order wins a tie, one that comes
+    after must be charged strictly less, and where sets are free a discard that cannot leave
+    all 13 cards melded is not searched to beat a hand charged 1 point or less. The 14 cards'
+    own price (`_discard_floor`) ends the search once no cheaper discard can beat the best (a
+    hand with no possible life then stops after its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
         return _arrangement(_assess(cards, wild, rules), None)
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
-    floor, life_possible, alone = _discard_floor(cards, wild, rules)
-    floor_ends = rules.sets_protected or not life_possible
-    tries = list(enumerate(order))
-    if alone is not None and alone in order:
-        first = order.index(alone)
-        tries.insert(0, tries.pop(first))
+    search = _Search(cards, wild, rules)
+    if rules.sets_protected:
+        floor, least = _discard_floor(search)
+        whole = search.show_discards(least)
+        # A show is then charged nothing: the first discard in the order that leaves one wins.
+        for discard in order:
+            if discard in whole:
+                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
+                if assessment.valid:
+                    return _arrangement(assessment, discard)
+    else:
+        whole = search.show_discards(0)
+        shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
+        if shown is not None:
+            return _arrangement(shown[0], order[shown[1]])
+        floor, _ = _discard_floor(search)
+    # No discard leaves a show. Where sets are free and no pure sequence protects alone, 13
+    # cards worth anything are charged nothing only if they all meld: a discard outside `whole`
+    # leaves points.
+    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
     best: _Assessment | None = None
     best_index = len(order)
-    for index, discard in tries:
+    for index, discard in enumerate(order):
         before = index < best_index  # comes first in the order: wins a tie
-        if best is not None and best.valid and best.points == 0 and not before:
-            break  # nothing after a show charged nothing can beat it
         # A discard before the best in the order needs no more points to win, one after it less
-        # (and at most 0 to beat a hand charged nothing that does not show).
+        # (and at most 0 to beat a hand charged nothing).
         bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
-        ends = floor_ends or (best is not None and best.valid)
-        priced_out = min(floor - card_points(discard, wild, ace), rules.score_cap) >= bound
-        if ends and priced_out:
+        points = card_points(discard, wild, ace)
+        if min(floor - points, rules.score_cap) >= bound:
             break  # this discard and every cheaper one (in the order) leave at least the best found
-        rest = list(cards)
-        rest.remove(discard)
-        if priced_out and _show(_Search(rest, wild, rules), None) is None:
-            continue  # (home rules, no show yet) it leaves no fewer points, and no show either
-        assessment = _assess(rest, wild, rules, bound)
-        if assessment.valid and assessment.points >= bound and not (best is not None and best.valid):
-            assessment = _assess(rest, wild, rules)  # a show charged points (home rules), priced exactly
-        if best is None or (not assessment.valid, assessment.points, index) < (
-            not best.valid,
-            best.points,
-            best_index,
-        ):
+        if bound <= 1 and nothing_needs_whole and discard not in whole and search.hand.all_points > points:
+            continue  # it leaves points, and only 0 would win
+        assessment = _assess(_without_card(cards, discard), wild, rules, bound)
+        if best is None or (assessment.points, index) < (best.points, best_index):
             best, best_index = assessment, index
     assert best is not None
     return _arrangement(best, order[best_index])
+
+
+def _without_card(cards: list[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _cheapest_show(
+    cards: list[Card], wild: int | None, rules: Rules, tries: list[tuple[int, Card]]
+) -> tuple[_Assessment, int] | None:
+    """Of the discards `tries` (index in the discard order, card), the one whose show is charged
+    least (the first in the order on a tie), as (its assessment, its index); None when none of
+    them leaves a show. Each is searched only for a show that would beat the best so far."""
+    best: tuple[_Assessment, int] | None = None
+    for index, discard in tries:
+        bound = _INFINITE if best is None else best[0].points
+        if bound == 0:
+            break
+        assessment = _assess(_without_card(cards, discard), wild, rules, bound)
+        if assessment.valid and assessment.points < bound:
+            best = assessment, index
+    return best
