@@ -253,3 +253,36 @@ async def test_a_hand_dm_is_drawn_again_only_when_the_hand_in_it_changed(
     now = double.message(waiting.id)
     assert "Your turn" in now.content and now.payload["attachments"] == picture
     assert button(now, "closed")
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first(
+    discord_double, bot_runner, tmp_path, concurrency
+):
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, bob = double.user("alice"), double.user("bob")
+    channels = [double.add_channel(f"table-{n}") for n in range(3)]
+    for channel in channels:  # started 10 s apart: their deadlines in this order...
+        await bot.service.open_table(double.guild_id, channel, alice.id, "alice")
+        await bot.service.join(channel, bob.id, "bob")
+        await bot.service.start(channel, alice.id)
+        clock.advance(10)
+    first = bot.service.table_in(channels[0])
+    mover = (alice, bob)[first.match.deal.turn]
+    await bot.service.play(channels[0], mover.id, {"command": "pick", "source": "closed"})
+    card = first.match.deal.seats[first.match.deal.turn].hand[0].code
+    await bot.service.play(channels[0], mover.id, {"command": "discard", "card": card})  # ...but this one's
+    marker = len(double.requests)
+
+    restarted = make_bot(tmp_path, clock, republish_concurrency=concurrency)
+    bot = await bot_runner.restart(bot, restarted)
+    await settle(bot)
+    posts = [r for r in double.requests[marker:] if r.method == "POST" and r.channel_id in channels]
+    shown = list(dict.fromkeys(r.channel_id for r in posts))  # each channel where it was first posted to
+    assert sorted(shown) == sorted(channels)
+    if concurrency == 1:  # one table at a time: exactly in the order their clocks run out
+        assert shown == [channels[1], channels[2], channels[0]]
+    for channel in channels:  # every table message posted anew, with its turn mention
+        assert any(m.files for m in double.messages_to(channel))
+        assert any("your turn" in m.content for m in double.messages_to(channel))

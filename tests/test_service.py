@@ -6,6 +6,7 @@ import pytest
 from backends import execute, fetchone
 from service_helpers import GUILD, choose, open_and_start, open_service, play_one, user
 
+from bot.engine.cards import parse_card
 from bot.engine.commands import BadCommandError
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import EventKind
@@ -315,5 +316,63 @@ async def test_a_snapshot_is_saved_only_where_replaying_the_log_could_not_rebuil
             assert len(stored.pending) < SNAPSHOT_EVERY
             assert Match.restore(stored.snapshot, stored.pending).to_json() == table.match.to_json()
         assert longest == SNAPSHOT_EVERY - 1  # most commands are saved without a snapshot
+    finally:
+        await store.close()
+
+
+async def test_resumed_tables_share_their_cards_and_log_entries_and_play_on_as_if_never_stopped(databases):
+    """Resuming reads every table's cards as the 53 shared cards, and its logs' equal entries as
+    one object (in one table, and across tables what the database held); a table read that way
+    must still play exactly as one that never stopped: the same events, the same state, every
+    command after."""
+    channels = range(1, 5)
+
+    async def play(service, moves: int, rngs) -> list:
+        events = []
+        for _ in range(moves):
+            for channel, rng in rngs.items():
+                table = service.table_in(channel)
+                if table is not None:
+                    events.append(await play_one(service, table, rng, drop=0.04, wrong_show=0.03))
+        return events
+
+    async def seat(service) -> dict[int, random.Random]:
+        for channel in channels:
+            await open_and_start(service, channel, players=2, fmt="pool-101")
+        return {channel: random.Random(channel) for channel in channels}
+
+    def states(service) -> dict:
+        return {table.id: table.match.to_json() for table in service.tables()}
+
+    kept, restarted = databases(), databases()
+    store, service = await open_service(kept, seed=9)
+    rngs = await seat(service)
+    await play(service, 60, rngs)
+    never_stopped = await play(service, 30, rngs)
+    after = states(service)
+    await store.close()
+
+    store, service = await open_service(restarted, seed=9)
+    rngs = await seat(service)
+    await play(service, 60, rngs)
+    await store.close()
+    store, service = await open_service(restarted, seed=9)
+    try:
+        matches = [table.match for table in service.tables()]
+        assert len(matches) >= 2 and any(match.finished_deals for match in matches)
+        for match in matches:
+            logged = {id(entry) for entry in match.log}
+            deals = [*match.finished_deals, *([match.deal.to_json()] if match.deal else [])]
+            assert all(id(entry) in logged for deal in deals for entry in deal["log"])
+            if match.deal is not None:
+                deal = match.deal
+                cards = [*deal.shoe, *deal.closed, *deal.open_pile, *(c for s in deal.seats for c in s.hand)]
+                assert all(card is parse_card(card.code) for card in cards)
+        # Read from the database, the log up to the snapshot (the rest replays, as in play).
+        first, second = (table.match.log[: table.snapshot_seq] for table in service.tables()[:2])
+        shared = [(a, b) for a in first for b in second if a == b]
+        assert shared and all(a is b for a, b in shared)
+        assert await play(service, 30, rngs) == never_stopped
+        assert states(service) == after
     finally:
         await store.close()

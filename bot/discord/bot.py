@@ -24,7 +24,7 @@ from bot.discord.league_admin_cog import LeagueAdminCog
 from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
-from bot.discord.presenter import Presenter
+from bot.discord.presenter import REPUBLISH_CONCURRENCY, Presenter
 from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
@@ -61,6 +61,7 @@ class RummyBot(commands.Bot):
         dev_guild_id: int | None = None,
         service_factory: ServiceFactory | None = None,
         edit_delay: float = 0.8,
+        republish_concurrency: int = REPUBLISH_CONCURRENCY,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
         shards: Shards | None = None,
@@ -68,10 +69,12 @@ class RummyBot(commands.Bot):
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
-        for the process that runs the bot for good (`python -m bot`): once the tables are
-        resumed, `bot.runtime.tune_gc()` takes them out of the collector's sight. Finished matches'
-        move logs are deleted `keep_days` after their end (`bot.service.retention`). `shards`:
-        this process runs only those shards' servers, holding their leases (`ShardedRummyBot`)."""
+        for the process that runs the bot for good (`python -m bot`): while the tables are
+        resumed and once they are, `bot.runtime.tune_gc()` takes them out of the collector's
+        sight. Finished matches' move logs are deleted `keep_days` after their end
+        (`bot.service.retention`). After a restart, `republish_concurrency` tables are shown
+        again at a time (`Presenter.republish`). `shards`: this process runs only those shards'
+        servers, holding their leases (`ShardedRummyBot`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -82,7 +85,7 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
-        self.presenter = Presenter(self, edit_delay=edit_delay)
+        self.presenter = Presenter(self, edit_delay=edit_delay, republish_concurrency=republish_concurrency)
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
@@ -125,6 +128,8 @@ class RummyBot(commands.Bot):
         await self.add_cog(LeagueAdminCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_EDITOR_ITEMS, LeagueButton, ReplayButton)
         await self.sync_commands()
+        if self.tune_gc:  # resuming thousands of tables makes millions of objects to keep: none
+            runtime.tune_gc()  # is garbage, so the collector need not walk them as they come
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
@@ -175,7 +180,7 @@ class RummyBot(commands.Bot):
         resumed, self._resumed = self._resumed, []
         woken, self._woken = self._woken, []
         try:
-            await self.presenter.publish(resumed)
+            await self.presenter.republish(resumed)
             await self.league_presenter.publish(woken)
             self._in_background(self.presenter.refresh_hands(resumed))
         finally:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
+import math
 from collections import defaultdict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -59,12 +61,19 @@ UNKNOWN_CHANNEL = 10003
 MESSAGE_LIMIT = 2000
 DM_REFUSAL_MEMORY = 24 * 3600.0  # how long a stored refusal is believed after a restart
 DM_RETRY = 15 * 60.0  # a refused player's hand is tried by DM again after this (people open their DMs)
+# Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
+# ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
+# more would only queue at discord.py's rate limiter (or draw 429s), ahead of live play.
+REPUBLISH_CONCURRENCY = 8
 
 
 class Presenter:
-    def __init__(self, bot: RummyBot, edit_delay: float = 0.8) -> None:
+    def __init__(
+        self, bot: RummyBot, edit_delay: float = 0.8, republish_concurrency: int = REPUBLISH_CONCURRENCY
+    ) -> None:
         self.bot = bot
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
+        self.republish_concurrency = republish_concurrency
         self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
         self._shown: dict[int, Shown] = {}
 
@@ -79,10 +88,10 @@ class Presenter:
         self.shown(table.id).table = table
 
     def table(self, table_id: int) -> Table | None:
-        for table in self.bot.service.tables():
-            if table.id == table_id:
-                self.keep(table)
-                return table
+        table = self.bot.service.table(table_id)
+        if table is not None:
+            self.keep(table)
+            return table
         shown = self._shown.get(table_id)
         return shown.table if shown is not None else None
 
@@ -190,31 +199,73 @@ class Presenter:
             return
         shown = self.shown(table_id)
         try:
-            async with shown.showing:
-                hands = await self._note_events(table, shown, events)
-                for seat in sorted(hands):
-                    user_id = table.record.seats[seat].user_id
-                    if user_id is not None and user_id != actor:
-                        await self._guard(table, self.send_hand(table, seat))
-                await self._guard(table, self._ping_turn(table, shown))
+            await self._show(table, shown, events, actor)
         finally:
             self.schedule_table_refresh(table_id)
 
+    async def _show(self, table: Table, shown: Shown, events: list[TableEvent], actor: int | None) -> None:
+        """The events' private side: the hands they change (not `actor`'s) and the turn mention."""
+        async with shown.showing:
+            hands = await self._note_events(table, shown, events)
+            for seat in sorted(hands):
+                user_id = table.record.seats[seat].user_id
+                if user_id is not None and user_id != actor:
+                    await self._guard(table, self.send_hand(table, seat))
+            await self._guard(table, self._ping_turn(table, shown))
+
+    # ----------------------------------------------------------------- after a restart
+
+    async def republish(self, events: list[TableEvent]) -> None:
+        """After a restart, what `service.resume()` returned: each table's message, its player to
+        act's hand and turn mention (or, set aside, its notice), `republish_concurrency` tables
+        at a time, the nearest deadline first. Discord's rate limits, not this loop, set the
+        pace (discord.py waits out each route's and the global limit); the bound keeps the
+        requests waiting few, so that a player's own command is not queued behind thousands."""
+        ordered = sorted(events, key=_urgency)
+        await self._in_turns([functools.partial(self._republish_table, event) for event in ordered])
+        await self._to_leagues(events)
+
+    async def _republish_table(self, event: TableEvent) -> None:
+        table = self.table(event.table_id)
+        if table is None:
+            return
+        shown = self.shown(table.id)
+        try:
+            await self._show(table, shown, [event], None)
+        except Exception:
+            log.exception("table %s: could not show it again", table.id)
+        self.schedule_table_refresh(table.id, at_once=True)  # its edit counts against the bound
+        if shown.refresh is not None:
+            await asyncio.wait([shown.refresh])
+
     async def refresh_hands(self, events: list[TableEvent]) -> None:
         """After a restart, once every resumed table and the players to act are shown: every
-        other seated person's hand DM, so none still shows a move from before. One at a time,
-        which keeps well inside Discord's rate limits (which discord.py waits out if met)."""
+        other seated person's hand DM, so none still shows a move from before;
+        `republish_concurrency` tables at a time, as `republish` shows them."""
         await self.flush()  # the table messages first
-        for event in events:
-            table = self.table(event.table_id)
-            if not isinstance(event.event, Resumed) or table is None or table.match is None:
-                continue
-            deal = table.match.deal
-            shown = self.shown(table.id)
-            async with shown.showing:
-                for seat, sitter in enumerate(table.record.seats):
-                    if sitter.user_id is not None and (deal is None or seat != deal.turn):
-                        await self._guard(table, self.send_hand(table, seat))
+        resumed = [event for event in sorted(events, key=_urgency) if isinstance(event.event, Resumed)]
+        tables = [self.table(event.table_id) for event in resumed]
+        playing = [table for table in tables if table is not None and table.match is not None]
+        await self._in_turns([functools.partial(self._refresh_other_hands, table) for table in playing])
+
+    async def _refresh_other_hands(self, table: Table) -> None:
+        deal = table.match.deal if table.match is not None else None
+        shown = self.shown(table.id)
+        async with shown.showing:
+            for seat, sitter in enumerate(table.record.seats):
+                if sitter.user_id is not None and (deal is None or seat != deal.turn):
+                    await self._guard(table, self.send_hand(table, seat))
+
+    async def _in_turns(self, jobs: list[Callable[[], Awaitable[None]]]) -> None:
+        """Runs the jobs in their order, `republish_concurrency` at a time: each worker takes the
+        next job as it finishes one, so the first jobs are the first served."""
+        waiting = iter(jobs)
+
+        async def worker() -> None:
+            for job in waiting:
+                await job()
+
+        await asyncio.gather(*(worker() for _ in range(max(1, self.republish_concurrency))))
 
     async def _note_events(self, table: Table, shown: Shown, events: list[TableEvent]) -> set[int]:
         """Records what the table message shows (moves, deadlines) and returns the seats whose
@@ -389,19 +440,22 @@ class Presenter:
 
     # ----------------------------------------------------------------- the table message
 
-    def schedule_table_refresh(self, table_id: int) -> None:
+    def schedule_table_refresh(self, table_id: int, *, at_once: bool = False) -> None:
         """Marks the table message out of date; one task per table edits it until it is current,
-        so a burst of moves becomes one edit and a move during an edit is never lost."""
+        so a burst of moves becomes one edit and a move during an edit is never lost. `at_once`:
+        no burst to wait for (a restart's), if no edit is under way already."""
         shown = self.shown(table_id)
         shown.dirty = True
         if shown.refresh is None or shown.refresh.done():
-            shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown))
+            wait = 0.0 if at_once else self.edit_delay
+            shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown, wait))
 
-    async def _refresh_loop(self, table_id: int, shown: Shown) -> None:
+    async def _refresh_loop(self, table_id: int, shown: Shown, wait: float) -> None:
         table = None
         while shown.dirty:
-            if self.edit_delay:
-                await asyncio.sleep(self.edit_delay)
+            if wait:
+                await asyncio.sleep(wait)
+            wait = self.edit_delay
             shown.dirty = False
             table = self.table(table_id)
             try:
@@ -547,6 +601,13 @@ class Presenter:
             return await channel.send(text)
         except discord.NotFound:
             return None
+
+
+def _urgency(event: TableEvent) -> float:
+    """A resumed table's place in the queue: its deadline (the clock's grace after a restart),
+    so the player whose time runs out first sees their turn first; a table with none, last."""
+    clock = event.event.clock if isinstance(event.event, Resumed) else None
+    return clock.deadline if clock is not None and clock.deadline is not None else math.inf
 
 
 # Events after which their seat's hand message changes: every move, whatever path it came by

@@ -34,6 +34,9 @@ class Source(StrEnum):
     OPEN = "open"
 
 
+_SOURCES = {source.value: source for source in Source}
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """A command's name in the log; subclasses add their typed fields. `to_json()` is the
@@ -166,8 +169,8 @@ def _seat(value: object) -> int:
 def _source(value: object) -> Source:
     if isinstance(value, Source):
         return value
-    if isinstance(value, str) and value in {source.value for source in Source}:
-        return Source(value)
+    if isinstance(value, str) and value in _SOURCES:
+        return _SOURCES[value]
     raise BadCommandError("Pick from the closed deck or the open pile.")
 
 

@@ -387,6 +387,10 @@ class Match:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
+        """A match from its `to_json()`. The deals' logs hold again the very entries of the
+        match's log, as they do in play, not equal copies (see `_shared_logs`)."""
+        log = list(raw["log"])
+        deal, finished = _shared_logs(raw["deal"], raw["finished_deals"], log)
         return cls(
             format=Format(raw["format"]),
             rules=Rules.from_json(raw["rules"]),
@@ -397,14 +401,14 @@ class Match:
             rejoined=list(raw["rejoined"]),
             history=[list(points) for points in raw["history"]],
             winners=list(raw["winners"]),
-            finished_deals=list(raw["finished_deals"]),
-            deal=Deal.from_json(raw["deal"], rng) if raw["deal"] else None,
+            finished_deals=finished,
+            deal=Deal.from_json(deal, rng) if deal else None,
             phase=MatchPhase(raw["phase"]),
             tie_break=list(raw["tie_break"]),
             split_votes=list(raw["split_votes"]),
             winner=raw["winner"],
             shares={int(seat): share for seat, share in raw["shares"].items()},
-            log=list(raw["log"]),
+            log=log,
             rng=rng,
         )
 
@@ -414,7 +418,7 @@ class Match:
         saved after every command: those commands replay exactly as long as none of them drew
         anything random (a new deal's shuffle and toss, a reshuffle), after which a snapshot is
         always saved. So a pending command that draws is refused as damage, not shuffled anew."""
-        match = cls.from_json(raw, _NoRandomness())
+        match = cls.from_json(raw, _NO_RANDOMNESS)
         for entry in pending:
             match.apply(entry)
         match.rng = None
@@ -442,6 +446,38 @@ class Match:
         return match
 
 
+def _shared_logs(
+    deal: dict[str, Any] | None, finished: list[dict[str, Any]], log: list[Logged]
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The deal in progress and the finished ones, their logs' entries replaced by the equal
+    entries of the match's `log`. Every deal's log is a part of the match's, in order (a deal
+    logs what the match passes it, and the match logs the deal's own entry), so one walk back
+    through the match's log finds them: a resumed match then holds each entry once, as it did
+    in play, where read from storage it held two or three copies. An entry not found (a log
+    that does not go back that far) is kept as it is: equal entries are interchangeable."""
+    index = len(log) - 1
+
+    def shared(entries: list[Logged]) -> list[Logged]:
+        nonlocal index
+        out = list(entries)
+        for position in range(len(out) - 1, -1, -1):
+            found = index
+            while found >= 0 and log[found] != out[position]:
+                found -= 1
+            if found < 0:
+                break
+            out[position], index = log[found], found - 1
+        return out
+
+    def with_shared(record: dict[str, Any]) -> dict[str, Any]:
+        logged = record.get("log")
+        return {**record, "log": shared(logged)} if isinstance(logged, list) else record
+
+    current = with_shared(deal) if deal else deal
+    earlier = [with_shared(done) for done in reversed(finished)]
+    return current, earlier[::-1]
+
+
 class _NoRandomness(random.Random):
     """The random source of commands replayed after a snapshot: drawing from it means the
     snapshot that should have followed a draw is missing."""
@@ -451,3 +487,6 @@ class _NoRandomness(random.Random):
 
     def getrandbits(self, k: int) -> int:
         return int(self.random())
+
+
+_NO_RANDOMNESS = _NoRandomness()  # one for every restore: it has nothing to draw from

@@ -162,7 +162,21 @@ class Rules:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
         """Reads stored rules, old forms included: a row written before presets were stored
-        started from the defaults, and its `printed_jokers` flag meant one joker per deck."""
+        started from the defaults, and its `printed_jokers` flag meant one joker per deck.
+
+        Rules are values nothing changes, and a resumed table reads the same few (its own, its
+        format's deal's, a preset's) for every table and deal, so equal stored rules read as one
+        object: read once, kept by their `repr`, which tells `1` from `True` and `1.0`."""
+        key = repr(data)
+        rules = _READ.get(key)
+        if rules is None:
+            rules = cls._read(data)
+            if len(_READ) < _READ_MOST:
+                _READ[key] = rules
+        return rules
+
+    @classmethod
+    def _read(cls, data: dict[str, Any]) -> Rules:
         values = dict(data)
         legacy_jokers = values.pop("printed_jokers", None)
         if legacy_jokers is not None and "printed_jokers_per_deck" not in values:
@@ -174,6 +188,10 @@ class Rules:
         if "deck_plan" in values:
             values["deck_plan"] = tuple(tuple(pair) for pair in values["deck_plan"])
         return cls(**values)
+
+
+_READ: dict[str, Rules] = {}  # stored rules already read (`Rules.from_json`), by their repr
+_READ_MOST = 256  # kept at most: every table of a server plays one of a few sets of rules
 
 
 def _preset(cls: type[Rules], name: str) -> Rules:

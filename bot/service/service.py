@@ -132,7 +132,13 @@ class TableService:
         resumed is set aside (see `_set_aside`); every other one plays on."""
         now = self.clock.now()
         events = []
-        for active in await self.store.active_tables():
+        async for batch in self.store.active_table_batches():
+            events += await self._resume_batch(batch, now)
+        return events
+
+    async def _resume_batch(self, batch: list[ActiveTable], now: float) -> list[TableEvent]:
+        events = []
+        for active in batch:
             damage = active.damage
             if damage is None:
                 try:
@@ -173,6 +179,10 @@ class TableService:
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
+
+    def table(self, table_id: int) -> Table | None:
+        """The open or playing table with this id."""
+        return self._tables.get(table_id)
 
     # ----------------------------------------------------------------- the lobby
 

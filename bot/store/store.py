@@ -21,7 +21,7 @@ import asyncio
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from bot.store.errors import (
     WritesRefusedError,
 )
 from bot.store.leagues import DELETE_LEAGUE, INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
+from bot.store.logged import LoggedEntries
 from bot.store.messages import (
     ALLOW_DMS,
     FORGET_MESSAGES,
@@ -191,8 +192,10 @@ NEXT_IDS = (
     "(SELECT coalesce(max(id), 0) FROM leagues)"
 )
 _TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
+LOAD_BATCH = 500  # tables whose matches `active_tables` reads together
 
 Rows = list[Sequence[Any]]
+Loaded = dict[int, StoredMatch | DamagedRowError]  # table id -> its match as read, or its damage
 Statements = list[tuple[str, Rows]]  # one transaction: each statement with its rows, in order
 log = logging.getLogger(__name__)
 
@@ -223,6 +226,7 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
 
     def __init__(self, next_table_id: int, next_match_id: int, next_league_id: int) -> None:
         self._snapshots = SnapshotEncoder()
+        self._entries = LoggedEntries()
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._next_table_id = next_table_id
@@ -522,13 +526,37 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         with its match, checked, as the service resumes them; a
         table whose rows cannot be read comes with its damage instead (the others still load).
         One whose very ids cannot be read cannot be shown anywhere: it is logged and left out."""
+        return [active async for batch in self.active_table_batches() for active in batch]
+
+    async def active_table_batches(self) -> AsyncIterator[list[ActiveTable]]:
+        """`active_tables`, `LOAD_BATCH` tables at a time: a few queries for each batch rather than
+        for each table, and a restart with thousands of tables never holds all their rows at
+        once (the service restores each batch before the next is read: what a batch read is
+        garbage by then, and the next one reuses its memory). The next batch's queries are
+        already sent while the caller is busy with one."""
         served = self._served()
         rows = await self._all(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing'){served} ORDER BY id", ()
         )
+        batches = [rows[start : start + LOAD_BATCH] for start in range(0, len(rows), LOAD_BATCH)]
+        ahead: asyncio.Future[list[ActiveTable]] | None = None
+        try:
+            for index, batch in enumerate(batches):
+                read = await (ahead or self._read_batch(batch))
+                following = batches[index + 1] if index + 1 < len(batches) else None
+                ahead = asyncio.ensure_future(self._read_batch(following)) if following else None
+                await asyncio.sleep(0)  # the next read sends its queries before the caller works
+                yield read
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+
+    async def _read_batch(self, rows: Sequence[Sequence[Any]]) -> list[ActiveTable]:
+        playing = [row[0] for row in rows if row[9] == TableStatus.PLAYING and row[_DAMAGE] is None]
+        matches = await self._load_matches(playing)
         tables = []
         for row in rows:
-            active = await self._active_table(row)
+            active = await self._active_table(row, matches)
             if active is not None:
                 tables.append(active)
         return tables
@@ -545,9 +573,13 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         row = await self._one(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ? AND status IN ('open', 'playing')", (table_id,)
         )
-        return None if row is None else await self._active_table(row)
+        if row is None:
+            return None
+        playing = [row[0]] if row[9] == TableStatus.PLAYING and row[_DAMAGE] is None else []
+        return await self._active_table(row, await self._load_matches(playing))
 
-    async def _active_table(self, row: Sequence[Any]) -> ActiveTable | None:
+    async def _active_table(self, row: Sequence[Any], matches: Loaded) -> ActiveTable | None:
+        """The table of this row, with its match taken from `matches` (`_load_matches`)."""
         try:
             head = _table_head(row)
         except (TypeError, ValueError):
@@ -559,7 +591,7 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         table = head
         try:
             table = table_from_row(row)
-            match = await self.load_match(table.id) if table.status is TableStatus.PLAYING else None
+            match = _loaded(matches, table.id) if table.status is TableStatus.PLAYING else None
         except DamagedRowError as error:
             return ActiveTable(table, None, str(error), False, await self._match_id(head.id))
         return ActiveTable(table, match, match_id=match.match_id if match else None)
@@ -573,20 +605,48 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         checking that the snapshot ends where the command log ends: both are written in one
         transaction, so a disagreement means the file was changed behind our back, and we stop
         rather than guess. Any part that cannot be read raises `DamagedRowError`."""
-        row = await self._one(
-            "SELECT id, seq, snapshot, clock, snapshot_seq FROM matches WHERE table_id = ?", (table_id,)
+        return _loaded(await self._load_matches([table_id]), table_id)
+
+    async def _load_matches(self, table_ids: Sequence[int]) -> Loaded:
+        """The matches of these tables as `load_match` reads them, in three queries for them all:
+        each as its `StoredMatch`, or the `DamagedRowError` it raises; a table without a match
+        is not in it."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" * len(table_ids))
+        heads = await self._all(
+            "SELECT id, seq, snapshot, clock, snapshot_seq, table_id FROM matches "
+            f"WHERE table_id IN ({marks})",
+            table_ids,
         )
-        if row is None:
-            return None
-        match_id = row[0]
-        deals = await self._all("SELECT snapshot FROM deals WHERE match_id = ? ORDER BY number", (match_id,))
-        rows = await self._all(
-            "SELECT seq, command, command_id FROM match_commands WHERE match_id = ? ORDER BY seq", (match_id,)
-        )
-        try:
-            return _match_from_rows(table_id, row, deals, rows)
-        except (TypeError, ValueError, LookupError, AttributeError) as error:
-            raise DamagedRowError.of("match", match_id, error) from error
+        marks = ", ".join("?" * len(heads))
+        match_ids = [head[0] for head in heads]
+        deals: dict[int, list[Any]] = {match_id: [] for match_id in match_ids}
+        commands: dict[int, list[Any]] = {match_id: [] for match_id in match_ids}
+        if heads:
+            for row in await self._all(
+                f"SELECT match_id, snapshot FROM deals WHERE match_id IN ({marks}) ORDER BY match_id, number",
+                match_ids,
+            ):
+                deals[row[0]].append(row[1:])
+            for row in await self._all(
+                f"SELECT match_id, seq, command, command_id FROM match_commands WHERE match_id IN ({marks}) "
+                "ORDER BY match_id, seq",
+                match_ids,
+            ):
+                commands[row[0]].append(row[1:])
+        loaded: Loaded = {}
+        for head in heads:
+            match_id, table_id = head[0], head[5]
+            try:
+                loaded[table_id] = _match_from_rows(
+                    table_id, head, deals[match_id], commands[match_id], self._entries
+                )
+            except (TypeError, ValueError, LookupError, AttributeError) as error:
+                loaded[table_id] = DamagedRowError.of("match", match_id, error)
+            except DamagedRowError as error:
+                loaded[table_id] = error
+        return loaded
 
     async def command_log(self, match_id: int) -> list[dict[str, Any]]:
         rows = await self._all(
@@ -672,7 +732,17 @@ def _table_head(row: Sequence[Any]) -> TableRecord:
     )
 
 
-def _match_from_rows(table_id: int, row: Sequence[Any], deals: list[Any], commands: list[Any]) -> StoredMatch:
+def _loaded(matches: Loaded, table_id: int) -> StoredMatch | None:
+    """The table's match out of what `Store._load_matches` read, raising its damage."""
+    found = matches.get(table_id)
+    if isinstance(found, DamagedRowError):
+        raise found
+    return found
+
+
+def _match_from_rows(
+    table_id: int, row: Sequence[Any], deals: list[Any], commands: list[Any], entries: LoggedEntries
+) -> StoredMatch:
     """The `matches` row with its deals and commands, as `Store.load_match` checks it."""
     match_id, seq = int(row[0]), int(row[1])
     at = seq if row[4] is None else int(row[4])  # the command the snapshot was taken after
@@ -680,7 +750,7 @@ def _match_from_rows(table_id: int, row: Sequence[Any], deals: list[Any], comman
     if not isinstance(snapshot, dict) or not isinstance(clock, dict):
         raise TypeError("the snapshot and the clock must be JSON objects")
     snapshot["finished_deals"] = [json.loads(deal[0]) for deal in deals]
-    log = [json.loads(command[1]) for command in commands]
+    log = [entries.read(command[1]) for command in commands]
     tail = snapshot.pop("log_tail")
     problems = []
     if [command[0] for command in commands] != list(range(1, seq + 1)):
