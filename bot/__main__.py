@@ -167,13 +167,22 @@ def run(env_file: Path) -> int:
     if problem := check_complex_layout():  # English pictures still draw: said, not fatal
         logging.getLogger("rummy-bot").warning(problem)
     from bot.discord.bot import RummyBot, ShardedRummyBot
+    from bot.serve import serve
     from bot.store import Store, StoreError
 
     guild, days = settings.dev_guild_id, settings.keep_days
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
+        port, host = settings.metrics_port, settings.metrics_host
         if settings.shards is None:
-            bot = RummyBot(settings.database, dev_guild_id=guild, keep_days=days, tune_gc=True)
+            bot = RummyBot(
+                settings.database,
+                dev_guild_id=guild,
+                keep_days=days,
+                tune_gc=True,
+                metrics_port=port,
+                metrics_host=host,
+            )
         else:  # a shard another process holds is refused in one line too, before any gateway
             bot = ShardedRummyBot(
                 settings.database,
@@ -182,11 +191,15 @@ def run(env_file: Path) -> int:
                 dev_guild_id=guild,
                 keep_days=days,
                 tune_gc=True,
+                metrics_port=port,
+                metrics_host=host,
             )
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))  # until SIGTERM or Ctrl-C, which close it cleanly
     except StoreError as error:
         print(f"rummy-bot: {settings.database_shown}: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # where signals cannot be handled on the loop (Windows)
+        pass
     if bot.failure is not None:  # it stopped itself (a shard's lease lost)
         print(f"rummy-bot: {settings.database_shown}: {bot.failure}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 KEEP_DAYS = 90  # RUMMY_KEEP_DAYS unless set
+METRICS_HOST = "127.0.0.1"  # RUMMY_METRICS_HOST unless set: this machine only
 LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 
 
@@ -29,6 +30,8 @@ class Settings:
     log_level: str
     database_url: str | None = None  # a PostgreSQL database, used instead of the file at db_path
     keep_days: int = KEEP_DAYS  # finished matches' move logs are deleted after this many days
+    metrics_port: int | None = None  # Prometheus metrics and /healthz served here; off if None
+    metrics_host: str = METRICS_HOST  # the address they listen on
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
 
@@ -60,6 +63,11 @@ class Settings:
         keep = (values.get("RUMMY_KEEP_DAYS") or "").strip() or str(KEEP_DAYS)
         if not (keep.isascii() and keep.isdigit() and int(keep) > 0):
             raise SettingsError(f"RUMMY_KEEP_DAYS must be a whole number of days, 1 or more, not {keep!r}.")
+        metrics_port = (values.get("RUMMY_METRICS_PORT") or "").strip()
+        if metrics_port and not (
+            metrics_port.isascii() and metrics_port.isdigit() and 0 < int(metrics_port) < 65536
+        ):
+            raise SettingsError(f"RUMMY_METRICS_PORT must be a port number (1-65535), not {metrics_port!r}.")
         try:
             url = database_url(values)
         except ValueError as error:
@@ -77,6 +85,8 @@ class Settings:
             log_level=level,
             database_url=url,
             keep_days=int(keep),
+            metrics_port=int(metrics_port) if metrics_port else None,
+            metrics_host=(values.get("RUMMY_METRICS_HOST") or "").strip() or METRICS_HOST,
             shards=shards,
             lease_seconds=int(lease),
         )

@@ -34,3 +34,16 @@ def test_finished_matches_are_kept_90_days_unless_set_and_a_bad_number_is_refuse
     for bad in ("0", "-5", "ninety", "1.5"):
         with pytest.raises(SettingsError, match="RUMMY_KEEP_DAYS"):
             Settings.load(None, {"RUMMY_KEEP_DAYS": bad})
+
+
+def test_metrics_are_off_unless_a_port_is_set_and_listen_on_this_machine_unless_told():
+    assert Settings.load(None, {}).metrics_port is None
+    settings = Settings.load(None, {"RUMMY_METRICS_PORT": " 9108 "})
+    assert settings.metrics_port == 9108 and settings.metrics_host == "127.0.0.1"
+    assert (
+        Settings.load(None, {"RUMMY_METRICS_PORT": "9108", "RUMMY_METRICS_HOST": "0.0.0.0"}).metrics_host
+        == "0.0.0.0"
+    )
+    for bad in ("0", "65536", "http", "-1"):
+        with pytest.raises(SettingsError, match="RUMMY_METRICS_PORT"):
+            Settings.load(None, {"RUMMY_METRICS_PORT": bad})

@@ -28,6 +28,7 @@ from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
 from bot.i18n import N_, Words
 from bot.service import Table, TableEvent
+from bot.service.errors import ShuttingDownError
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -72,6 +73,9 @@ class Actions:
     async def guarded(
         self, interaction: discord.Interaction[Any], table_id: int | None, work: Callable[[], Awaitable[None]]
     ) -> None:
+        if self.bot.closing:  # a shutdown waits for the handlers at work, so it takes no new ones
+            await self.tell(interaction, str(ShuttingDownError()))
+            return
         self.in_flight += 1
         self._idle.clear()
         try:

@@ -4,7 +4,6 @@ presenters."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -30,6 +29,7 @@ from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
+from bot.metrics import Metrics
 from bot.service import (
     LeagueEvent,
     LeagueService,
@@ -43,7 +43,7 @@ from bot.service.preferences import Preferences
 from bot.service.replays import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.settings import KEEP_DAYS, LEASE_SECONDS
+from bot.settings import KEEP_DAYS, LEASE_SECONDS, METRICS_HOST
 from bot.store import LeaseLostError, Shards, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 ServiceFactory = Callable[[Store, EventSink], TableService]
 USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
 STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
+# How long a clean shutdown waits for what is in flight (moves being saved, then announced) before
+# closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
+# announced, and a restart shows every table again, so what is cut short is only an edit.
+SHUTDOWN_SECONDS = 8.0
 
 
 class RummyBot(commands.Bot):
@@ -66,6 +70,8 @@ class RummyBot(commands.Bot):
         keep_days: float = KEEP_DAYS,
         shards: Shards | None = None,
         lease_seconds: float = LEASE_SECONDS,
+        metrics_port: int | None = None,
+        metrics_host: str = METRICS_HOST,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
@@ -74,10 +80,15 @@ class RummyBot(commands.Bot):
         sight. Finished matches' move logs are deleted `keep_days` after their end
         (`bot.service.retention`). After a restart, `republish_concurrency` tables are shown
         again at a time (`Presenter.republish`). `shards`: this process runs only those shards'
-        servers, holding their leases (`ShardedRummyBot`)."""
+        servers, holding their leases (`ShardedRummyBot`). With a `metrics_port` (0: any free
+        one), Prometheus metrics and a health check are served there (`bot.metrics`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
+        self.metrics = Metrics() if metrics_port is not None else None
+        if self.metrics is not None:  # every answer Discord gives, whoever asked
+            options.setdefault("http_trace", self.metrics.discord_trace())
+        self.metrics_address = (metrics_host, metrics_port)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
@@ -90,6 +101,8 @@ class RummyBot(commands.Bot):
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
         self.league_cog = LeagueCog(self)
+        self.closing = False  # a shutdown began: interactions are refused (`Actions.guarded`)
+        self._shutdown: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._timers: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
@@ -111,6 +124,12 @@ class RummyBot(commands.Bot):
         if self.ownership is not None:  # before anything is loaded: only its shards' servers
             await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
+        if self.metrics is not None:
+            self.service.observer = self.metrics
+            self.metrics.count_tables(self.service.tables)
+            host, port = self.metrics_address
+            self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
+            log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
         if self.ownership is not None:
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
@@ -226,21 +245,54 @@ class RummyBot(commands.Bot):
             await asyncio.gather(*self._publishing, return_exceptions=True)
             await self.presenter.flush()
 
+    def health(self) -> str | None:
+        """What `/healthz` answers: None while the bot is connected and can save, else why not."""
+        if self.closing:
+            return "shutting down"
+        if not self.is_ready() or self.is_closed():
+            return "not connected to Discord yet"
+        if self.store.lost is not None:  # the file replaced, or a shard's lease lost
+            return f"saving stopped: {self.store.lost}"
+        return None
+
     async def close(self) -> None:
-        """The clocks stop first: a pass still running hands its events (a night's check-in, a
-        turn timing out) to publishing, which must then reach Discord before the session closes."""
+        """A clean stop (SIGTERM, Ctrl-C, a test's end): new interactions are refused, the clocks
+        stop (a pass still running hands its events on to publishing), every move already taken is
+        saved, what it announces reaches Discord, and only then the session closes; all that within
+        `SHUTDOWN_SECONDS`. Then the workers, the metrics endpoint and the store. Whoever asks
+        while it is under way (discord.py itself, a signal, the bot stopping itself) waits for the
+        same stop, which no caller's cancellation cuts short."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.get_running_loop().create_task(self._close())
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
+        self.closing = True
         self._stop.set()
-        for timer in self._timers:
-            with contextlib.suppress(Exception):
-                await timer
-        await self.idle()
+        try:
+            async with asyncio.timeout(SHUTDOWN_SECONDS):
+                await self._finish_work()
+        except TimeoutError:
+            log.warning(
+                "shutting down with work unfinished after %.0f s: saved moves are shown at restart",
+                SHUTDOWN_SECONDS,
+            )
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
+        if self.metrics is not None:
+            await self.metrics.close()
         if hasattr(self, "store"):
             if self.ownership is not None:
                 await self.ownership.release(self.store)
             await self.store.close()
+
+    async def _finish_work(self) -> None:
+        # Waited for, never cancelled: a pass ends with its moves saved.
+        await asyncio.gather(*(asyncio.shield(timer) for timer in self._timers), return_exceptions=True)
+        if hasattr(self, "service"):
+            await self.service.shut_down()
+        await self.idle()
 
     def runs_table(self, table_id: int) -> bool:
         """Whether this process runs that table (a sharded one runs its shards' only)."""

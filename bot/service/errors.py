@@ -56,6 +56,16 @@ class SavingStoppedError(ServiceError):
         )
 
 
+class ShuttingDownError(ServiceError):
+    """The bot is stopping (a restart or an upgrade): commands already taken are being saved, new
+    ones are refused."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_("I'm restarting, so that did not happen. Every table is saved as it is: try again in a minute.")
+        )
+
+
 class HandedOverError(ServiceError):
     """This process lost its shards' lease to another one (`bot.store.leases`): it takes no move."""
 

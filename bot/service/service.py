@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,7 @@ from bot.service.errors import (
     HandedOverError,
     SavingStoppedError,
     ServiceError,
+    ShuttingDownError,
     StaleCommandError,
     TableDamagedError,
     saving,
@@ -62,6 +64,7 @@ from bot.service.events import (
     TableOpened,
 )
 from bot.service.inputs import BadInputError, checked_id, checked_text
+from bot.service.observer import ServiceObserver, Unobserved
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
 from bot.service.table import Table
@@ -101,7 +104,8 @@ class TableService:
     """`policy` decides for computer seats (`bot.engine.ai.decide` unless given). With
     `thinkers` (see `bot.runtime.start_thinkers`) it runs there, so that one table's thinking
     never holds up the event loop and every other table's commands; the policy must then be a
-    module-level function, which a worker process can be sent by name."""
+    module-level function, which a worker process can be sent by name. `observer` hears of every
+    command saved and every computer player's decision (the bot's metrics)."""
 
     def __init__(
         self,
@@ -113,6 +117,7 @@ class TableService:
         thinkers: Thinkers | None = None,
         settings: ServiceSettings | None = None,
         on_events: EventSink | None = None,
+        observer: ServiceObserver | None = None,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
@@ -121,6 +126,8 @@ class TableService:
         self.thinkers = thinkers
         self.settings = settings or ServiceSettings()
         self.on_events = on_events
+        self.observer: ServiceObserver = observer or Unobserved()
+        self.stopping = False  # set by `shut_down`: every new command is refused
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, Table] = {}
 
@@ -226,6 +233,8 @@ class TableService:
         seats = seats or [SeatRecord(host_id, host_name)]
         if len(seats) > limit:
             raise ServiceError("This table seats at most {limit} players.", limit=limit)
+        if self.stopping:
+            raise ShuttingDownError()
         if channel_id in self._by_channel:
             if self._by_channel[channel_id].damage is not None:
                 raise TableDamagedError()
@@ -288,11 +297,12 @@ class TableService:
 
     async def leave(self, channel_id: int, user_id: int) -> list[TableEvent]:
         """Before the start, frees the seat; during a match, leaves it (a middle drop, and out)."""
+        received = time.perf_counter()
         table = self._table(channel_id)
         async with table.lock:
             seat = self._seat(table, user_id)
             if table.record.status is TableStatus.PLAYING:
-                return await self._apply(table, Leave(seat), None)
+                return await self._apply(table, Leave(seat), None, received)
             _refuse_league(table, N_("This is a league table: it starts as soon as its members are seated."))
             record = table.record
             sitter = record.seats.pop(seat)
@@ -431,6 +441,7 @@ class TableService:
         the token of the turn the button was made for (`Table.turn_token()`); `command_id` makes
         a retried command harmless. A stale or malformed command is refused with a reason and
         changes nothing."""
+        received = time.perf_counter()
         channel_id, user_id = checked_id(channel_id, "channel"), checked_id(user_id, "user")
         turn, command_id = checked_text(turn, "turn"), checked_text(command_id, "command id")
         table = self._table(channel_id)
@@ -451,7 +462,7 @@ class TableService:
                 raise StaleCommandError("That was already done.")
             if turn is not None and turn != table.turn_token():
                 raise StaleCommandError("That button is from an earlier turn: use the latest message.")
-            events = await self._apply(table, command, command_id)
+            events = await self._apply(table, command, command_id, received)
             if isinstance(command, Split):
                 events += await self._computers_agree_to_split(table)
             return events
@@ -470,8 +481,12 @@ class TableService:
             events += await self._apply(table, Split(seat), None)
         return events
 
-    async def _apply(self, table: Table, entry: Command, command_id: str | None) -> list[TableEvent]:
-        """Applies one command (the table's lock is held), saves it, then reports it."""
+    async def _apply(
+        self, table: Table, entry: Command, command_id: str | None, received: float | None = None
+    ) -> list[TableEvent]:
+        """Applies one command (the table's lock is held), saves it, then reports it. `received`:
+        when a player's command reached the service (`time.perf_counter()`), else now."""
+        received = time.perf_counter() if received is None else received
         match, clock = table.match, table.clock
         assert match is not None and clock is not None and table.match_id is not None
         rng = self.random_source(table.id, len(match.log) + 1)
@@ -500,6 +515,7 @@ class TableService:
         if match.phase is MatchPhase.OVER:
             self._unregister(table)
             events.append(TableEvent(table.id, Finished(match.winner)))
+        self.observer.command_saved(entry.NAME, time.perf_counter() - received)
         return events
 
     async def _save(self, record: CommandRecord) -> None:
@@ -563,7 +579,7 @@ class TableService:
     async def fire_due(self) -> list[TableEvent]:
         """Acts wherever a deadline has passed: the next deal starts, a computer player moves,
         or the clock plays for an absent player (the engine's timeout)."""
-        if self.store.lost is not None:  # nothing can be saved: the clocks wait for a restart
+        if self.store.lost is not None or self.stopping:  # nothing can be saved, or no more will be
             return []
         now = self.clock.now()
         due = [t for t in self._tables.values() if t.clock and t.clock.due(now)]
@@ -611,6 +627,12 @@ class TableService:
         # generator cannot travel at all; drawn here wherever the thinking happens, so that a
         # seeded table plays the same in a worker as on the loop.
         rng = random.Random(rng.getrandbits(64))
+        asked = time.perf_counter()
+        decision = await self._think(level, view, rng)
+        self.observer.computer_thought(level, time.perf_counter() - asked)
+        return decision
+
+    async def _think(self, level: str, view: SeatView, rng: random.Random) -> Command:
         thinkers = self.thinkers
         if thinkers is not None:
             try:
@@ -632,6 +654,16 @@ class TableService:
                 wait = max(0.0, min(wait, deadline - self.clock.now()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=wait)
+
+    async def shut_down(self) -> None:
+        """Takes no more commands (each is refused, changing nothing: `ShuttingDownError`) and
+        returns once every command already taken is saved, so that the store can be closed under
+        nobody. A command already waiting for its table's lock was taken: it goes first, since a
+        lock serves whoever waited first."""
+        self.stopping = True
+        for table in list(self._tables.values()):
+            async with table.lock:
+                pass
 
     # ----------------------------------------------------------------- helpers
 
@@ -655,6 +687,8 @@ class TableService:
 
     def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:
         table = self._by_channel.get(checked_id(channel_id, "channel"))
+        if self.stopping:
+            raise ShuttingDownError()
         if table is None:
             raise ServiceError("There is no table in this channel.")
         if table.damage is not None and not damaged_too:
