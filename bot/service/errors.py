@@ -62,7 +62,10 @@ class ShuttingDownError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            N_("I'm restarting, so that did not happen. Every table is saved as it is: try again in a minute.")
+            N_(
+                "I'm restarting, so that did not happen. Every table is saved as it is: "
+                "try again in a minute."
+            )
         )
 
 
