@@ -162,6 +162,10 @@ def run(env_file: Path) -> int:
         print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
         return 1
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from render.fonts import check_complex_layout
+
+    if problem := check_complex_layout():  # English pictures still draw: said, not fatal
+        logging.getLogger("rummy-bot").warning(problem)
     from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.serve import serve
     from bot.store import Store, StoreError

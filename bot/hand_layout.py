@@ -56,7 +56,9 @@ class HandLayout:
     def card_at(self, position: int) -> Card:
         cards = self.cards
         if not 1 <= position <= len(cards):
-            raise IllegalActionError(f"There is no card number {position}: use 1 to {len(cards)}.")
+            raise IllegalActionError(
+                "There is no card number {position}: use 1 to {count}.", position=position, count=len(cards)
+            )
         return cards[position - 1]
 
     def regroup(self, spec: str, hand: Sequence[Card]) -> None:
@@ -108,8 +110,12 @@ def with_sets_shown(
 
 def _position(token: str, count: int) -> int:
     if not token.isdigit():
-        raise IllegalActionError(f"'{token}' is not a card number: use numbers 1 to {count}.")
+        raise IllegalActionError(
+            "'{token}' is not a card number: use numbers 1 to {count}.", token=token, count=count
+        )
     position = int(token)
     if not 1 <= position <= count:
-        raise IllegalActionError(f"There is no card number {position}: use 1 to {count}.")
+        raise IllegalActionError(
+            "There is no card number {position}: use 1 to {count}.", position=position, count=count
+        )
     return position

@@ -35,76 +35,112 @@ from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
 from bot.engine.outcomes import Outcome, Stakes
+from bot.game_words import STANDING_WORDS, format_title
 from bot.hand_layout import suggested_groups
+from bot.i18n import EN, N_, Words
 
 KIND_LABELS = {
-    GroupKind.PURE_SEQUENCE: "pure sequence",
-    GroupKind.IMPURE_SEQUENCE: "impure sequence",
-    GroupKind.SET: "set",
-    GroupKind.INVALID: "loose",
+    GroupKind.PURE_SEQUENCE: N_("pure sequence"),
+    GroupKind.IMPURE_SEQUENCE: N_("impure sequence"),
+    GroupKind.SET: N_("set"),
+    GroupKind.INVALID: N_("loose"),
 }
 
 
-def event_lines(event: Event, viewer: int, names: Sequence[str]) -> list[str]:
+def event_lines(event: Event, viewer: int, names: Sequence[str], _: Words = EN) -> list[str]:
+    """The event as `viewer` may see it (-1: everyone), in `_`'s words: a player named "You"
+    (the terminal's) is told "You pick", others "Asha picks"."""
     event = event.visible_to(viewer)
     who = names[event.seat] if event.seat is not None else ""
+    you = bool(who) and who == _("You")  # the terminal names its player "You" (replays see as a seat)
     match event:
         case DealStarted():
-            return ["", f"──────── Deal {event.number} ────────"]
+            return ["", _("──────── Deal {number} ────────", number=event.number)]
         case Toss():
-            return [f"{who} {_v(who, 'win')} the toss and {_v(who, 'play')} first."]
+            if you:
+                return [_("You win the toss and play first.")]
+            return [_("{who} wins the toss and plays first.", who=who)]
         case Dealt():
-            return [_dealt_line(event)]
+            return [_dealt_line(event, _)]
         case Picked():
+            card = _card(event.card, _)
             if event.source is Source.OPEN:
-                return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the open pile."]
+                if you:
+                    return [_("You pick {card} from the open pile.", card=card)]
+                return [_("{who} picks {card} from the open pile.", who=who, card=card)]
             if event.card is not None:
-                return [f"{who} {_v(who, 'pick')} {_card(event.card)} from the closed deck."]
-            return [f"{who} {_v(who, 'pick')} from the closed deck."]
+                if you:
+                    return [_("You pick {card} from the closed deck.", card=card)]
+                return [_("{who} picks {card} from the closed deck.", who=who, card=card)]
+            return [_("{who} picks from the closed deck.", who=who)]
         case Discarded():
-            return [f"{who} {_v(who, 'discard')} {_card(event.card)}."]
+            card = _card(event.card, _)
+            return [
+                _("You discard {card}.", card=card)
+                if you
+                else _("{who} discards {card}.", who=who, card=card)
+            ]
         case MissedTurn():
-            return [f"{who} ran out of time ({event.missed} in a row)."]
+            return [_("{who} ran out of time ({missed} in a row).", who=who, missed=event.missed)]
         case Dropped():
-            kind = "first" if event.outcome is Outcome.FIRST_DROP else "middle"
-            return [f"{who} {_v(who, 'drop')} ({kind} drop, {event.points} points)."]
+            kind = _("first drop") if event.outcome is Outcome.FIRST_DROP else _("middle drop")
+            if you:
+                return [_("You drop ({kind}, {points} points).", kind=kind, points=event.points)]
+            return [_("{who} drops ({kind}, {points} points).", who=who, kind=kind, points=event.points)]
         case Left():
-            return [f"{who} left the table."]
+            return [_("{who} left the table.", who=who)]
         case WrongShow():
             reason = f" {event.reason}" if event.reason else ""
-            return [f"{who} declared wrongly ({event.points} points).{reason}"]
+            return [_("{who} declared wrongly ({points} points).", who=who, points=event.points) + reason]
         case Declared():
             if event.finish is None:
-                line = f"{who} {_v(who, 'show')} all 13 cards before picking: a valid show!"
+                if you:
+                    line = _("You show all 13 cards before picking: a valid show!")
+                else:
+                    line = _("{who} shows all 13 cards before picking: a valid show!", who=who)
             else:
-                finish = _card(event.finish)
-                line = f"{who} {_v(who, 'declare')} with {finish} as the finish card: a valid show!"
+                finish = _card(event.finish, _)
+                if you:
+                    line = _("You declare with {card} as the finish card: a valid show!", card=finish)
+                else:
+                    line = _(
+                        "{who} declares with {card} as the finish card: a valid show!", who=who, card=finish
+                    )
             if event.automatic:
-                line += " (The hand was complete when the time ran out.)"
-            return [line, *([_STAKES_WORDS[event.stakes]] if event.stakes is not None else [])]
+                line += " " + _("(The hand was complete when the time ran out.)")
+            return [line, *([_(_STAKES_WORDS[event.stakes])] if event.stakes is not None else [])]
         case Reshuffled():
-            return ["The closed deck ran out: the open pile is shuffled into a new one."]
+            return [_("The closed deck ran out: the open pile is shuffled into a new one.")]
         case DeckExhausted():
-            return ["The deck ran out: every hand is counted and the lowest wins."]
+            return [_("The deck ran out: every hand is counted and the lowest wins.")]
         case Eliminated():
-            return [f"{who} {_v(who, 'is')} out of the pool with {event.score} points."]
+            if you:
+                return [_("You are out of the pool with {score} points.", score=event.score)]
+            return [_("{who} is out of the pool with {score} points.", who=who, score=event.score)]
         case Rejoined():
-            return [f"{who} {_v(who, 'rejoin')} the pool at {event.score} points."]
+            if you:
+                return [_("You rejoin the pool at {score} points.", score=event.score)]
+            return [_("{who} rejoins the pool at {score} points.", who=who, score=event.score)]
         case SplitVote():
-            return [f"{who} {_v(who, 'agree')} to split the pool."]
+            return [
+                _("You agree to split the pool.") if you else _("{who} agrees to split the pool.", who=who)
+            ]
     return []
 
 
 def deal_result_lines(
-    event: DealOver, names: Sequence[str], wild_rank: int | None, rules: Rules
+    event: DealOver,
+    names: Sequence[str],
+    wild_rank: int | None,
+    rules: Rules,
+    viewer: int = -1,
+    _: Words = EN,
 ) -> list[str]:
     """Every hand at the show, grouped as the solver would score it, with what it costs."""
-    lines = [
-        "",
-        f"{names[event.seat]} {_v(names[event.seat], 'win')} the deal.",
-    ]
+    winner = names[event.seat]
+    lines = ["", _("You win the deal.") if event.seat == viewer else _("{who} wins the deal.", who=winner)]
     if event.stakes is not None:
-        lines.append(_STAKES_WORDS[event.stakes])
+        lines.append(_(_STAKES_WORDS[event.stakes]))
     for seat, (hand, points, outcome) in enumerate(
         zip(event.hands, event.points, event.outcomes, strict=True)
     ):
@@ -112,35 +148,34 @@ def deal_result_lines(
             continue
         groups = suggested_groups(hand, wild_rank, rules)
         shown = " | ".join(pretty_cards(group) for group in groups)
-        why = _OUTCOME_WORDS.get(outcome, "") if outcome is not None else ""
-        lines.append(f"  {names[seat]:<10} {points:>3} points   {shown}{why}")
+        why = f"   ({_(_OUTCOME_WORDS[outcome])})" if outcome in _OUTCOME_WORDS else ""
+        lines.append(f"  {names[seat]:<10} {_('{points} points', points=f'{points:>3}')}   {shown}{why}")
     return lines
 
 
 # A show before any pick, or after just one (004); a loser who could have shown (003).
 _STAKES_WORDS = {
-    Stakes.DOUBLE: "Rummy before any pick: every hand pays double.",
-    Stakes.HALF: "Rummy after just one pick: every hand pays half.",
+    Stakes.DOUBLE: N_("Rummy before any pick: every hand pays double."),
+    Stakes.HALF: N_("Rummy after just one pick: every hand pays half."),
 }
 _OUTCOME_WORDS = {
-    Outcome.MISSED_DECLARATION: "   (missed declaration: these cards were a valid show)",
-    Outcome.LEFT_HAND_SCORED: "   (left; a show came before their next turn, so the hand is scored)",
+    Outcome.MISSED_DECLARATION: N_("missed declaration: these cards were a valid show"),
+    Outcome.LEFT_HAND_SCORED: N_("left; a show came before their next turn, so the hand is scored"),
 }
 
 
-def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
-    family = match.spec.family
-    unit = "chips" if family is not Family.POOL else "points"
+def standings_lines(match: Match, names: Sequence[str], _: Words = EN) -> list[str]:
+    unit = _("chips") if match.spec.family is not Family.POOL else _("points")
     parts = []
     for seat, name in enumerate(names):
         status = match.seat_status[seat]
-        mark = "" if status is Standing.IN else f" ({status.value})"
+        mark = "" if status is Standing.IN else f" ({_(STANDING_WORDS[status])})"
         parts.append(f"{name} {match.standings[seat]}{mark}")
-    return [f"{match.spec.title} · {unit}: " + " · ".join(parts)]
+    return [f"{format_title(match.spec, _)} · {unit}: " + " · ".join(parts)]
 
 
 def hand_lines(
-    groups: Sequence[Sequence[Card]], picked: Card | None, wild_rank: int | None, rules: Rules
+    groups: Sequence[Sequence[Card]], picked: Card | None, wild_rank: int | None, rules: Rules, _: Words = EN
 ) -> list[str]:
     kinds = judge_groups(groups, wild_rank, rules).kinds
     lines = []
@@ -151,24 +186,18 @@ def hand_lines(
             mark = "*" if card == picked else ""
             cells.append(f"{position}:{card.pretty}{mark}")
             position += 1
-        lines.append(f"  {KIND_LABELS[kind]:<16} " + "  ".join(cells))
-    lines.append(f"  points as grouped: {judge_groups(groups, wild_rank, rules).points}")
+        lines.append(f"  {_(KIND_LABELS[kind]):<16} " + "  ".join(cells))
+    points = judge_groups(groups, wild_rank, rules).points
+    lines.append("  " + _("points as grouped: {points}", points=points))
     return lines
 
 
-def _dealt_line(event: Dealt) -> str:
+def _dealt_line(event: Dealt, _: Words) -> str:
     wild, cut = event.wild_rank, event.cut_joker
-    wild_text = f"wild joker: {rank_name(wild)}s" if wild else "no wild joker"
-    cut_text = f" (cut card {cut.pretty})" if cut else ""
-    return f"Open card {event.open_card.pretty} · {wild_text}{cut_text}."
+    wild_text = _("wild joker: {rank}s", rank=_(rank_name(wild))) if wild else _("no wild joker")
+    cut_text = " " + _("(cut card {card})", card=cut.pretty) if cut else ""
+    return _("Open card {card}", card=event.open_card.pretty) + f" · {wild_text}{cut_text}."
 
 
-def _card(card: Card | None) -> str:
-    return card.pretty if card else "a card"
-
-
-def _v(who: str, verb: str) -> str:
-    """Agrees a verb with its subject: the player reads "You pick", others "Asha picks"."""
-    if who == "You":
-        return "are" if verb == "is" else verb
-    return verb + "s" if verb != "is" else "is"
+def _card(card: Card | None, _: Words) -> str:
+    return card.pretty if card else _("a card")

@@ -17,6 +17,7 @@ from typing import Any
 from bot.engine.errors import RulesError
 from bot.engine.formats import Family, FormatSpec
 from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, Rules
+from bot.i18n import EN, N_, Words
 
 DeckPlan = tuple[tuple[int, int], ...]
 
@@ -33,25 +34,38 @@ def preset(name: str) -> Rules:
 DECK_PLANS: tuple[DeckPlan, ...] = tuple(dict.fromkeys(preset(n).deck_plan for n in Rules.PRESET_NAMES))
 
 
-def plan_words(plan: DeckPlan) -> str:
+def plan_words(plan: DeckPlan, _: Words = EN) -> str:
     """`2 decks, 3 from 4 players`: the shoe, growing with the table."""
-    words = [f"{plan[0][1]} decks"]
+    words = [_("{count} decks", count=plan[0][1])]
     words += [
-        f"{decks} from {previous + 1} players" for (previous, _), (_, decks) in itertools.pairwise(plan)
+        _("{decks} from {players} players", decks=decks, players=previous + 1)
+        for (previous, _unused), (_seats, decks) in itertools.pairwise(plan)
     ]
     return ", ".join(words)
 
 
-def _plan_choice(plan: DeckPlan) -> str:
-    return f"{plan_words(plan)} (up to {plan[-1][0]} players)"
+def _plan_choice(plan: DeckPlan, _: Words) -> str:
+    return _("{plan} (up to {players} players)", plan=plan_words(plan, _), players=plan[-1][0])
 
 
-def _seconds(value: int | None) -> str:
-    return "off" if value is None else f"{value} s"
+def _seconds(value: int | None, _: Words) -> str:
+    return _("off") if value is None else _("{seconds} s", seconds=value)
 
 
-def _yes(value: bool) -> str:
-    return "yes" if value else "no"
+def _yes(value: bool, _: Words) -> str:
+    return _("yes") if value else _("no")
+
+
+def _number(value: int, _: Words) -> str:
+    return str(value)
+
+
+def _cards(value: int, _: Words) -> str:
+    return _("{count} cards", count=value)
+
+
+def _empty_deck(value: ClosedDeckEmpty, _: Words) -> str:
+    return _("reshuffle the open pile") if value is ClosedDeckEmpty.RESHUFFLE else _("lowest hand wins")
 
 
 @dataclass(frozen=True)
@@ -66,31 +80,34 @@ class Choice:
 @dataclass(frozen=True)
 class Option:
     """An option of the lobby's editor. `field` is the rule it sets; `values` the offered ones
-    (the table's current value is always offered as well); `words` says a value as players read it;
-    `applies` says whether the format lets it matter (a Pool charges its own drops, Deals none)."""
+    (the table's current value is always offered as well); `words` says a value as players read it,
+    in their language; `applies` says whether the format lets it matter (a Pool charges its own
+    drops, Deals none). `label` is English, translated where it is shown (`_(option.label)`)."""
 
     key: str
     label: str
     field: str
     values: tuple[Any, ...]
-    words: Callable[[Any], str]
+    words: Callable[[Any, Words], str]
     applies: Callable[[FormatSpec], bool] = lambda spec: True
 
     def current(self, rules: Rules) -> Any:
         return getattr(rules, self.field)
 
-    def choices(self, rules: Rules) -> tuple[Choice, ...]:
+    def choices(self, rules: Rules, _: Words = EN) -> tuple[Choice, ...]:
         values = list(self.values)
         if self.current(rules) not in values:
             values.append(self.current(rules))
-        return tuple(Choice(self.words(v), _menu_value(v), {self.field: v}) for v in values)
+        return tuple(Choice(self.words(v, _), _menu_value(v), {self.field: v}) for v in values)
 
     def choice(self, rules: Rules, value: str) -> Choice:
         """The menu entry `value` names; a value the menu never offered is refused."""
         for choice in self.choices(rules):
             if choice.value == value:
                 return choice
-        raise RulesError(f"{value!r} is not one of the choices for {self.label.lower()}.")
+        raise RulesError(
+            "{value} is not one of the choices for {option}.", value=repr(value), option=self.label.lower()
+        )
 
 
 def _menu_value(value: Any) -> str:
@@ -115,30 +132,28 @@ def _own_wrong(spec: FormatSpec) -> bool:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("decks", "Decks", "deck_plan", DECK_PLANS, _plan_choice),
-    Option("jokers", "Printed jokers per deck", "printed_jokers_per_deck", (0, 1, 2), str),
-    Option("first_drop", "First drop", "first_drop", (0, 10, 15, 20, 25, 30), str, _points_only),
-    Option("middle_drop", "Middle drop", "middle_drop", (20, 30, 40, 50, 60, 80), str, _points_only),
-    Option("drops", "Drops allowed", "drops_allowed", (True, False), _yes, _drops_matter),
-    Option("wrong_show", "Wrong show", "wrong_declaration", (40, 60, 80, 100, 120, 160), str, _own_wrong),
-    Option("set_size", "Largest set", "max_set_size", (3, 4, 5, 6, 8), lambda v: f"{v} cards"),
+    Option("decks", N_("Decks"), "deck_plan", DECK_PLANS, _plan_choice),
+    Option("jokers", N_("Printed jokers per deck"), "printed_jokers_per_deck", (0, 1, 2), _number),
+    Option("first_drop", N_("First drop"), "first_drop", (0, 10, 15, 20, 25, 30), _number, _points_only),
+    Option("middle_drop", N_("Middle drop"), "middle_drop", (20, 30, 40, 50, 60, 80), _number, _points_only),
+    Option("drops", N_("Drops allowed"), "drops_allowed", (True, False), _yes, _drops_matter),
+    Option(
+        "wrong_show", N_("Wrong show"), "wrong_declaration", (40, 60, 80, 100, 120, 160), _number, _own_wrong
+    ),
+    Option("set_size", N_("Largest set"), "max_set_size", (3, 4, 5, 6, 8), _cards),
     Option(
         "turn",
-        "Turn clock (pick clock with a discard clock)",
+        N_("Turn clock (pick clock with a discard clock)"),
         "turn_seconds",
         (15, 20, 30, 45, 60, 90, 120),
         _seconds,
     ),
-    Option("discard", "Discard clock", "discard_seconds", (None, 10, 15, 20, 30), _seconds),
-    Option("bank", "Time bank", "extra_time_seconds", (0, 30, 60, 90, 120), _seconds),
+    Option("discard", N_("Discard clock"), "discard_seconds", (None, 10, 15, 20, 30), _seconds),
+    Option("bank", N_("Time bank"), "extra_time_seconds", (0, 30, 60, 90, 120), _seconds),
+    Option("empty_deck", N_("Closed deck used up"), "closed_deck_empty", tuple(ClosedDeckEmpty), _empty_deck),
     Option(
-        "empty_deck",
-        "Closed deck used up",
-        "closed_deck_empty",
-        tuple(ClosedDeckEmpty),
-        lambda v: "reshuffle the open pile" if v is ClosedDeckEmpty.RESHUFFLE else "lowest hand wins",
+        "pure_protects", N_("A pure sequence alone protects"), "pure_sequence_protects", (False, True), _yes
     ),
-    Option("pure_protects", "A pure sequence alone protects", "pure_sequence_protects", (False, True), _yes),
 )
 MOST_SEATS = max(rules.max_players for rules in map(preset, Rules.PRESET_NAMES))
 BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
@@ -146,15 +161,15 @@ _BY_FIELD: dict[str, Option] = {option.field: option for option in OPTIONS}
 # Short names for the changed options in a summary ("octro (changed: first drop 10)").
 _SHORT = {
     "deck_plan": "",
-    "printed_jokers_per_deck": "jokers per deck",
-    "drops_allowed": "drops",
-    "wrong_declaration": "wrong show",
-    "max_set_size": "largest set",
-    "turn_seconds": "turn",
-    "discard_seconds": "discard clock",
-    "extra_time_seconds": "time bank",
-    "closed_deck_empty": "empty deck",
-    "pure_sequence_protects": "pure sequence protects",
+    "printed_jokers_per_deck": N_("jokers per deck"),
+    "drops_allowed": N_("drops"),
+    "wrong_declaration": N_("wrong show"),
+    "max_set_size": N_("largest set"),
+    "turn_seconds": N_("turn"),
+    "discard_seconds": N_("discard clock"),
+    "extra_time_seconds": N_("time bank"),
+    "closed_deck_empty": N_("empty deck"),
+    "pure_sequence_protects": N_("pure sequence protects"),
 }
 
 
@@ -169,59 +184,70 @@ def options_for(spec: FormatSpec) -> tuple[Option, ...]:
     return tuple(option for option in OPTIONS if option.applies(spec))
 
 
-def changed_words(rules: Rules) -> str:
+def changed_words(rules: Rules, _: Words = EN) -> str:
     """`first drop 10; turn 45 s`: what differs from the preset, each with its value."""
     words = []
     for name in rules.changed_options():
         value = getattr(rules, name)
         option = _BY_FIELD.get(name)
-        said = plan_words(value) if name == "deck_plan" else option.words(value) if option else _plain(value)
-        label = _SHORT.get(name, name.replace("_", " "))
+        if name == "deck_plan":
+            said = plan_words(value, _)
+        else:
+            said = option.words(value, _) if option else _plain(value, _)
+        label = _(_SHORT[name]) if name in _SHORT else name.replace("_", " ")
         words.append(f"{label} {said}" if label else said)
     return "; ".join(words)
 
 
-def _plain(value: Any) -> str:
+def _plain(value: Any, _: Words) -> str:
     if isinstance(value, bool):
-        return _yes(value)
+        return _yes(value, _)
     if isinstance(value, Enum):
         return str(value.value)
-    return "off" if value is None else str(value)
+    return _("off") if value is None else str(value)
 
 
-def rules_name(rules: Rules) -> str:
+def rules_name(rules: Rules, _: Words = EN) -> str:
     """`octro`, or `octro (changed: first drop 10)`."""
-    changed = changed_words(rules)
-    return f"{rules.preset} (changed: {changed})" if changed else rules.preset
+    changed = changed_words(rules, _)
+    return (
+        _("{preset} (changed: {changes})", preset=rules.preset, changes=changed) if changed else rules.preset
+    )
 
 
-def clock_words(rules: Rules) -> str:
+def clock_words(rules: Rules, _: Words = EN) -> str:
     if rules.discard_seconds is not None:
-        turn = f"{rules.turn_seconds} s to pick + {rules.discard_seconds} s to discard"
+        turn = _(
+            "{pick} s to pick + {discard} s to discard",
+            pick=rules.turn_seconds,
+            discard=rules.discard_seconds,
+        )
     else:
-        turn = f"{rules.turn_seconds} s a turn"
-    return turn + (f", {rules.extra_time_seconds} s bank" if rules.extra_time_seconds else "")
+        turn = _("{seconds} s a turn", seconds=rules.turn_seconds)
+    return turn + (
+        ", " + _("{seconds} s bank", seconds=rules.extra_time_seconds) if rules.extra_time_seconds else ""
+    )
 
 
-def drop_words(spec: FormatSpec, rules: Rules) -> str:
+def drop_words(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     """The drops a deal of this format charges (a Pool's own costs, none in Deals)."""
     played = spec.deal_rules(rules)
     if not played.drops_allowed:
-        return "no drops"
-    return f"drops {played.first_drop}/{played.middle_drop}"
+        return _("no drops")
+    return _("drops {first}/{middle}", first=played.first_drop, middle=played.middle_drop)
 
 
-def rules_line(spec: FormatSpec, rules: Rules) -> str:
+def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     """The rules' name and key numbers, for the lobby, the table message and the terminal."""
     played = spec.deal_rules(rules)
     return " · ".join(
         (
-            rules_name(rules),
-            f"{MIN_PLAYERS}-{rules.max_players} players",
-            plan_words(rules.deck_plan),
-            drop_words(spec, rules),
-            f"wrong show {played.wrong_declaration}",
-            f"cap {played.score_cap}",
-            clock_words(rules),
+            rules_name(rules, _),
+            _("{least}-{most} players", least=MIN_PLAYERS, most=rules.max_players),
+            plan_words(rules.deck_plan, _),
+            drop_words(spec, rules, _),
+            _("wrong show {points}", points=played.wrong_declaration),
+            _("cap {points}", points=played.score_cap),
+            clock_words(rules, _),
         )
     )

@@ -12,243 +12,327 @@ from bot.engine.cards import rank_name
 from bot.engine.commitment import PREFIX
 from bot.engine.formats import DEAL_CHIPS, Family, FormatSpec
 from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, LeaveCost, Rules
+from bot.game_words import format_title
+from bot.i18n import EN, Words
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _format_lines(spec: FormatSpec, base: Rules, point_value: int) -> list[str]:
+def _format_lines(spec: FormatSpec, base: Rules, point_value: int, _: Words) -> list[str]:
+    title = format_title(spec, _)
     if spec.family is Family.POINTS:
+        chips = _.n("{count} chip", "{count} chips", point_value)
         return [
-            f"**{spec.title}**: one deal. The winner collects every other player's points × "
-            f"{_plural(point_value, 'chip')} (virtual chips, never money)."
+            _(
+                "**{format}**: one deal. The winner collects every other player's points × {chips} "
+                "(virtual chips, never money).",
+                format=title,
+                chips=chips,
+            )
         ]
     early = (
-        " The double or half stakes of an early show apply to Points tables only."
+        " " + _("The double or half stakes of an early show apply to Points tables only.")
         if base.early_show_multipliers
         else ""
     )
     if spec.family is Family.DEALS:
         return [
-            f"**{spec.title}**: everyone starts with {DEAL_CHIPS * spec.deals} chips "
-            f"({DEAL_CHIPS} per deal). Each deal's winner takes the losers' points in chips. "
-            "After the last deal the most chips wins; a tie plays one more deal between the tied "
-            "players. There is no dropping in Deals." + early,
+            _(
+                "**{format}**: everyone starts with {chips} chips ({per_deal} per deal). Each deal's "
+                "winner takes the losers' points in chips. After the last deal the most chips wins; a "
+                "tie plays one more deal between the tied players. There is no dropping in Deals.",
+                format=title,
+                chips=DEAL_CHIPS * spec.deals,
+                per_deal=DEAL_CHIPS,
+            )
+            + early,
         ]
-    own = "drop costs"
+    own = _("drop costs")
     if spec.wrong_declaration is not None or spec.score_cap is not None:
-        own = "drop costs, wrong show and score cap"
+        own = _("drop costs, wrong show and score cap")
     return [
-        f"**{spec.title}**: points add up over deals; at {spec.pool_limit} or more you are out, and "
-        f"the last player left wins. Drops cost {spec.first_drop} (before your first pick) or "
-        f"{spec.middle_drop}: a pool keeps its own {own} (below) whatever the rules preset." + early,
-        f"Rejoin: once per pool, while nobody left is above {spec.rejoin_below}, an eliminated player "
-        "may come back at the highest remaining score + 1.",
-        "Split: with two or three players left, all of them may agree to end the pool and share it "
-        "by drops remaining.",
+        _(
+            "**{format}**: points add up over deals; at {limit} or more you are out, and the last "
+            "player left wins. Drops cost {first} (before your first pick) or {middle}: a pool keeps "
+            "its own {own} (below) whatever the rules preset.",
+            format=title,
+            limit=spec.pool_limit,
+            first=spec.first_drop,
+            middle=spec.middle_drop,
+            own=own,
+        )
+        + early,
+        _(
+            "Rejoin: once per pool, while nobody left is above {limit}, an eliminated player may come "
+            "back at the highest remaining score + 1.",
+            limit=spec.rejoin_below,
+        ),
+        _(
+            "Split: with two or three players left, all of them may agree to end the pool and share it "
+            "by drops remaining."
+        ),
     ]
 
 
-def _cards_lines(rules: Rules) -> list[str]:
-    plan = ", ".join(f"{decks} decks up to {players} players" for players, decks in rules.deck_plan)
+def _cards_lines(rules: Rules, _: Words) -> list[str]:
+    plan = ", ".join(
+        _("{decks} decks up to {players} players", decks=decks, players=players)
+        for players, decks in rules.deck_plan
+    )
     per_deck = rules.printed_jokers_per_deck
     if per_deck:
-        totals = " / ".join(str(decks * per_deck) for _, decks in rules.deck_plan)
-        jokers = f"{_plural(per_deck, 'printed joker')} per deck ({totals} in all)"
+        totals = " / ".join(str(decks * per_deck) for _seats, decks in rules.deck_plan)
+        jokers = _.n(
+            "{count} printed joker per deck ({totals} in all)",
+            "{count} printed jokers per deck ({totals} in all)",
+            per_deck,
+            totals=totals,
+        )
     else:
-        jokers = "no printed jokers"
+        jokers = _("no printed jokers")
     lines = [
-        f"**Cards**: {MIN_PLAYERS} to {rules.max_players} players; {plan}; {jokers}. "
-        "Each player gets 13 cards."
+        _(
+            "**Cards**: {least} to {most} players; {plan}; {jokers}. Each player gets 13 cards.",
+            least=MIN_PLAYERS,
+            most=rules.max_players,
+            plan=plan,
+            jokers=jokers,
+        )
     ]
     if not rules.cut_joker:
-        lines.append("**Wild joker**: no card is cut: only printed jokers are wild.")
+        lines.append(_("**Wild joker**: no card is cut: only printed jokers are wild."))
         return lines
     where = (
-        "It lies face up under the closed deck and stays in play: it is the last card drawn from "
-        "the closed deck (and a joker like the rest of its rank)."
+        _(
+            "It lies face up under the closed deck and stays in play: it is the last card drawn from "
+            "the closed deck (and a joker like the rest of its rank)."
+        )
         if rules.cut_card_in_play
-        else "It is set aside, out of play."
+        else _("It is set aside, out of play.")
     )
     printed = (
-        "If it is a printed joker, Aces are wild."
+        _("If it is a printed joker, Aces are wild.")
         if rules.aces_wild_on_printed_cut
-        else "If it is a printed joker, there is no wild rank: only the printed jokers are wild."
+        else _("If it is a printed joker, there is no wild rank: only the printed jokers are wild.")
     )
     lines.append(
-        "**Wild joker**: after the deal a card is cut; every card of its rank is a joker for this "
-        f"deal. {where} {printed}"
+        _(
+            "**Wild joker**: after the deal a card is cut; every card of its rank is a joker for this "
+            "deal. {where} {printed}",
+            where=where,
+            printed=printed,
+        )
     )
     return lines
 
 
-def _meld_lines(rules: Rules) -> list[str]:
+def _meld_lines(rules: Rules, _: Words) -> list[str]:
     joker_runs = (
-        "at most one joker per impure sequence"
+        _("at most one joker per impure sequence")
         if rules.one_joker_per_impure_sequence
-        else "any number of jokers per impure sequence"
+        else _("any number of jokers per impure sequence")
     )
     alone = (
-        "printed jokers alone may make a set"
+        _("printed jokers alone may make a set")
         if rules.joker_only_groups
-        else "printed jokers alone are no group"
+        else _("printed jokers alone are no group")
     )
     lines = [
-        "**Melds**: a sequence is 3+ cards of one suit in a row (A-2-3 and Q-K-A count, K-A-2 does "
-        f"not); it is pure without a joker standing in, with {joker_runs}. A set is 3 to "
-        f"{rules.max_set_size} cards of the same rank, each of a different suit (same rank, not same "
-        f"suit); jokers may fill in, and {alone}. A wild card may always be itself: with sevens "
-        "wild, 5♥ 6♥ 7♥ is a pure sequence and 7♠ 7♥ 7♦ or 7♠ 7♥ JK a set."
+        _(
+            "**Melds**: a sequence is 3+ cards of one suit in a row (A-2-3 and Q-K-A count, K-A-2 does "
+            "not); it is pure without a joker standing in, with {joker_runs}. A set is 3 to {largest} "
+            "cards of the same rank, each of a different suit (same rank, not same suit); jokers may "
+            "fill in, and {alone}. A wild card may always be itself: with sevens wild, 5♥ 6♥ 7♥ is a "
+            "pure sequence and 7♠ 7♥ 7♦ or 7♠ 7♥ JK a set.",
+            joker_runs=joker_runs,
+            largest=rules.max_set_size,
+            alone=alone,
+        )
     ]
     if rules.identical_triplet_pure:
-        lines.append("Three identical cards, such as 9♠ 9♠ 9♠ with three decks, are a pure sequence.")
+        lines.append(_("Three identical cards, such as 9♠ 9♠ 9♠ with three decks, are a pure sequence."))
     return lines
 
 
-def _declare_line(rules: Rules) -> str:
-    parts = ["**Declaring**: all 13 cards in groups, with at least two sequences, one of them pure"]
+def _declare_line(rules: Rules, _: Words) -> str:
     if rules.require_four_card_life:
-        parts.append(" (and one of those two with 4+ cards)")
-    parts.append(". Put your 14th card in the finish slot and show.")
+        need = _(
+            "**Declaring**: all 13 cards in groups, with at least two sequences, one of them pure "
+            "(and one of those two with 4+ cards)."
+        )
+    else:
+        need = _("**Declaring**: all 13 cards in groups, with at least two sequences, one of them pure.")
+    parts = [need, _("Put your 14th card in the finish slot and show.")]
     if rules.show_before_pick:
-        parts.append(" At your first turn you may also show your 13 cards before picking any card.")
+        parts.append(_("At your first turn you may also show your 13 cards before picking any card."))
     parts.append(
-        " Jokers you do not need may lie on a plank of their own: the show is still valid."
+        _("Jokers you do not need may lie on a plank of their own: the show is still valid.")
         if rules.spare_jokers_plank
-        else " Every card must be in a group, jokers too."
+        else _("Every card must be in a group, jokers too.")
     )
-    parts.append(f" A wrong show costs {rules.wrong_declaration} points and you are out of the deal.")
-    return "".join(parts)
+    parts.append(
+        _("A wrong show costs {points} points and you are out of the deal.", points=rules.wrong_declaration)
+    )
+    return " ".join(parts)
 
 
-def _protection_words(rules: Rules) -> str:
+def _protection_words(rules: Rules, _: Words) -> str:
     """What a loser pays, for the four settings of the two protection options."""
     if rules.pure_sequence_protects and rules.sets_protected:
         # 003 "the value of cards that are not in sequence are calculated": read, once both
         # sequences are there, as cards in no valid group (sets go free too).
-        return (
+        return _(
             "With a pure sequence a loser pays for the cards outside sequences; with a second "
             "sequence too, only for the cards in no valid group (sets go free then). Without a "
             "pure sequence every card counts."
         )
     if rules.pure_sequence_protects:
-        return (
+        return _(
             "A loser holding a pure sequence pays nothing for it or for any other sequence, but pays "
             "for sets and loose cards. Without a pure sequence every card counts."
         )
     if rules.sets_protected:
-        return (
+        return _(
             "A loser with a pure sequence and a second sequence pays only for the cards in no group; "
             "without both, every card counts."
         )
-    return (
+    return _(
         "A loser with a pure sequence and a second sequence pays for every card outside sequences "
         "(sets pay too); without both, every card counts."
     )
 
 
-def _points_line(rules: Rules) -> str:
+def _points_line(rules: Rules, _: Words) -> str:
     parts = [
-        f"**Points**: K Q J count 10, an Ace {rules.ace_points}, other cards their number, jokers 0. "
-        f"{_protection_words(rules)} A hand pays at most {rules.score_cap}."
+        _(
+            "**Points**: K Q J count 10, an Ace {ace}, other cards their number, jokers 0.",
+            ace=rules.ace_points,
+        ),
+        _protection_words(rules, _),
+        _("A hand pays at most {cap}.", cap=rules.score_cap),
     ]
     if rules.missed_declaration_points is not None:
         parts.append(
-            f" A missed declaration: a loser whose 13 cards already made a valid show when another "
-            f"player declared pays {rules.missed_declaration_points} instead of its count."
+            _(
+                "A missed declaration: a loser whose 13 cards already made a valid show when another "
+                "player declared pays {points} instead of its count.",
+                points=rules.missed_declaration_points,
+            )
         )
     if rules.early_show_multipliers:
-        double = "Rummy before picking any card: every loser pays double. " if rules.show_before_pick else ""
+        if rules.show_before_pick:
+            parts.append(_("Rummy before picking any card: every loser pays double."))
         parts.append(
-            f" {double}Rummy after picking just one card: every loser pays half (rounded up). The "
-            f"double or half comes after the cap (a capped hand pays {rules.score_cap * 2} or "
-            f"{(rules.score_cap + 1) // 2}); drops and wrong shows are not changed."
+            _(
+                "Rummy after picking just one card: every loser pays half (rounded up). The double or "
+                "half comes after the cap (a capped hand pays {double} or {half}); drops and wrong shows "
+                "are not changed.",
+                double=rules.score_cap * 2,
+                half=(rules.score_cap + 1) // 2,
+            )
         )
-    return "".join(parts)
+    return " ".join(parts)
 
 
-def _turn_line(rules: Rules) -> str:
+def _turn_line(rules: Rules, _: Words) -> str:
     if rules.discard_seconds is not None:
-        clock = (
-            f"{rules.turn_seconds} s to pick, then {rules.discard_seconds} s to discard. When the pick "
-            "clock runs out the top card of the closed deck is picked for you; when the discard clock "
-            "runs out the new card is thrown back."
+        clock = _(
+            "{pick} s to pick, then {discard} s to discard. When the pick clock runs out the top card "
+            "of the closed deck is picked for you; when the discard clock runs out the new card is "
+            "thrown back.",
+            pick=rules.turn_seconds,
+            discard=rules.discard_seconds,
         )
     else:
-        clock = (
-            f"{rules.turn_seconds} s a turn; when it runs out the top card of the closed deck is "
-            "picked for you and thrown back."
+        clock = _(
+            "{seconds} s a turn; when it runs out the top card of the closed deck is picked for you "
+            "and thrown back.",
+            seconds=rules.turn_seconds,
         )
     bank = (
-        f" Each player also has a {rules.extra_time_seconds} s time bank for the whole match."
+        _(
+            "Each player also has a {seconds} s time bank for the whole match.",
+            seconds=rules.extra_time_seconds,
+        )
         if rules.extra_time_seconds
-        else " There is no time bank."
+        else _("There is no time bank.")
     )
-    parts = [f"**Turns**: pick from the closed deck or the open pile, then discard. {clock}{bank}"]
+    parts = [_("**Turns**: pick from the closed deck or the open pile, then discard."), clock, bank]
     if rules.declare_on_timeout:
-        parts.append(" A hand that can show when its time runs out declares by itself.")
+        parts.append(_("A hand that can show when its time runs out declares by itself."))
     parts.append(
-        " A turn in which the clock played for you counts as one missed turn; "
-        f"{_plural(rules.max_missed_turns, 'missed turn')} in a row count as a middle drop "
-        f"({rules.middle_drop})."
+        _.n(
+            "A turn in which the clock played for you counts as one missed turn; {count} missed turn in "
+            "a row count as a middle drop ({points}).",
+            "A turn in which the clock played for you counts as one missed turn; {count} missed turns "
+            "in a row count as a middle drop ({points}).",
+            rules.max_missed_turns,
+            points=rules.middle_drop,
+        )
     )
     parts.append(
-        " A joker just discarded by the previous player may be picked."
+        _("A joker just discarded by the previous player may be picked.")
         if rules.pick_discarded_joker
-        else " A joker just discarded by the previous player cannot be picked (the first open card can)."
+        else _("A joker just discarded by the previous player cannot be picked (the first open card can).")
     )
     parts.append(
-        " A card taken from the open pile may go straight back."
+        _("A card taken from the open pile may go straight back.")
         if rules.rediscard_open_pick
-        else " A card taken from the open pile cannot be thrown straight back (nor be the finish card)."
+        else _("A card taken from the open pile cannot be thrown straight back (nor be the finish card).")
     )
-    return "".join(parts)
+    return " ".join(parts)
 
 
-def _leaving_line(rules: Rules) -> str:
+def _leaving_line(rules: Rules, _: Words) -> str:
     drops = (
-        f"**Drops**: {rules.first_drop} before your first pick, {rules.middle_drop} after."
+        _(
+            "**Drops**: {first} before your first pick, {middle} after.",
+            first=rules.first_drop,
+            middle=rules.middle_drop,
+        )
         if rules.drops_allowed
-        else "**Drops**: not allowed."
+        else _("**Drops**: not allowed.")
     )
     if rules.leave_cost is LeaveCost.DROP_OR_HAND:
-        leave = (
-            f" Leaving the table costs {rules.first_drop} before your first pick, else {rules.middle_drop}; "
-            "but if someone shows before your next turn would have come, your hand is scored instead."
+        leave = _(
+            "Leaving the table costs {first} before your first pick, else {middle}; but if someone "
+            "shows before your next turn would have come, your hand is scored instead.",
+            first=rules.first_drop,
+            middle=rules.middle_drop,
         )
     else:
-        leave = f" Leaving the table before a show costs {rules.middle_drop}."
-    return drops + leave
+        leave = _("Leaving the table before a show costs {points}.", points=rules.middle_drop)
+    return f"{drops} {leave}"
 
 
-def _empty_deck_line(rules: Rules) -> str:
+def _empty_deck_line(rules: Rules, _: Words) -> str:
     if rules.closed_deck_empty is ClosedDeckEmpty.RESHUFFLE:
-        return "**Empty deck**: the open pile, less its top card, is shuffled into a new closed deck."
-    return (
+        return _("**Empty deck**: the open pile, less its top card, is shuffled into a new closed deck.")
+    return _(
         "**Empty deck**: when the closed deck is used up the deal ends: every hand is scored as it "
         "stands, the lowest wins and the others pay their count."
     )
 
 
-def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1) -> str:
+def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1, _: Words = EN) -> str:
     rules = spec.deal_rules(base)
     lines = [
-        *_format_lines(spec, base, point_value),
-        *_cards_lines(rules),
-        *_meld_lines(rules),
-        _declare_line(rules),
-        _points_line(rules),
-        _turn_line(rules),
-        _leaving_line(rules),
-        _empty_deck_line(rules),
-        "**Fair shuffle**: each deal publishes a SHA-256 commitment before the first card. At the end "
-        f"the deck order and a salt are revealed: sha256 of `{PREFIX}|deal|<salt>|<order>` must equal "
-        "the commitment (check with `/rummy verify` or any sha256 tool).",
+        *_format_lines(spec, base, point_value, _),
+        *_cards_lines(rules, _),
+        *_meld_lines(rules, _),
+        _declare_line(rules, _),
+        _points_line(rules, _),
+        _turn_line(rules, _),
+        _leaving_line(rules, _),
+        _empty_deck_line(rules, _),
+        _(
+            "**Fair shuffle**: each deal publishes a SHA-256 commitment before the first card. At the "
+            "end the deck order and a salt are revealed: sha256 of {formula} must equal the "
+            "commitment (check with `/rummy verify` or any sha256 tool).",
+            formula=f"`{PREFIX}|deal|<salt>|<order>`",
+        ),
     ]
     return "\n".join(lines)
 
 
-def wild_words(wild_rank: int | None) -> str:
+def wild_words(wild_rank: int | None, _: Words = EN) -> str:
     """`7s are wild` for the headers of hand and table messages."""
-    return f"{rank_name(wild_rank)}s are wild" if wild_rank else "no wild rank"
+    return _("{rank}s are wild", rank=_(rank_name(wild_rank))) if wild_rank else _("no wild rank")

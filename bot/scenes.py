@@ -17,7 +17,9 @@ from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
+from bot.game_words import STANDING_WORDS, format_title
 from bot.hand_layout import HandLayout, with_sets_shown
+from bot.i18n import EN, N_, Words
 from bot.leagues import NightStatus, Season
 from render.scenes import (
     GroupKind as PictureGroupKind,
@@ -44,28 +46,26 @@ _GROUP_KINDS: dict[GroupKind, PictureGroupKind] = {
 }
 
 _OUTCOME_NOTES = {
-    Outcome.FIRST_DROP: "first drop",
-    Outcome.MIDDLE_DROP: "middle drop",
-    Outcome.LEFT: "left the table",
-    Outcome.LEFT_HAND_SCORED: "left, hand scored",  # a show came before their next turn (003)
-    Outcome.MISSED_DECLARATION: "missed declaration",  # their 13 cards were a valid show (003)
-    Outcome.WRONG_SHOW: "wrong show",
-    Outcome.WON: "valid show",
+    Outcome.FIRST_DROP: N_("first drop"),
+    Outcome.MIDDLE_DROP: N_("middle drop"),
+    Outcome.LEFT: N_("left the table"),
+    Outcome.LEFT_HAND_SCORED: N_("left, hand scored"),  # a show came before their next turn (003)
+    Outcome.MISSED_DECLARATION: N_("missed declaration"),  # their 13 cards were a valid show (003)
+    Outcome.WRONG_SHOW: N_("wrong show"),
+    Outcome.WON: N_("valid show"),
 }
 # What every scored hand paid after an early show (004), said in the title.
 _STAKES_TITLES = {
-    Stakes.DOUBLE: "rummy before a pick: ×2",
-    Stakes.HALF: "rummy after one pick: ½",
+    Stakes.DOUBLE: N_("rummy before a pick: ×2"),
+    Stakes.HALF: N_("rummy after one pick: ½"),
 }
 
 
-def standing_text(match: Match, seat: int) -> str:
+def standing_text(match: Match, seat: int, _: Words = EN) -> str:
     value = match.standings[seat]
     if match.spec.family is Family.POOL:
         return f"{value} / {match.spec.pool_limit}"
-    if match.spec.family is Family.POINTS:
-        return f"{value:+,} chips"
-    return f"{value:,} chips"
+    return _("{chips} chips", chips=f"{value:+,}" if match.spec.family is Family.POINTS else f"{value:,}")
 
 
 def _status(match: Match, seat: int) -> SeatStatus:
@@ -82,16 +82,16 @@ def _status(match: Match, seat: int) -> SeatStatus:
     return "playing" if status is DealSeatStatus.PLAYING else "dropped"
 
 
-def table_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> TableScene:
+def table_scene(match: Match, names: Sequence[str], four_colour: bool = False, _: Words = EN) -> TableScene:
     """The public table: never a hand, only how many cards each seat holds."""
     deal = match.deal
     number = len(match.finished_deals) + (1 if deal else 0)
-    title = f"{match.spec.title} · Deal {number}"
+    title = _("{format} · Deal {number}", format=format_title(match.spec, _), number=number)
     seats = tuple(
         SeatView(
             name=names[seat],
             cards_count=len(deal.seats[seat].hand) if deal else 0,
-            standing=standing_text(match, seat),
+            standing=standing_text(match, seat, _),
             to_act=bool(deal and deal.turn == seat and deal.phase != "over"),
             status=_status(match, seat),
         )
@@ -105,6 +105,7 @@ def table_scene(match: Match, names: Sequence[str], four_colour: bool = False) -
         seats=seats,
         title=title,
         four_colour=four_colour,
+        language=_.language,
     )
 
 
@@ -127,7 +128,9 @@ def labelled_groups(
     )
 
 
-def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = False) -> HandScene:
+def hand_scene(
+    match: Match, seat: int, layout: HandLayout, four_colour: bool = False, _: Words = EN
+) -> HandScene:
     """One player's own hand, laid out as they grouped it (or as the solver suggests)."""
     deal = match.deal
     assert deal is not None, "there is no hand between deals"
@@ -144,19 +147,22 @@ def hand_scene(match: Match, seat: int, layout: HandLayout, four_colour: bool = 
         picked=picked,
         total_points=judge_groups(layout.groups, view.wild_rank, rules).points,
         four_colour=four_colour,
-        title=f"{match.spec.title} · your hand",
+        title=_("{format} · your hand", format=format_title(match.spec, _)),
+        language=_.language,
     )
 
 
 _SHOWN_OUTCOMES = (Outcome.HAND, Outcome.WRONG_SHOW, Outcome.MISSED_DECLARATION, Outcome.LEFT_HAND_SCORED)
 
 
-def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | None) -> str:
+def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | None, _: Words) -> str:
     """Why a seat paid what it paid: its outcome, or for a scored hand after an early show (004)
     the hand's own count doubled or halved, so the plate's total reads against its labels."""
     if stakes is not None and hand_points and outcome in (Outcome.HAND, Outcome.LEFT_HAND_SCORED):
-        return f"double: {hand_points} × 2" if stakes is Stakes.DOUBLE else f"half of {hand_points}"
-    return _OUTCOME_NOTES.get(outcome, "") if outcome else ""
+        if stakes is Stakes.DOUBLE:
+            return _("double: {points} × 2", points=hand_points)
+        return _("half of {points}", points=hand_points)
+    return _(_OUTCOME_NOTES.get(outcome, "")) if outcome else ""
 
 
 def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
@@ -167,7 +173,7 @@ def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> boo
     return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
 
-def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) -> ResultScene:
+def result_scene(match: Match, names: Sequence[str], four_colour: bool = False, _: Words = EN) -> ResultScene:
     """The last finished deal: every hand, grouped as scored, with what each seat was charged."""
     record: dict[str, Any] = match.finished_deals[-1]
     wild_rank = record["wild_rank"]
@@ -196,8 +202,8 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
                 groups=groups,
                 points=raw["points"],
                 winner=seat == record["winner"],
-                standing=standing_text(match, seat),
-                note=_note(outcome, stakes, hand_points),
+                standing=standing_text(match, seat, _),
+                note=_note(outcome, stakes, hand_points, _),
             )
         )
     number = len(match.finished_deals)
@@ -205,26 +211,34 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False) 
         players=tuple(players),
         wild_rank=wild_rank,
         title=" · ".join(
-            (match.spec.title, f"Deal {number} result", *([_STAKES_TITLES[stakes]] if stakes else []))
+            (
+                format_title(match.spec, _),
+                _("Deal {number} result", number=number),
+                *([_(_STAKES_TITLES[stakes])] if stakes else []),
+            )
         ),
         four_colour=four_colour,
         adds_up=match.spec.family is Family.POOL,
+        language=_.language,
     )
 
 
-def standings_scene(match: Match, names: Sequence[str]) -> StandingsScene:
+def standings_scene(match: Match, names: Sequence[str], _: Words = EN) -> StandingsScene:
     rows = tuple(
         StandingsRow(
             name=names[seat],
             scores=tuple(points[seat] for points in match.history),
             total=match.standings[seat],
-            status="" if match.seat_status[seat] is Standing.IN else match.seat_status[seat].value,
+            status=""
+            if match.seat_status[seat] is Standing.IN
+            else _(STANDING_WORDS[match.seat_status[seat]]),
         )
         for seat in range(match.players)
     )
     limit = match.spec.pool_limit if match.spec.family is Family.POOL else None
-    columns = tuple(f"D{number}" for number in range(1, len(match.history) + 1))
-    return StandingsScene(title=f"{match.spec.title} · standings", rows=rows, limit=limit, columns=columns)
+    columns = tuple(_("D{number}", number=number) for number in range(1, len(match.history) + 1))
+    title = _("{format} · standings", format=format_title(match.spec, _))
+    return StandingsScene(title=title, rows=rows, limit=limit, columns=columns, language=_.language)
 
 
 def league_standings_scene(
@@ -234,6 +248,7 @@ def league_standings_scene(
     title: str = "",
     limit: int | None = None,
     provisional: bool = False,
+    _: Words = EN,
 ) -> StandingsScene:
     """A league season's table: one column per night counted (N1, N2, ...), each member in the
     colour of their first night (`Season.colour_order`), an admin's adjustment marked apart
@@ -246,10 +261,10 @@ def league_standings_scene(
     colours = season.colour_order()
     rows = []
     for line in season.standings(provisional):
-        status = [f"{line.wins} win{'s' if line.wins != 1 else ''}"] if line.wins else []
+        status = [_.n("{count} win", "{count} wins", line.wins)] if line.wins else []
         if line.no_shows:
-            status.append(f"{line.no_shows} no-show{'s' if line.no_shows != 1 else ''}")
-        name = names.get(line.user_id, f"Member {line.user_id}")
+            status.append(_.n("{count} no-show", "{count} no-shows", line.no_shows))
+        name = names.get(line.user_id, _("Member {id}", id=line.user_id))
         rows.append(
             StandingsRow(
                 f"{line.rank}. {name}",
@@ -262,16 +277,19 @@ def league_standings_scene(
         )
     notes = []
     if any(any(line_marks) for line_marks in (row.marked for row in rows)):
-        notes.append("† includes an admin's adjustment (the reason is in /league history)")
+        notes.append(_("† includes an admin's adjustment (the reason is in /league history)"))
     if live:
-        notes.append(f"N{nights[-1].number}* is tonight so far: provisional until the night is over")
-    columns = [f"N{night.number}" for night in nights]
+        notes.append(
+            _("N{number}* is tonight so far: provisional until the night is over", number=nights[-1].number)
+        )
+    columns = [_("N{number}", number=night.number) for night in nights]
     if live:
         columns[-1] += "*"
     return StandingsScene(
-        title=title or f"Season {season.number} standings",
+        title=title or _("Season {number} standings", number=season.number),
         rows=tuple(rows),
         limit=limit,
         columns=tuple(columns),
         notes=tuple(notes),
+        language=_.language,
     )

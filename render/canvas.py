@@ -6,8 +6,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engine.cards import RANK_LABELS
+from bot.i18n import words
 from render import theme
-from render.fonts import font
+from render.fonts import font_for
 
 Box = tuple[float, float, float, float]
 RIM = 6
@@ -47,7 +49,7 @@ def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Imag
     Most text repeats from picture to picture (position numbers, group names, seat names), and
     FreeType rasterising is the biggest part of composing a picture after pasting the cards.
     """
-    face = font(size, weight)
+    face = font_for(value, size, weight)
     left, top, right, bottom = (round(edge) for edge in face.getbbox(value, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255, anchor=anchor)
@@ -72,7 +74,7 @@ def text(
 @lru_cache(maxsize=4096)
 def text_width(value: str, size: int, weight: str = "regular") -> float:
     """The text's advance width, measured once (group labels try several names per picture)."""
-    return font(size, weight).getlength(value)
+    return font_for(value, size, weight).getlength(value)
 
 
 def pill(
@@ -97,3 +99,10 @@ def labelled_pill(
     pill(draw, (left, centre_y - size * 0.85, right, centre_y + size * 0.85), fill)
     text(draw, ((left + right) / 2, centre_y), value, size, ink, weight, anchor="mm")
     return left
+
+
+def wild_label(wild_rank: int | None, language: str) -> str | None:
+    """The header's pill naming what is wild ("Wild: 7s + jokers"); None when nothing is."""
+    if wild_rank is None:
+        return None
+    return words(language)("Wild: {rank}s + jokers", rank=RANK_LABELS.get(wild_rank, "Joker"))

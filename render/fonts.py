@@ -1,8 +1,14 @@
 """The bundled fonts, and making any player name safe to draw in a fixed width.
 
 DejaVu Sans ships in `render/fonts/` with its licence so every machine draws the same glyphs
-(golden tests compare pixels). The BASIC layout engine is used on purpose: it does not depend on
-libraqm being present, is faster for short Latin labels and gives the same pixels everywhere.
+(golden tests compare pixels). The BASIC layout engine is used on purpose for it: it does not
+depend on libraqm being present, is faster for short Latin labels and gives the same pixels
+everywhere.
+
+Hindi words are drawn with Noto Sans Devanagari (bundled beside it, SIL Open Font Licence), and
+only through Pillow's RAQM layout: Devanagari joins letters into conjuncts and moves vowel signs
+(ि is drawn before the consonant it follows), which only a shaping engine does. Pillow's wheels
+include libraqm; `check_complex_layout` says what to install where it is missing.
 
 Names come from Discord and can hold emoji or scripts the font lacks. Those would print as
 boxes, so they are dropped (a name made only of emoji becomes "?"); names wider than their slot
@@ -15,7 +21,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _FILES = {
@@ -24,6 +30,8 @@ _FILES = {
     "condensed": "DejaVuSansCondensed-Bold.ttf",
 }
 ELLIPSIS = "…"
+DEVANAGARI = "NotoSansDevanagari.ttf"  # one variable font: weight and width are axes
+_DEVANAGARI_AXES = {"regular": (400, 100), "bold": (700, 100), "condensed": (700, 62.5)}  # (wght, wdth)
 _MISSING = "\U0010fffd"  # a private-use code point no font here has: it renders as the "missing" box
 
 
@@ -33,9 +41,42 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / _FILES[weight]), size=size, layout_engine=ImageFont.Layout.BASIC)
 
 
+@lru_cache(maxsize=128)
+def devanagari_font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
+    """Noto Sans Devanagari at `weight`, shaped by raqm (see the module's docstring)."""
+    face = ImageFont.truetype(str(FONT_DIR / DEVANAGARI), size=size, layout_engine=ImageFont.Layout.RAQM)
+    face.set_variation_by_axes(list(_DEVANAGARI_AXES[weight]))
+    return face
+
+
+def is_devanagari(text: str) -> bool:
+    return any("\u0900" <= char <= "\u097f" or "\ua8e0" <= char <= "\ua8ff" for char in text)
+
+
+def font_for(text: str, size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
+    """The face that draws `text`: Noto Sans Devanagari for Hindi (its Latin and digits too, so a
+    line keeps one face), DejaVu Sans for the rest."""
+    return devanagari_font(size, weight) if is_devanagari(text) else font(size, weight)
+
+
+def check_complex_layout() -> str | None:
+    """None when Pillow can shape Devanagari; else what to install (said at start-up, and a test
+    fails): without raqm, Hindi words come out as letters in the wrong order."""
+    if features.check("raqm"):
+        return None
+    return (
+        "Pillow has no raqm layout, so Hindi text would be drawn wrongly. Install Pillow's wheel "
+        "(`pip install --force-reinstall Pillow`), which includes it, or, for a Pillow built from "
+        "source, the system's libraqm (e.g. `apt-get install libraqm0`) and reinstall Pillow."
+    )
+
+
 @lru_cache(maxsize=4096)
 def has_glyph(char: str) -> bool:
-    """Whether DejaVu Sans draws `char` as itself rather than as the missing-glyph box."""
+    """Whether DejaVu Sans draws `char` as itself rather than as the missing-glyph box (Devanagari
+    letters are drawn with their own font)."""
+    if is_devanagari(char):
+        return True
     probe = font(20)
     mask = probe.getmask(char)
     missing = probe.getmask(_MISSING)
@@ -58,6 +99,9 @@ def clean_text(text: str) -> str:
 
 def fit_text(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
     """`text` cut at the longest prefix that, with an ellipsis, fits in `max_width` pixels."""
+    if is_devanagari(text):  # measured in the face it will be drawn in, at the same weight
+        weight = next((name for name, file in _FILES.items() if str(face.path).endswith(file)), "regular")
+        face = devanagari_font(round(face.size), weight)
     if face.getlength(text) <= max_width:
         return text
     low, high = 0, len(text)
@@ -72,6 +116,8 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
     return ELLIPSIS if face.getlength(ELLIPSIS) <= max_width else ""
 
 
+@lru_cache(maxsize=4096)
 def player_name(name: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """A Discord name ready to draw in a slot `max_width` pixels wide."""
+    """A Discord name ready to draw in a slot `max_width` pixels wide (kept: the same names are
+    drawn on every move, and measuring a Devanagari one goes through raqm's shaping)."""
     return fit_text(clean_text(name) or "?", face, max_width)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Card, is_wild
+from bot.i18n import ENGLISH, words
 from render import theme
 from render.canvas import text, text_width
 from render.fonts import fit_text, font
@@ -153,23 +154,24 @@ def paste_cards(
         sprite.pieces.paste(canvas, (sprite.x, sprite.y))
 
 
-def group_label(group: HandGroup, width: float, size: int) -> tuple[str, str]:
+def group_label(group: HandGroup, width: float, size: int, language: str = ENGLISH) -> tuple[str, str]:
     """The longest kind name that fits beside the points, and the points text."""
-    points = f"{group.points} pts"
+    _ = words(language)
+    points = _("{points} pts", points=group.points)
     room = width - text_width(points, size, "bold") - size * 0.6
-    for name in theme.GROUP_LABELS[group.kind]:
+    names = [_(name) for name in theme.GROUP_LABELS[group.kind]]
+    for name in names:
         if text_width(name, size, "bold") <= room:
             return name, points
-    shortest = theme.GROUP_LABELS[group.kind][-1]
-    return fit_text(shortest, font(size, "bold"), room), points
+    return fit_text(names[-1], font(size, "bold"), room), points
 
 
-def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
+def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int, language: str = ENGLISH) -> int:
     """Kind and points over each group, underlined in the kind's colour; returns the height used."""
     for placed in row.groups:
         colour = theme.GROUP_COLOURS[placed.group.kind]
         span = placed.right - placed.left
-        name, points = group_label(placed.group, span, size)
+        name, points = group_label(placed.group, span, size, language)
         text(draw, (placed.left + 2, top), name, size, colour, "bold")
         text(draw, (placed.right - 2, top), points, size, theme.INK, "bold", anchor="ra")
     return draw_bars(draw, row, top, size)

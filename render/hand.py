@@ -11,9 +11,9 @@ from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import RANK_LABELS
+from bot.i18n import words
 from render import theme
-from render.canvas import felt_band, labelled_pill, pill, text
+from render.canvas import felt_band, labelled_pill, pill, text, wild_label
 from render.groups import (
     PlacedGroup,
     Row,
@@ -90,7 +90,7 @@ def _bands(scene: HandScene, height: int) -> list[tuple[int, Callable[[], Image.
     bands: list[tuple[int, Callable[[], Image.Image]]] = [(0, header)]
     for row, cards_top in layout(scene):
         top = cards_top - LIFT - 8 - LABEL_BAND
-        labels = _label_key(row)
+        labels = _label_key(row, scene.language)
         numbers = _numbers_key(row, scene.picked)
         bands.append((top, partial(_labels_band, labels, top, height)))
         bands.append((top + CARDS_BAND_TOP, partial(_cards_band, scene, row, top, height)))
@@ -102,40 +102,42 @@ def _felt_band(height: int, top: int, bottom: int) -> Image.Image:
     return felt_band(WIDTH, height, top, bottom)
 
 
-def _header_key(scene: HandScene) -> tuple[str, int, str | None]:
-    """What the header shows: the title, the points and the wild rank's label."""
-    title = scene.title or f"Your hand · {len(scene.cards)} cards"
-    wild = None if scene.wild_rank is None else RANK_LABELS.get(scene.wild_rank, "Joker")
-    return title, scene.points, wild
+def _header_key(scene: HandScene) -> tuple[str, str, str | None]:
+    """What the header shows, in the scene's words: the title, the points and the wild rank."""
+    _ = words(scene.language)
+    title = scene.title or _.n("Your hand · {count} card", "Your hand · {count} cards", len(scene.cards))
+    return title, _("{points} pts", points=scene.points), wild_label(scene.wild_rank, scene.language)
 
 
-def _header_band(title: str, points: int, wild: str | None, height: int) -> Image.Image:
+def _header_band(title: str, points: str, wild: str | None, height: int) -> Image.Image:
     band = _felt_band(height, 0, HEADER)
     draw = ImageDraw.Draw(band)
     centre_y = HEADER / 2
     text(draw, (PAD, centre_y), title, 24, theme.INK, "bold", anchor="lm")
-    right = labelled_pill(draw, WIDTH - PAD, centre_y, f"{points} pts", 19, theme.GOLD, theme.GOLD_DARK)
+    right = labelled_pill(draw, WIDTH - PAD, centre_y, points, 19, theme.GOLD, theme.GOLD_DARK)
     if wild is not None:
-        labelled_pill(draw, right - 12, centre_y, f"Wild: {wild}s + jokers", 17, theme.PANEL, theme.GOLD)
+        labelled_pill(draw, right - 12, centre_y, wild, 17, theme.PANEL, theme.GOLD)
     return band
 
 
-LabelKey = tuple[tuple[GroupKind, int, int, int], ...]  # kind, points, left, right per group
+# The picture's language, then kind, points, left, right per group.
+LabelKey = tuple[str, tuple[tuple[GroupKind, int, int, int], ...]]
 
 
-def _label_key(row: Row) -> LabelKey:
-    return tuple((g.group.kind, g.group.points, g.left, g.right) for g in row.groups)
+def _label_key(row: Row, language: str) -> LabelKey:
+    return language, tuple((g.group.kind, g.group.points, g.left, g.right) for g in row.groups)
 
 
 def _label_row(labels: LabelKey) -> Row:
     """A row with only what the labels draw from: each group's kind, points and span."""
-    groups = (PlacedGroup(HandGroup(kind, (), points), left, right) for kind, points, left, right in labels)
+    spans = labels[1]
+    groups = (PlacedGroup(HandGroup(kind, (), points), left, right) for kind, points, left, right in spans)
     return Row(tuple(groups), (), 0)
 
 
 def _labels_band(labels: LabelKey, top: int, height: int) -> Image.Image:
     band = _felt_band(height, top, top + CARDS_BAND_TOP)
-    draw_labels(ImageDraw.Draw(band), _label_row(labels), 0, STYLE.label_size)
+    draw_labels(ImageDraw.Draw(band), _label_row(labels), 0, STYLE.label_size, labels[0])
     return band
 
 
@@ -201,7 +203,7 @@ def _numbers_band(numbers: tuple[NumbersKey, int | None], top: int, height: int)
 
 
 @lru_cache(maxsize=1024)
-def _header_deflated(title: str, points: int, wild: str | None, height: int) -> Band:
+def _header_deflated(title: str, points: str, wild: str | None, height: int) -> Band:
     return deflate_band(to_palette(_header_band(title, points, wild, height)))
 
 
@@ -227,7 +229,7 @@ def render_hand(scene: HandScene) -> bytes:
     bands = [_header_deflated(*_header_key(scene), height)]
     for row, cards_top in layout(scene):
         top = cards_top - LIFT - 8 - LABEL_BAND
-        bands.append(_labels_deflated(_label_key(row), top, height))
+        bands.append(_labels_deflated(_label_key(row, scene.language), top, height))
         bands.append(deflate_band(_cards_band_indexed(scene, row, top, height)))
         bands.append(_numbers_deflated(_numbers_key(row, scene.picked), top, height))
     return write(WIDTH, bands)

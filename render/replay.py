@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import RANK_LABELS
+from bot.i18n import words
 from render import theme
-from render.canvas import felt, labelled_pill, text, text_width
+from render.canvas import felt, labelled_pill, text, text_width, wild_label
 from render.fonts import clean_text, fit_text, font, player_name
 from render.groups import RowStyle, draw_labels, paste_cards, place_row
 from render.palette import to_palette
@@ -48,9 +48,9 @@ def replay_height(seats: int) -> int:
 def replay_image(scene: ReplayScene) -> Image.Image:
     canvas = felt(WIDTH, replay_height(len(scene.seats)))
     draw = ImageDraw.Draw(canvas)
+    _ = words(scene.language)
     text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
-    if scene.wild_rank is not None:
-        wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
+    if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
         labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
     piles = TableScene(
         scene.open_card,
@@ -59,11 +59,12 @@ def replay_image(scene: ReplayScene) -> Image.Image:
         scene.wild_rank,
         (),
         four_colour=scene.four_colour,
+        language=scene.language,
     )
     top = HEADER + 6
-    _deck(canvas, draw, top, scene.closed_count)
-    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, "Open card", piles)
-    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, "Cut joker", piles)
+    _deck(canvas, draw, top, scene.closed_count, _)
+    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), piles)
+    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), piles)
     _caption(draw, scene, top)
     top = HEADER + PILES_HEIGHT
     for seat in scene.seats:
@@ -132,7 +133,7 @@ def _plate(
         text_right = left + text_width(tag, 14, "bold") + 20
         labelled_pill(draw, text_right, bottom - 24, tag, 14, fill, tag_ink)
     row = place_row(seat.groups, HAND_LEFT, WIDTH - PAD - 16 - HAND_LEFT, STYLE, 1)
-    draw_labels(draw, row, top + 10, STYLE.label_size)
+    draw_labels(draw, row, top + 10, STYLE.label_size, scene.language)
     cards_top = top + 10 + 20 + 4 + LIFT
     paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, seat.picked, LIFT)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import RANK_LABELS
+from bot.i18n import words
 from render import theme
-from render.canvas import felt, labelled_pill, text
+from render.canvas import felt, labelled_pill, text, wild_label
 from render.fonts import font, player_name
 from render.groups import RowStyle, draw_labels, paste_cards, place_row
 from render.png import encode
@@ -40,9 +40,8 @@ def result_height(players: tuple[PlayerResult, ...]) -> int:
 def result_image(scene: ResultScene) -> Image.Image:
     canvas = felt(WIDTH, result_height(scene.players))
     draw = ImageDraw.Draw(canvas)
-    text(draw, (PAD, HEADER / 2), scene.title or "Result", 26, theme.INK, "bold", "lm")
-    if scene.wild_rank is not None:
-        wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
+    text(draw, (PAD, HEADER / 2), scene.title or words(scene.language)("Result"), 26, theme.INK, "bold", "lm")
+    if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
         labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
     top = HEADER
     for player in scene.players:
@@ -56,11 +55,12 @@ def result_image(scene: ResultScene) -> Image.Image:
 
 def _points(player: PlayerResult, scene: ResultScene) -> str:
     sign = "+" if scene.adds_up else "−"
-    return f"{sign}{player.points} pts" if player.points and not player.winner else "0 pts"
+    shown = f"{sign}{player.points}" if player.points and not player.winner else "0"
+    return words(scene.language)("{points} pts", points=shown)
 
 
-def _tag(draw: ImageDraw.ImageDraw, player: PlayerResult, right: float, middle: float) -> None:
-    tag = "WINNER" if player.winner else player.note.upper()
+def _tag(draw: ImageDraw.ImageDraw, player: PlayerResult, right: float, middle: float, language: str) -> None:
+    tag = words(language)("WINNER") if player.winner else player.note.upper()
     if tag:
         fill, ink = (theme.GOLD, theme.GOLD_DARK) if player.winner else (theme.PANEL_LINE, theme.WARN)
         tag_text = player_name(tag, font(14, "bold"), INFO_WIDTH - 40)
@@ -81,8 +81,9 @@ def _line(draw: ImageDraw.ImageDraw, player: PlayerResult, top: int, scene: Resu
     if player.standing:
         standing = player_name(player.standing, font(18), 220)
         text(draw, (HAND_LEFT + 170, middle), standing, 18, theme.MUTED, anchor="lm")
-    text(draw, (HAND_LEFT + 420, middle), "no hand shown", 18, theme.FADED, anchor="lm")
-    _tag(draw, player, WIDTH - PAD - 18, middle)
+    no_hand = words(scene.language)("no hand shown")
+    text(draw, (HAND_LEFT + 420, middle), no_hand, 18, theme.FADED, anchor="lm")
+    _tag(draw, player, WIDTH - PAD - 18, middle, scene.language)
 
 
 def _plate(
@@ -101,9 +102,9 @@ def _plate(
     if player.standing:
         standing = player_name(player.standing, font(18), INFO_WIDTH - 24)
         text(draw, (left, top + 98), standing, 18, theme.MUTED)
-    _tag(draw, player, PAD + INFO_WIDTH, bottom - 26)
+    _tag(draw, player, PAD + INFO_WIDTH, bottom - 26, scene.language)
     row = place_row(player.groups, HAND_LEFT, WIDTH - PAD - 18 - HAND_LEFT, STYLE, 1)
-    draw_labels(draw, row, top + 12, STYLE.label_size)
+    draw_labels(draw, row, top + 12, STYLE.label_size, scene.language)
     paste_cards(canvas, row, top + 12 + 24 + 6, STYLE, scene.wild_rank, scene.four_colour)
 
 

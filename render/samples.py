@@ -7,6 +7,7 @@ and look at them.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from bot.engine.cards import Card, parse_cards
@@ -219,6 +220,27 @@ LEAGUE_STANDINGS = StandingsScene(
 )
 
 
+# The same pictures in Hindi, as a Hindi reader gets them: the words drawn in Devanagari (shaped by
+# raqm), the titles and standings as the front end words them, one player named in Devanagari.
+HINDI_SEATS = (replace(SEATS[0], name="प्रिया", standing="1,240 चिप्स"), *SEATS[1:3], *SEATS[3:])
+HAND_14_HI = replace(HAND_14, language="hi")
+TABLE_HI = replace(TABLE, seats=HINDI_SEATS, title="पूल 101 · डील 3", language="hi")
+RESULT_HI = replace(
+    RESULT,
+    players=(
+        replace(RESULT.players[0], name="प्रिया", standing="+196 चिप्स"),
+        *RESULT.players[1:3],
+        replace(RESULT.players[3], note="ड्रॉप"),
+    ),
+    title="डील 3 · प्रिया ने डिक्लेयर किया",
+    language="hi",
+)
+STANDINGS_HI = replace(
+    STANDINGS,
+    title="पूल 101 · डील 5 के बाद",
+    rows=tuple(replace(row, status="बाहर" if row.status else "") for row in STANDINGS.rows),
+    language="hi",
+)
 # A replay's frame mid-deal: Arjun has just taken the 7 of hearts from the open pile (lifted),
 # Kavya dropped earlier (faded), every hand shown since the deal is over.
 REPLAY = ReplayScene(
@@ -269,6 +291,10 @@ def pictures() -> dict[str, bytes]:
         "result_10": render_result(RESULT_10),
         "standings_10": render_standings(STANDINGS_10),
         "league_standings": render_standings(LEAGUE_STANDINGS),
+        "hand_14_hi": render_hand(HAND_14_HI),
+        "table_hi": render_table(TABLE_HI),
+        "result_hi": render_result(RESULT_HI),
+        "standings_hi": render_standings(STANDINGS_HI),
         "replay": render_replay(REPLAY),
     }
 

@@ -44,6 +44,7 @@ class HandScene:
     total_points: int | None = None
     four_colour: bool = False
     title: str = ""
+    language: str = "en"  # the words drawn on the picture (bot.i18n); names and numbers stay as given
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -77,6 +78,7 @@ class TableScene:
     seats: tuple[SeatView, ...]
     title: str = ""
     four_colour: bool = False
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ class ResultScene:
     title: str = ""
     four_colour: bool = False
     adds_up: bool = False
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,7 @@ class StandingsScene:
     columns: tuple[str, ...] = field(default=())
     mark: str = "†"  # drawn after a marked score
     notes: tuple[str, ...] = ()  # lines under the chart: what a mark or a column means
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,3 +161,4 @@ class ReplayScene:
     title: str = ""
     step: str = ""  # "Move 14 of 57"
     four_colour: bool = False
+    language: str = "en"  # the words the picture itself draws (piles, group labels)

@@ -15,6 +15,7 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import words
 from render import theme
 from render.canvas import felt, text
 from render.fonts import font, player_name
@@ -64,17 +65,18 @@ def standings_image(scene: StandingsScene) -> Image.Image:
     draw = ImageDraw.Draw(canvas)
     text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
     deals = max((len(row.scores) for row in scene.rows), default=0)
-    labels = scene.columns or tuple(f"D{i + 1}" for i in range(deals))
+    _ = words(scene.language)
+    labels = scene.columns or tuple(_("D{number}", number=i + 1) for i in range(deals))
     shown = range(max(0, deals - MAX_DEAL_COLUMNS), deals)
     deals_left = PAD + NAME_WIDTH
     total_x = deals_left + MAX_DEAL_COLUMNS * DEAL_WIDTH + TOTAL_WIDTH
     head_y = HEADER + ROW / 2
-    text(draw, (PAD + 40, head_y), "Player", 17, theme.MUTED, "bold", "lm")
+    text(draw, (PAD + 40, head_y), _("Player"), 17, theme.MUTED, "bold", "lm")
     for column, deal in enumerate(shown):
-        label = labels[deal] if deal < len(labels) else f"D{deal + 1}"
+        label = labels[deal] if deal < len(labels) else _("D{number}", number=deal + 1)
         text(draw, (deals_left + (column + 0.5) * DEAL_WIDTH, head_y), label, 17, theme.MUTED, "bold", "mm")
-    text(draw, (total_x, head_y), "Total", 17, theme.MUTED, "bold", "rm")
-    text(draw, (total_x + 30, head_y), "Status", 17, theme.MUTED, "bold", "lm")
+    text(draw, (total_x, head_y), _("Total"), 17, theme.MUTED, "bold", "rm")
+    text(draw, (total_x + 30, head_y), _("Status"), 17, theme.MUTED, "bold", "lm")
     for index, row in enumerate(scene.rows):
         top = HEADER + ROW + index * ROW
         middle = top + ROW / 2
@@ -149,7 +151,8 @@ def _chart(scene: StandingsScene, width: int, height: int) -> Image.Image:
         y = y_of(scene.limit)
         for x in range(left, right, 18 * s):
             draw.line((x, y, min(x + 10 * s, right), y), fill=theme.WARN, width=2 * s)
-        text(draw, (right, y - 6 * s), f"out at {scene.limit}", 15 * s, theme.WARN, "bold", "rd")
+        out_at = words(scene.language)("out at {limit}", limit=scene.limit)
+        text(draw, (right, y - 6 * s), out_at, 15 * s, theme.WARN, "bold", "rd")
     # Lines that share values would hide one another: each is nudged a few pixels up or down
     # (at most 6 either way), little enough to read every value, enough to see every line.
     spread = min(3.0, 12 / max(len(series) - 1, 1)) * s

@@ -11,9 +11,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import RANK_LABELS, Card, is_wild, rank_name
+from bot.engine.cards import Card, is_wild
+from bot.i18n import N_, Words, words
 from render import theme
-from render.canvas import felt, labelled_pill, text, text_width
+from render.canvas import felt, labelled_pill, text, text_width, wild_label
 from render.fonts import font, player_name
 from render.png import encode
 from render.scenes import SeatView, TableScene
@@ -29,7 +30,7 @@ SEAT_HEIGHT = 56
 SEAT_PITCH = 64
 ICON_WIDTH = 22
 COUNT_WIDTH = 30
-STATUS_TAGS = {"dropped": "DROPPED", "out": "OUT", "declared": "DECLARED"}
+STATUS_TAGS = {"dropped": N_("DROPPED"), "out": N_("OUT"), "declared": N_("DECLARED")}
 
 
 def table_height(seats: int) -> int:
@@ -44,16 +45,16 @@ def pile_top(seats: int) -> int:
 def table_image(scene: TableScene) -> Image.Image:
     canvas = felt(WIDTH, table_height(len(scene.seats)))
     draw = ImageDraw.Draw(canvas)
-    text(draw, (PAD, HEADER / 2), scene.title or "Table", 26, theme.INK, "bold", "lm")
-    if scene.wild_rank is not None:
-        wild = f"Wild: {RANK_LABELS.get(scene.wild_rank, 'Joker')}s + jokers"
+    _ = words(scene.language)
+    text(draw, (PAD, HEADER / 2), scene.title or _("Table"), 26, theme.INK, "bold", "lm")
+    if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
         labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
     top = pile_top(len(scene.seats))
-    _deck(canvas, draw, top, scene.closed_count)
-    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, "Open card", scene)
-    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, "Cut joker", scene)
+    _deck(canvas, draw, top, scene.closed_count, _)
+    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), scene)
+    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), scene)
     for index, seat in enumerate(scene.seats):
-        _seat(canvas, draw, seat, HEADER + 8 + index * SEAT_PITCH)
+        _seat(canvas, draw, seat, HEADER + 8 + index * SEAT_PITCH, _)
     return canvas
 
 
@@ -75,7 +76,7 @@ def _empty_slot(draw: ImageDraw.ImageDraw, x: int, top: int) -> None:
     )
 
 
-def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) -> None:
+def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int, _: Words) -> None:
     """A stack whose thickness hints at how many cards remain, with the exact count beneath."""
     x = SLOT_X[0]
     if count <= 0:
@@ -85,7 +86,7 @@ def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int) 
         layers = 1 + min(3, count // 15)
         for layer in reversed(range(layers)):
             pieces.paste(canvas, (x - margin + layer * 3, top - margin - layer * 3))
-    _caption(draw, x, top, "Closed deck", f"{count} card{'s' if count != 1 else ''}")
+    _caption(draw, x, top, _("Closed deck"), _.n("{count} card", "{count} cards", count))
 
 
 def _face_slot(
@@ -99,22 +100,32 @@ def _face_slot(
 ) -> None:
     if card is None:
         _empty_slot(draw, x, top)
-        _caption(draw, x, top, caption, "none")
+        _caption(draw, x, top, caption, words(scene.language)("none"))
         return
     pieces = card_pieces(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
     margin = sprite_margin(CARD_WIDTH)
     pieces.paste(canvas, (x - margin, top - margin))
-    _caption(draw, x, top, caption, _in_words(card))
+    _caption(draw, x, top, caption, _in_words(card, words(scene.language)))
 
 
-def _in_words(card: Card) -> str:
+RANK_WORDS = {1: N_("Ace"), 11: N_("Jack"), 12: N_("Queen"), 13: N_("King")}
+SUIT_WORDS = {
+    "spades": N_("spades"),
+    "hearts": N_("hearts"),
+    "diamonds": N_("diamonds"),
+    "clubs": N_("clubs"),
+}
+
+
+def _in_words(card: Card, _: Words) -> str:
     """ "Queen of hearts": plain words under the picture, for screen readers' alt text habits too."""
     if card.suit is None:
-        return "Printed joker"
-    return f"{rank_name(card.rank)} of {card.suit.name.lower()}"
+        return _("Printed joker")
+    rank = _(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else str(card.rank)
+    return _("{rank} of {suit}", rank=rank, suit=_(SUIT_WORDS[card.suit.name.lower()]))
 
 
-def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: int) -> None:
+def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: int, _: Words) -> None:
     """A seat's plate: gold-edged for whoever is to act, faded for a player no longer in the deal."""
     left, right, bottom = SEATS_LEFT, WIDTH - PAD, top + SEAT_HEIGHT
     middle = (top + bottom) / 2
@@ -143,9 +154,9 @@ def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: i
     tag = STATUS_TAGS.get(seat.status)
     if tag:
         tag_ink = theme.WARN if gone else theme.GOLD
-        x = round(labelled_pill(draw, x, middle, tag, 14, theme.PANEL_LINE, tag_ink))
+        x = round(labelled_pill(draw, x, middle, _(tag), 14, theme.PANEL_LINE, tag_ink))
     elif seat.to_act:
-        x = round(labelled_pill(draw, x, middle, "TO ACT", 14, theme.GOLD, theme.GOLD_DARK))
+        x = round(labelled_pill(draw, x, middle, _("TO ACT"), 14, theme.GOLD, theme.GOLD_DARK))
     x -= 10
     name_left = left + 18
     name = player_name(seat.name, font(21, "bold"), x - name_left)

@@ -7,6 +7,7 @@ and light themes, and white cards stand out on it in both.
 from __future__ import annotations
 
 from bot.engine.cards import Suit
+from bot.i18n import N_
 
 RGB = tuple[int, int, int]
 
@@ -49,11 +50,11 @@ GROUP_COLOURS: dict[str, RGB] = {
 }
 GROUP_LABELS: dict[str, tuple[str, ...]] = {
     # Longest first: the layout takes the first that fits above the group.
-    "pure_sequence": ("Pure sequence", "Pure seq", "Pure"),
-    "impure_sequence": ("Impure sequence", "Impure seq", "Impure"),
-    "set": ("Set",),
-    "spare_jokers": ("Spare jokers", "Jokers", ""),
-    "ungrouped": ("Ungrouped", "Loose", ""),
+    "pure_sequence": (N_("Pure sequence"), N_("Pure seq"), N_("Pure")),
+    "impure_sequence": (N_("Impure sequence"), N_("Impure seq"), N_("Impure")),
+    "set": (N_("Set"),),
+    "spare_jokers": (N_("Spare jokers"), N_("Jokers"), ""),
+    "ungrouped": (N_("Ungrouped"), N_("Loose"), ""),
 }
 
 # Line colours for the standings chart: distinct on green and for the common colour blindnesses.

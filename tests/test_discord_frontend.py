@@ -14,6 +14,7 @@ from bot import runtime
 from bot.discord.bot import RummyBot
 from bot.engine.match import Match
 from bot.hand_layout import HandLayout
+from bot.i18n import words
 from bot.scenes import hand_scene
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 from render import render_hand
@@ -73,7 +74,7 @@ def first_option(message) -> str:
     raise AssertionError("no discard menu")
 
 
-def own_hand_pictures(match, seats: dict[int, int]) -> dict[int, set[bytes]]:
+def own_hand_pictures(match, seats: dict[int, int], language: str = "en") -> dict[int, set[bytes]]:
     """Every picture each user's own hand could have had: rendered at every step of the match."""
     raw = match.to_json()
     pictures: dict[int, set[bytes]] = {user: set() for user in seats}
@@ -82,7 +83,7 @@ def own_hand_pictures(match, seats: dict[int, int]) -> dict[int, set[bytes]]:
         if state.deal is None:
             continue
         for user, seat in seats.items():
-            pictures[user].add(render_hand(hand_scene(state, seat, HandLayout())))
+            pictures[user].add(render_hand(hand_scene(state, seat, HandLayout(), _=words(language))))
     return pictures
 
 

@@ -243,7 +243,8 @@ async def test_settings_user_four_colour_deck_draws_their_hand_in_four_colours(
     )
     assert "four-colour" in await answer(double, chosen)
     await settle(bot)
-    assert (await bot.store.user_settings(alice.id)) == {"deck": "four-colour"}
+    # Her deck, beside the language her Discord app was last seen in (for DMs she did not ask for).
+    assert (await bot.store.user_settings(alice.id)) == {"deck": "four-colour", "seen_language": "en"}
     assert latest_hand(alice) == picture(0, True) != picture(0, False)  # her DM, drawn again at once
     assert latest_hand(bob) == picture(1, False)  # everyone else keeps the two-colour deck
 

@@ -3,7 +3,7 @@ depends on how Discord shows it. Every import is read, those inside functions to
 
     bot.engine      the rules: nothing of ours but itself (and nothing impure, test_engine_purity)
     bot.leagues     the leagues' pure core: the engine
-    render          pictures from scenes: the engine's cards, Pillow
+    render          pictures from scenes: the engine's cards, the catalogs (bot.i18n), Pillow
     bot.store       persistence: nothing of ours but itself
     bot.service     tables and leagues on a clock: the engine, the leagues' core, the store
     bot.discord, bot.terminal, and what front ends share (bot.scenes, bot.narrate, ...): anything
@@ -21,9 +21,9 @@ OURS = ("bot", "render")
 ALLOWED = {
     "bot/engine": set(),
     "bot/leagues": {"bot.engine"},
-    "render": {"bot.engine.cards"},
+    "render": {"bot.engine.cards", "bot.i18n"},  # bot.i18n: the words drawn (Babel only)
     "bot/store": set(),
-    "bot/service": {"bot.engine", "bot.leagues", "bot.store"},
+    "bot/service": {"bot.engine", "bot.leagues", "bot.store", "bot.i18n"},  # i18n: which languages exist
 }
 # Metrics (prometheus_client) live in bot/metrics.py: the service reports through its observer.
 OUTSIDE = {

@@ -9,14 +9,17 @@ import time
 import pytest
 
 
-def play(args: list[str], script: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+def play(
+    args: list[str], script: list[str], timeout: float = 120, lang: str = "C.UTF-8"
+) -> subprocess.CompletedProcess:
+    environ = {name: value for name, value in os.environ.items() if not name.startswith(("LC_", "LANG"))}
     return subprocess.run(
         [sys.executable, "-m", "bot", "play", *args],
         input="\n".join(script) + "\n",
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        env={**environ, "PYTHONIOENCODING": "utf-8", "LANG": lang},
     )
 
 
@@ -100,3 +103,23 @@ def test_declare_with_the_suggested_grouping_keeps_the_open_card_just_taken():
     table.layout.follow(match.deal.seats[0].hand, match.deal.wild_rank, match.deal.rules)
     table.your_command("declare")
     assert match.winners == [0], out.getvalue()
+
+
+@pytest.mark.parametrize(("args", "lang"), [(["--lang", "hi"], "C.UTF-8"), ([], "hi_IN.UTF-8")])
+def test_the_table_speaks_hindi_with_lang_hi_or_a_hindi_locale(args, lang):
+    """`--lang hi`, or LANG naming Hindi: the table's words in Hindi, the commands still typed as
+    in English (c, d 3, drop)."""
+    done = play(
+        ["--seed", "3", "--players", "2", *args], ["xyz", "d 3", "c", "d 14", "drop", "d 1"], lang=lang
+    )
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "'xyz' कोई कमांड नहीं है।" in out and "कमांड (नंबर" in out  # the help, in Hindi
+    assert "पहले एक पत्ता उठाएँ" in out  # a refusal: "Pick a card first ..."
+    assert "आपने बंद गड्डी से" in out and "आपने" in out  # "You pick ... from the closed deck"
+    assert "मैच खत्म" in out and "Pick a card first" not in out
+
+
+def test_an_english_locale_keeps_english():
+    done = play(["--seed", "3", "--players", "2"], ["c", "d 14", "drop"], lang="en_IN.UTF-8")
+    assert "You pick" in done.stdout and "आप" not in done.stdout

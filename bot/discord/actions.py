@@ -26,6 +26,7 @@ from bot.engine.errors import RummyError
 from bot.engine.events import Declared, WrongShow
 from bot.engine.melds import GroupKind
 from bot.hand_layout import HandLayout
+from bot.i18n import N_, Words
 from bot.service import Table, TableEvent
 from bot.service.errors import ShuttingDownError
 
@@ -37,7 +38,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 # The lobby's computer-player buttons and the level each seats.
 COMPUTER_BUTTONS = {"easy": "easy", "computer": "strong"}
-APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
+# How the declaration's check names what it found.
+GROUP_NAMES = {
+    GroupKind.PURE_SEQUENCE: N_("pure sequence"),
+    GroupKind.IMPURE_SEQUENCE: N_("impure sequence"),
+    GroupKind.SET: N_("set"),
+    GroupKind.SPARE_JOKERS: N_("spare jokers"),
+    GroupKind.INVALID: N_("not a group"),
+}
+APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please try again.")
 
 
 class Actions:
@@ -72,27 +81,29 @@ class Actions:
         try:
             await work()
         except RummyError as error:
-            await self.tell(interaction, self.in_words(error, table_id, interaction))
+            _ = await self.bot.readers.asker(interaction)
+            await self.tell(interaction, self.in_words(error, table_id, interaction, _))
         except Exception:
             log.exception("table %s: interaction %s failed", table_id, interaction.id)
-            await self.tell(interaction, APOLOGY)
+            await self.tell(interaction, (await self.bot.readers.asker(interaction))(APOLOGY))
         finally:
             self.in_flight -= 1
             if self.in_flight == 0:
                 self._idle.set()
 
-    def in_words(self, error: RummyError, table_id: int | None, interaction: discord.Interaction[Any]) -> str:
-        """A refusal as players read it: seats named as the table shows them."""
-        if not error.seats:
-            return str(error)
-        if table_id is None:
-            table = self.service.table_in(channel_of(interaction))
-        else:
-            table = self.presenter.table(table_id)
-        if table is None:
-            return str(error)
-        seats = table.record.seats
-        return error.render(lambda seat: seats[seat].name if seat < len(seats) else f"seat {seat + 1}")
+    def in_words(
+        self, error: RummyError, table_id: int | None, interaction: discord.Interaction[Any], _: Words
+    ) -> str:
+        """A refusal as players read it: in their language, seats named as the table shows them."""
+        table = None
+        if error.seats:
+            table = (
+                self.service.table_in(channel_of(interaction))
+                if table_id is None
+                else self.presenter.table(table_id)
+            )
+        seats = table.record.seats if table is not None else []
+        return error.render(lambda seat: seats[seat].name if seat < len(seats) else f"seat {seat + 1}", _)
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private answer, whether or not the interaction was already acknowledged."""
@@ -160,7 +171,8 @@ class Actions:
         layout = self.presenter.layout(table.id, user_id)
         deadline = self.presenter.deadline_for(table.id, seat)
         settings = await self.bot.preferences.user(user_id)
-        return await build_hand_message(table, seat, layout, deadline, settings.four_colour)
+        _ = await self.bot.readers.asker(interaction)
+        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _)
 
     async def send_private_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, when_none: str
@@ -184,8 +196,9 @@ class Actions:
             if in_dm:
                 self.presenter.hand_shown_by_press(table.id, interaction.user.id, None)
             if message is None:
+                _ = await self.bot.readers.asker(interaction)
                 await interaction.edit_original_response(
-                    content="This deal is over.", attachments=[], view=None
+                    content=_("This deal is over."), attachments=[], view=None
                 )
                 return
             await interaction.edit_original_response(
@@ -209,19 +222,24 @@ class Actions:
             user = interaction.user
             can_manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
             await interaction.response.defer(ephemeral=True, thinking=True)
+            _ = await self.bot.readers.asker(interaction)
             if action == "join":
                 events = await self.service.join(channel_id, user.id, user.display_name)
-                note = "You are seated. The host starts when everyone is in."
+                note = _("You are seated. The host starts when everyone is in.")
             elif action == "leave":
                 events = await self.service.leave(channel_id, user.id)
-                note = "You left the table."
+                note = _("You left the table.")
             elif action in COMPUTER_BUTTONS:
                 level = COMPUTER_BUTTONS[action]
                 events = await self.service.add_computer(channel_id, user.id, level)
-                note = f"A computer player ({level}) sits down."
+                note = (
+                    _("An easy computer player sits down.")
+                    if level == "easy"
+                    else _("A strong computer player sits down.")
+                )
             else:
                 events = await self.service.start(channel_id, user.id, can_manage=can_manage)
-                note = "The match starts: your hand is on its way."
+                note = _("The match starts: your hand is on its way.")
             await self.presenter.publish(events)
             await interaction.followup.send(note, ephemeral=True)
 
@@ -273,13 +291,18 @@ class Actions:
             raise RummyError("You are not playing a deal at this table.")
         deal.verify_drop(seat)  # an IllegalActionError, answered privately like every RummyError
         cost = deal.drop_cost(seat)
-        first = not deal.seats[seat].has_picked
-        kind = "a first drop, before your first pick" if first else "a middle drop, after a pick"
-        await interaction.response.send_message(
-            f"Drop out of this deal? It costs **{cost} points** ({kind}).",
-            view=drop_view(table.id, turn),
-            ephemeral=True,
-        )
+        _ = await self.bot.readers.asker(interaction)
+        if not deal.seats[seat].has_picked:
+            question = _(
+                "Drop out of this deal? It costs **{points} points** (a first drop, before your first pick).",
+                points=cost,
+            )
+        else:
+            question = _(
+                "Drop out of this deal? It costs **{points} points** (a middle drop, after a pick).",
+                points=cost,
+            )
+        await interaction.response.send_message(question, view=drop_view(table.id, turn, _), ephemeral=True)
 
     async def confirm_drop(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
         async def work() -> None:
@@ -287,7 +310,8 @@ class Actions:
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.play(interaction, table, Drop, turn)
             await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
-            await interaction.followup.send("You dropped out of this deal.", ephemeral=True)
+            _ = await self.bot.readers.asker(interaction)
+            await interaction.followup.send(_("You dropped out of this deal."), ephemeral=True)
 
         await self.guarded(interaction, table_id, work)
 
@@ -297,27 +321,33 @@ class Actions:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
         declaration, deal = self.declaration(table, interaction.user.id)
         judgement = judge_groups(declaration.groups, deal.wild_rank, deal.rules)
+        _ = await self.bot.readers.asker(interaction)
         shown = "\n".join(
-            f"• {kind.value.replace('_', ' ') if kind is not GroupKind.INVALID else 'not a group'}: "
-            + " ".join(card.pretty for card in group)
+            f"• {_(GROUP_NAMES[kind])}: " + " ".join(card.pretty for card in group)
             for group, kind in zip(declaration.groups, judgement.kinds, strict=True)
         )
-        verdict = "This looks valid." if judgement.valid else f"**This is not valid**: {judgement.reason}"
+        verdict = (
+            _("This looks valid.")
+            if judgement.valid
+            else _("**This is not valid**: {reason}", reason=judgement.reason)
+        )
         finish = declaration.finish
         if finish is not None:
-            question = f"Declare with **{finish.pretty}** as the finish card?"
+            question = _("Declare with **{card}** as the finish card?", card=finish.pretty)
         else:
-            question = "Show your 13 cards now, before picking?"
+            question = _("Show your 13 cards now, before picking?")
             if deal.rules.early_show_multipliers:
-                question += " A show before any pick makes everyone pay double."
-        text = (
-            f"{question}\n{shown}\n{verdict}\n"
-            f"A wrong show costs {deal.legal_actions(declaration.seat).wrong_show_cost} points and puts "
-            "you out of this deal. (To declare differently, arrange your cards with `/rummy group` first.)"
+                question += " " + _("A show before any pick makes everyone pay double.")
+        cost = _(
+            "A wrong show costs {points} points and puts you out of this deal. "
+            "(To declare differently, arrange your cards with `/rummy group` first.)",
+            points=deal.legal_actions(declaration.seat).wrong_show_cost,
         )
         token = turn or table.turn_token() or "0"
         await interaction.response.send_message(
-            text, view=confirm_view(table.id, token, finish), ephemeral=True
+            f"{question}\n{shown}\n{verdict}\n{cost}",
+            view=confirm_view(table.id, token, finish, _),
+            ephemeral=True,
         )
 
     def declaration(self, table: Table, user_id: int) -> tuple[Declare, Deal]:
@@ -333,7 +363,7 @@ class Actions:
     ) -> None:
         async def work() -> None:
             table = self.table_by_id(table_id)
-            declaration, _ = self.declaration(table, interaction.user.id)
+            declaration = self.declaration(table, interaction.user.id)[0]
             if finish_id(declaration.finish) != finish:
                 raise RummyError(
                     "Your cards changed since you asked: press Declare again to see the new grouping."
@@ -343,6 +373,7 @@ class Actions:
             await self.presenter.publish(events)
             shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
             verdict = (shows[0].reason or "") if shows else ""
-            await interaction.followup.send(f"Declared. {verdict}", ephemeral=True)
+            _ = await self.bot.readers.asker(interaction)
+            await interaction.followup.send(f"{_('Declared.')} {verdict}".strip(), ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

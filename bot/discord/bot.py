@@ -19,6 +19,7 @@ from bot.discord.actions import Actions
 from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
+from bot.discord.languages import Readers
 from bot.discord.league_admin_cog import LeagueAdminCog
 from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
@@ -28,6 +29,7 @@ from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.sharding import ShardOwnership
+from bot.discord.translator import CommandTranslator
 from bot.metrics import Metrics
 from bot.service import (
     LeagueEvent,
@@ -143,6 +145,7 @@ class RummyBot(commands.Bot):
         shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
         self.preferences = Preferences(self.store, self.service.clock, users_for=shared)
         self.replays = Replays(self.store, self.service.clock, self.keep_days)
+        self.readers = Readers(self)
         self.leagues = LeagueService(
             self.store,
             self.service,
@@ -189,7 +192,11 @@ class RummyBot(commands.Bot):
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id is not None else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        # As sent, translations included (so a new translation syncs like any other change).
+        translator = CommandTranslator()
+        await self.tree.set_translator(translator)
+        commands = self.tree.get_commands(guild=guild)
+        payload = [await command.get_translated_payload(self.tree, translator) for command in commands]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{'global' if guild is None else guild.id}"
         if await self.store.front_end_state(key) == digest:

@@ -24,6 +24,7 @@ from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES
 from bot.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
 from bot.rules_text import describe_rules
 from bot.scenes import standings_scene
@@ -43,6 +44,7 @@ PRESET_CHOICES = [
     for name in Rules.PRESET_NAMES
 ]
 DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
+LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
 SCOPE_CHOICES = [
     app_commands.Choice(name="user: your own settings", value="user"),
     app_commands.Choice(name="server: this server's defaults (Manage Server)", value="server"),
@@ -121,8 +123,9 @@ class RummyCog(
                 )
             if missing := missing_permissions(interaction):
                 raise RummyError(
-                    f"I can't run a table in this channel: I need {', '.join(missing)} here. "
-                    "Ask an admin to allow it, or open the table in another channel."
+                    "I can't run a table in this channel: I need {permissions} here. "
+                    "Ask an admin to allow it, or open the table in another channel.",
+                    permissions=", ".join(missing),
                 )
             await interaction.response.defer(thinking=True)
             events = await self.bot.service.open_table(
@@ -174,7 +177,8 @@ class RummyCog(
                 channel_of(interaction), interaction.user.id, can_manage=bool(perms and perms.manage_guild)
             )
             await self.bot.presenter.publish(events)
-            await interaction.followup.send("The table is cancelled.", ephemeral=True)
+            _ = await self.bot.readers.asker(interaction)
+            await interaction.followup.send(_("The table is cancelled."), ephemeral=True)
 
         await self.run(interaction, work)
 
@@ -192,7 +196,8 @@ class RummyCog(
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = self.here(interaction)
-            await interaction.response.send_message("Here it is.", ephemeral=True)
+            _ = await self.bot.readers.asker(interaction)
+            await interaction.response.send_message(_("Here it is."), ephemeral=True)
             await self.bot.presenter.refresh_table(table.id, repost=True)
 
         await self.run(interaction, work)
@@ -205,7 +210,8 @@ class RummyCog(
             table = self.here(interaction)
             seat = self.actions.seat_of(table, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.actions.send_private_hand(interaction, table, seat, "There is no deal in progress.")
+            _ = await self.bot.readers.asker(interaction)
+            await self.actions.send_private_hand(interaction, table, seat, _("There is no deal in progress."))
 
         await self.run(interaction, work)
 
@@ -277,7 +283,8 @@ class RummyCog(
             else:
                 layout.regroup(groups, deal.seats[seat].hand)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.actions.send_private_hand(interaction, table, seat, "There is no deal in progress.")
+            _ = await self.bot.readers.asker(interaction)
+            await self.actions.send_private_hand(interaction, table, seat, _("There is no deal in progress."))
 
         await self.run(interaction, work)
 
@@ -290,7 +297,8 @@ class RummyCog(
             events = await self.actions.play(interaction, table, make, None)
             await self.bot.presenter.publish(events)  # their hand DM too: it must not show the old turn
             seat = self.actions.seat_of(table, interaction.user.id)
-            await self.actions.send_private_hand(interaction, table, seat, "Done.")
+            _ = await self.bot.readers.asker(interaction)
+            await self.actions.send_private_hand(interaction, table, seat, _("Done."))
 
         await self.run(interaction, work)
 
@@ -300,15 +308,20 @@ class RummyCog(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = self.bot.service.table_in(channel_of(interaction))
+            _ = await self.bot.readers.asker(interaction)
             if table is None:
                 server = await self.bot.preferences.server(interaction.guild_id or 0)
                 name = server.default_preset
-                text = describe_rules(Format.POINTS.spec, preset(name))
-                text = f"No table here; these are the {name} rules, this server's default.\n" + text
+                text = describe_rules(Format.POINTS.spec, preset(name), _=_)
+                text = (
+                    _("No table here; these are the {name} rules, this server's default.", name=name)
+                    + "\n"
+                    + text
+                )
             else:
                 spec = Format(table.record.format).spec
-                text = describe_rules(spec, table.rules, table.record.point_value)
-                text = f"**Rules**: {rules_line(spec, table.rules)}\n{text}"
+                text = describe_rules(spec, table.rules, table.record.point_value, _)
+                text = _("**Rules**: {rules}", rules=rules_line(spec, table.rules, _)) + "\n" + text
             first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
             await interaction.response.send_message(first, ephemeral=True)
             for chunk in more:
@@ -321,7 +334,9 @@ class RummyCog(
         async def work() -> None:
             table = self.bot.service.table_in(channel_of(interaction))
             admin = interaction.guild_id is not None and interaction.permissions.manage_guild
-            text = help_text(table, interaction.user.id, admin=admin)
+            text = help_text(
+                table, interaction.user.id, admin=admin, _=await self.bot.readers.asker(interaction)
+            )
             await interaction.response.send_message(text, ephemeral=True)
 
         await self.run(interaction, work)
@@ -331,49 +346,78 @@ class RummyCog(
         scope="user: your own; server: this server's defaults",
         deck="How your cards look in your hand pictures (scope:user)",
         rules="The rules preset /rummy new plays here when it names none (scope:server)",
+        language="Your answers and DMs (scope:user), or this server's channel posts (scope:server)",
     )
-    @app_commands.choices(scope=SCOPE_CHOICES, deck=DECK_CHOICES, rules=PRESET_CHOICES)
+    @app_commands.choices(
+        scope=SCOPE_CHOICES, deck=DECK_CHOICES, rules=PRESET_CHOICES, language=LANGUAGE_CHOICES
+    )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         scope: app_commands.Choice[str],
         deck: app_commands.Choice[str] | None = None,
         rules: app_commands.Choice[str] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
-        """One command for every setting: a player's own now hold their deck, a server's the
-        default rules; later settings (a language) join as options of the scope they belong to."""
+        """One command for every setting: a player's own hold their deck and language, a
+        server's the default rules and the language of its channel posts."""
 
         async def work() -> None:
             preferences = self.bot.preferences
+            lines = []
             if scope.value == "user":
                 if rules is not None:
                     raise RummyError("`rules:` is a server setting: use `scope:server`.")
                 user_id = interaction.user.id
-                if deck is None:
-                    mine = await preferences.user(user_id)
-                else:
+                mine = await preferences.user(user_id)
+                if language is not None:
+                    mine = await preferences.set_language(user_id, language.value)
+                if deck is not None:
                     mine = await preferences.set_deck(user_id, deck.value)
+                if deck is not None or language is not None:
                     await self.bot.presenter.redraw_hands(user_id)
-                said = "Saved: your" if deck else "Your"
-                text = f"{said} hand pictures use the **{mine.deck.value}** deck."
+                _ = await self.bot.readers.asker(interaction)
+                if deck is not None or language is not None:
+                    lines.append(_("Saved."))
+                lines.append(_("Your hand pictures use the **{deck}** deck.", deck=mine.deck.value))
+                if mine.language:
+                    lines.append(_("I answer you in {language}.", language=LANGUAGE_NAMES[mine.language]))
+                else:
+                    lines.append(_("I answer you in your Discord app's language."))
             else:
                 if interaction.guild_id is None:
                     raise RummyError("A server's settings are changed in one of its channels.")
                 if deck is not None:
                     raise RummyError("`deck:` is your own setting: use `scope:user`.")
-                if rules is None:
-                    server = await preferences.server(interaction.guild_id)
-                else:
-                    can_manage = interaction.permissions.manage_guild
+                server = await preferences.server(interaction.guild_id)
+                can_manage = interaction.permissions.manage_guild
+                if rules is not None:
                     server = await preferences.set_default_rules(
                         interaction.guild_id, rules.value, can_manage=can_manage
                     )
-                said = "Saved: new" if rules else "New"
-                text = (
-                    f"{said} tables here play the **{server.default_preset}** rules unless "
-                    "`/rummy new rules:` names others."
+                if language is not None:
+                    server = await preferences.set_server_language(
+                        interaction.guild_id, language.value, can_manage=can_manage
+                    )
+                    for table in self.bot.service.tables():  # their table messages speak it now
+                        if table.record.guild_id == interaction.guild_id:
+                            self.bot.presenter.schedule_table_refresh(table.id)
+                _ = await self.bot.readers.asker(interaction)
+                if rules is not None or language is not None:
+                    lines.append(_("Saved."))
+                lines.append(
+                    _(
+                        "New tables here play the **{rules}** rules unless `/rummy new rules:` names others.",
+                        rules=server.default_preset,
+                    )
                 )
-            await interaction.response.send_message(text, ephemeral=True)
+                if server.language:
+                    lines.append(
+                        _("Tables here post in {language}.", language=LANGUAGE_NAMES[server.language])
+                    )
+                else:
+                    lines.append(_("Tables here post in the server's Discord language."))
+            await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
         await self.run(interaction, work)
 
@@ -385,7 +429,8 @@ class RummyCog(
                 raise RummyError("The match has not started yet.")
             await interaction.response.defer(ephemeral=True, thinking=True)
             names = [seat.name for seat in table.record.seats]
-            png = await asyncio.to_thread(render_standings, standings_scene(table.match, names))
+            _ = await self.bot.readers.asker(interaction)
+            png = await asyncio.to_thread(render_standings, standings_scene(table.match, names, _))
             file = discord.File(io.BytesIO(png), filename="standings.png")
             await interaction.followup.send(file=file, ephemeral=True)
 
@@ -399,11 +444,20 @@ class RummyCog(
                 raise RummyError("Statistics are kept per server: ask in a server channel.")
             who = user or interaction.user
             stats = await self.bot.store.user_stats(interaction.guild_id, who.id)
-            best = f"{stats.best_pool_finish}" if stats.best_pool_finish is not None else "none yet"
-            text = (
-                f"**{who.display_name}**: {stats.matches_won} of {stats.matches_played} matches won, "
-                f"{stats.deals_won} of {stats.deals_played} deals won; {stats.drops} drops, "
-                f"{stats.wrong_shows} wrong shows; {stats.chips_won:+,} chips; best pool finish: {best}."
+            _ = await self.bot.readers.asker(interaction)
+            best = f"{stats.best_pool_finish}" if stats.best_pool_finish is not None else _("none yet")
+            text = _(
+                "**{name}**: {matches_won} of {matches} matches won, {deals_won} of {deals} deals won; "
+                "{drops} drops, {wrong_shows} wrong shows; {chips} chips; best pool finish: {best}.",
+                name=who.display_name,
+                matches_won=stats.matches_won,
+                matches=stats.matches_played,
+                deals_won=stats.deals_won,
+                deals=stats.deals_played,
+                drops=stats.drops,
+                wrong_shows=stats.wrong_shows,
+                chips=f"{stats.chips_won:+,}",
+                best=best,
             )
             await interaction.response.send_message(text, ephemeral=True)
 
@@ -429,10 +483,11 @@ class RummyCog(
         async def work() -> None:
             label = f"reshuffle {reshuffle}" if reshuffle else "deal"
             ok = verify(commitment, salt.strip(), parse_cards(order), label)
+            _ = await self.bot.readers.asker(interaction)
             text = (
-                "✅ The deck order and salt match the commitment: the deck was fixed before the deal."
+                _("✅ The deck order and salt match the commitment: the deck was fixed before the deal.")
                 if ok
-                else "❌ They do not match this commitment."
+                else _("❌ They do not match this commitment.")
             )
             await interaction.response.send_message(text, ephemeral=True)
 

@@ -14,28 +14,31 @@ from discord import ui
 
 from bot.engine.cards import Card
 from bot.engine.errors import RummyError
+from bot.i18n import EN, N_, Words
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
+# Labels in English, drawn in the reader's language where a view is built (`_`); a button
+# rebuilt from its custom_id to run its callback is never shown, so it keeps the English one.
 LOBBY_ACTIONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "easy": ("Add easy computer", discord.ButtonStyle.secondary),
-    "computer": ("Add strong computer", discord.ButtonStyle.secondary),  # its id predates "easy"
-    "rules": ("Rules", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "easy": (N_("Add easy computer"), discord.ButtonStyle.secondary),
+    "computer": (N_("Add strong computer"), discord.ButtonStyle.secondary),  # its id predates "easy"
+    "rules": (N_("Rules"), discord.ButtonStyle.secondary),
+    "start": (N_("Start"), discord.ButtonStyle.primary),
 }
 HAND_ACTIONS = {
-    "closed": ("Pick closed", discord.ButtonStyle.primary),
-    "open": ("Pick open", discord.ButtonStyle.primary),
-    "drop": ("Drop", discord.ButtonStyle.danger),
-    "declare": ("Declare", discord.ButtonStyle.success),
-    "sort": ("Sort / group", discord.ButtonStyle.secondary),
+    "closed": (N_("Pick closed"), discord.ButtonStyle.primary),
+    "open": (N_("Pick open"), discord.ButtonStyle.primary),
+    "drop": (N_("Drop"), discord.ButtonStyle.danger),
+    "declare": (N_("Declare"), discord.ButtonStyle.success),
+    "sort": (N_("Sort / group"), discord.ButtonStyle.secondary),
 }
 
 
-NO_LONGER_VALID = "That button is no longer valid: use the latest message (or `/rummy hand`)."
+NO_LONGER_VALID = N_("That button is no longer valid: use the latest message (or `/rummy hand`).")
 UNKNOWN = ("?", discord.ButtonStyle.secondary)  # how a button with an action we never made is rebuilt
 
 
@@ -61,13 +64,14 @@ def _bot(interaction: discord.Interaction[Any]) -> RummyBot:
 async def refuse_unknown(interaction: discord.Interaction[Any]) -> None:
     """A press whose custom_id names an action no button of ours has (forged, or from a version
     that had it): told privately, nothing done."""
-    await interaction.response.send_message(NO_LONGER_VALID, ephemeral=True)
+    _ = await _bot(interaction).readers.asker(interaction)
+    await interaction.response.send_message(_(NO_LONGER_VALID), ephemeral=True)
 
 
 class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<table>\d+):(?P<action>\w+)"):
-    def __init__(self, table_id: int, action: str) -> None:
+    def __init__(self, table_id: int, action: str, _: Words = EN) -> None:
         label, style = LOBBY_ACTIONS.get(action, UNKNOWN)
-        super().__init__(ui.Button(label=label, style=style, custom_id=f"rummy:lobby:{table_id}:{action}"))
+        super().__init__(ui.Button(label=_(label), style=style, custom_id=f"rummy:lobby:{table_id}:{action}"))
         self.table_id, self.action = table_id, action
 
     @classmethod
@@ -87,10 +91,10 @@ class HandButton(
     ui.DynamicItem[ui.Button[Any]],
     template=r"rummy:hand:(?P<table>\d+):(?P<turn>[\w.]+):(?P<action>\w+)",
 ):
-    def __init__(self, table_id: int, turn: str, action: str, disabled: bool = False) -> None:
+    def __init__(self, table_id: int, turn: str, action: str, disabled: bool = False, _: Words = EN) -> None:
         label, style = HAND_ACTIONS.get(action, UNKNOWN)
         custom_id = f"rummy:hand:{table_id}:{turn}:{action}"
-        super().__init__(ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled))
+        super().__init__(ui.Button(label=_(label), style=style, custom_id=custom_id, disabled=disabled))
         self.table_id, self.turn, self.action = table_id, turn, action
 
     @classmethod
@@ -109,14 +113,16 @@ class HandButton(
 class DiscardSelect(
     ui.DynamicItem[ui.Select[Any]], template=r"rummy:discard:(?P<table>\d+):(?P<turn>[\w.]+)"
 ):
-    def __init__(self, table_id: int, turn: str, cards: list[tuple[int, Card]] | None = None) -> None:
+    def __init__(
+        self, table_id: int, turn: str, cards: list[tuple[int, Card]] | None = None, _: Words = EN
+    ) -> None:
         options = [
             discord.SelectOption(label=f"{position}: {card.pretty}", value=f"{position}:{card.code}")
             for position, card in cards or []
         ] or [discord.SelectOption(label="-", value="-")]
         select: ui.Select[Any] = ui.Select(
             custom_id=f"rummy:discard:{table_id}:{turn}",
-            placeholder="Discard a card…",
+            placeholder=_("Discard a card…"),
             options=options,
             disabled=not cards,
         )
@@ -142,10 +148,10 @@ class ConfirmDeclare(
 ):
     """Carries the finish card it was shown with, so a confirmation can't declare something else."""
 
-    def __init__(self, table_id: int, turn: str, finish: str) -> None:
+    def __init__(self, table_id: int, turn: str, finish: str, _: Words = EN) -> None:
         custom_id = f"rummy:declare:{table_id}:{turn}:{finish}"
         button: ui.Button[Any] = ui.Button(
-            label="Yes, declare", style=discord.ButtonStyle.danger, custom_id=custom_id
+            label=_("Yes, declare"), style=discord.ButtonStyle.danger, custom_id=custom_id
         )
         super().__init__(button)
         self.table_id, self.turn, self.finish = table_id, turn, finish
@@ -163,9 +169,12 @@ class ConfirmDeclare(
 class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<table>\d+):(?P<turn>[\w.]+)"):
     """The second press a drop needs: one misplaced tap on a phone must not cost a drop's points."""
 
-    def __init__(self, table_id: int, turn: str) -> None:
+    def __init__(self, table_id: int, turn: str, _: Words = EN) -> None:
         custom_id = f"rummy:dropok:{table_id}:{turn}"
-        super().__init__(ui.Button(label="Yes, drop", style=discord.ButtonStyle.danger, custom_id=custom_id))
+        button: ui.Button[Any] = ui.Button(
+            label=_("Yes, drop"), style=discord.ButtonStyle.danger, custom_id=custom_id
+        )
+        super().__init__(button)
         self.table_id, self.turn = table_id, turn
 
     @classmethod
@@ -187,10 +196,10 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
 )
 
 
-def lobby_view(table_id: int) -> ui.View:
+def lobby_view(table_id: int, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
-        view.add_item(LobbyButton(table_id, action))
+        view.add_item(LobbyButton(table_id, action, _))
     return view
 
 
@@ -203,6 +212,7 @@ def hand_view(
     can_drop: bool,
     can_declare: bool,
     discardable: list[tuple[int, Card]],
+    _: Words = EN,
 ) -> ui.View:
     """The controls under a hand: only what is legal right now is enabled."""
     view = ui.View(timeout=None)
@@ -214,8 +224,8 @@ def hand_view(
         "sort": True,
     }
     for action, on in enabled.items():
-        view.add_item(HandButton(table_id, turn, action, disabled=not on))
-    view.add_item(DiscardSelect(table_id, turn, discardable))
+        view.add_item(HandButton(table_id, turn, action, disabled=not on, _=_))
+    view.add_item(DiscardSelect(table_id, turn, discardable, _))
     return view
 
 
@@ -227,13 +237,13 @@ def finish_id(finish: Card | None) -> str:
     return finish.code if finish is not None else NO_FINISH
 
 
-def confirm_view(table_id: int, turn: str, finish: Card | None) -> ui.View:
+def confirm_view(table_id: int, turn: str, finish: Card | None, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ConfirmDeclare(table_id, turn, finish_id(finish)))
+    view.add_item(ConfirmDeclare(table_id, turn, finish_id(finish), _))
     return view
 
 
-def drop_view(table_id: int, turn: str) -> ui.View:
+def drop_view(table_id: int, turn: str, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ConfirmDrop(table_id, turn))
+    view.add_item(ConfirmDrop(table_id, turn, _))
     return view

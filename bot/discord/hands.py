@@ -15,7 +15,9 @@ import discord
 from bot.discord.components import hand_view
 from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
+from bot.game_words import format_title
 from bot.hand_layout import HandLayout
+from bot.i18n import EN, Words
 from bot.rules_text import wild_words
 from bot.scenes import hand_scene
 from bot.service import Table
@@ -45,32 +47,44 @@ class HandMessage:
 
 
 async def build_hand_message(
-    table: Table, seat: int, layout: HandLayout, deadline: float | None = None, four_colour: bool = False
+    table: Table,
+    seat: int,
+    layout: HandLayout,
+    deadline: float | None = None,
+    four_colour: bool = False,
+    _: Words = EN,
 ) -> HandMessage | None:
     """None when there is no hand to show (between deals, or the match is over); `four_colour`
-    is the player's own deck setting."""
+    is the player's own deck setting, `_` their language."""
     match = table.match
     if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
         return None
     deal = match.deal
-    scene = hand_scene(match, seat, layout, four_colour)
+    scene = hand_scene(match, seat, layout, four_colour, _)
     view = deal.view(seat)
     legal = deal.legal_actions(seat)
     token = table.turn_token() or "0"
-    lines = [f"**{match.spec.title}** · deal {len(match.finished_deals) + 1} · {wild_words(view.wild_rank)}"]
-    open_card = view.open_card.pretty if view.open_card else "none"
+    header = _(
+        "**{format}** · deal {number} · {wild}",
+        format=format_title(match.spec, _),
+        number=len(match.finished_deals) + 1,
+        wild=wild_words(view.wild_rank, _),
+    )
+    lines = [header]
+    open_card = view.open_card.pretty if view.open_card else _("none")
     if view.statuses[seat] is not SeatStatus.PLAYING:
-        lines.append("You are out of this deal; the others play on.")
+        lines.append(_("You are out of this deal; the others play on."))
     elif view.to_act and view.phase is Phase.PICK:
-        lines.append(f"**Your turn**: pick the open card {open_card} or from the closed deck.")
+        lines.append(_("**Your turn**: pick the open card {card} or from the closed deck.", card=open_card))
         if legal.declare:
-            lines.append("A complete hand may also declare now, before picking.")
+            lines.append(_("A complete hand may also declare now, before picking."))
     elif view.to_act:
-        lines.append("**Discard a card**, or declare if your hand is complete.")
+        lines.append(_("**Discard a card**, or declare if your hand is complete."))
     else:
-        lines.append(f"Waiting for {table.record.seats[view.turn].name}. Open card: {open_card}.")
+        name = table.record.seats[view.turn].name
+        lines.append(_("Waiting for {name}. Open card: {card}.", name=name, card=open_card))
     if view.to_act and deadline:
-        lines.append(f"Your time runs out <t:{int(deadline)}:R>.")
+        lines.append(_("Your time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
     discardable = [
         (position, card) for position, card in enumerate(layout.cards, start=1) if card in legal.discards
     ]
@@ -82,5 +96,6 @@ async def build_hand_message(
         can_drop=legal.drop,
         can_declare=legal.declare,
         discardable=discardable,
+        _=_,
     )
     return HandMessage("\n".join(lines), scene, controls)

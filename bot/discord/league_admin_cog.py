@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.discord import league_text as text
 from bot.discord.cog import PRESET_CHOICES
 from bot.discord.league_cog import LEAGUE_OPTION, WAITING_NIGHT, Interaction, LeagueCommands, Reason
+from bot.i18n import Words
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
 from bot.leagues.schedule import matching_zones, zone
@@ -67,7 +68,7 @@ class LeagueAdminCog(
         channel: discord.TextChannel | None = None,
         rules: app_commands.Choice[str] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             refusal = self.league_channel_refusal(interaction, channel or interaction.channel)
             if refusal:
@@ -86,10 +87,8 @@ class LeagueAdminCog(
             )
             await self.show(events)
             record = self.find(interaction, name)
-            return (
-                f"**{record.league.name}** is created and season 1 is on. {self.upcoming(record)}\n"
-                + text.table_rules(record.league)
-            )
+            created = _("**{name}** is created and season 1 is on.", name=record.league.name)
+            return f"{created} {self.upcoming(record, _)}\n" + text.table_rules(record.league, _)
 
         await self.answer(interaction, work, manage="create a league")
 
@@ -107,7 +106,7 @@ class LeagueAdminCog(
         rules: app_commands.Choice[str] | None = None,
         seats_per_table: app_commands.Range[int, 2, MOST_SEATS] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.start_season(
                 interaction.guild_id,
@@ -117,7 +116,10 @@ class LeagueAdminCog(
             )
             await self.show(events)
             record = self.find(interaction, league)
-            return f"A new season is on. {self.upcoming(record)}\n{text.table_rules(record.league)}"
+            return (
+                _("A new season is on.")
+                + f" {self.upcoming(record, _)}\n{text.table_rules(record.league, _)}"
+            )
 
         await self.answer(interaction, work, manage="start a season")
 
@@ -126,10 +128,10 @@ class LeagueAdminCog(
     )
     @app_commands.describe(league=LEAGUE_OPTION)
     async def season_end(self, interaction: Interaction, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             await self.show(await self.service.end_season(interaction.guild_id, league))
-            return "The season is over; its standings are posted in the league channel."
+            return _("The season is over; its standings are posted in the league channel.")
 
         await self.answer(interaction, work, manage="end a season")
 
@@ -149,11 +151,12 @@ class LeagueAdminCog(
         night: app_commands.Range[int, 1, 1000] | None = None,
         league: str | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.postpone(interaction.guild_id, league, when, reason, night=night)
             await self.show(events)
-            return f"Postponed night {events[0].night}. {self.upcoming(self.find(interaction, league))}"
+            said = _("Postponed night {number}.", number=events[0].night)
+            return f"{said} {self.upcoming(self.find(interaction, league), _)}"
 
         await self.answer(interaction, work, manage="postpone a night")
 
@@ -166,12 +169,13 @@ class LeagueAdminCog(
         night: app_commands.Range[int, 1, 1000] | None = None,
         league: str | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.cancel_night(interaction.guild_id, league, reason, night=night)
             await self.show(events)
             cancelled = next(event for event in events if isinstance(event, LeagueEvent))
-            return f"Cancelled night {cancelled.night}. {self.upcoming(self.find(interaction, league))}"
+            said = _("Cancelled night {number}.", number=cancelled.night)
+            return f"{said} {self.upcoming(self.find(interaction, league), _)}"
 
         await self.answer(interaction, work, manage="cancel a night")
 
@@ -196,13 +200,17 @@ class LeagueAdminCog(
         """For a table that cannot go on (a match that cannot be resumed, a table that never
         starts), which would otherwise keep the night from ending."""
 
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.abandon_table(
                 interaction.guild_id, league, night, table, reason, interaction.user.id, round=round
             )
             await self.show(events)
-            return f"Table {table} of night {night} is abandoned: no points, reason kept."
+            return _(
+                "Table {table} of night {night} is abandoned: no points, reason kept.",
+                table=table,
+                night=night,
+            )
 
         await self.answer(interaction, work, manage="abandon a table")
 
@@ -210,11 +218,11 @@ class LeagueAdminCog(
         name="add", description="Sign a member up for the next night, until seating (Manage Server)"
     )
     async def add(self, interaction: Interaction, member: discord.Member, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.add(interaction.guild_id, league, member.id, member.display_name)
             await self.show(events)
-            return f"{member.mention} is signed up."
+            return _("{member} is signed up.", member=member.mention)
 
         await self.answer(interaction, work, manage="add a player")
 
@@ -224,10 +232,10 @@ class LeagueAdminCog(
     async def remove(
         self, interaction: Interaction, member: discord.Member, league: str | None = None
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             await self.show(await self.service.remove(interaction.guild_id, league, member.id))
-            return f"{member.mention} is no longer signed up."
+            return _("{member} is no longer signed up.", member=member.mention)
 
         await self.answer(interaction, work, manage="remove a player")
 
@@ -248,13 +256,18 @@ class LeagueAdminCog(
         reason: Reason,
         league: str | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.adjust(
                 interaction.guild_id, league, member.id, night, points, reason, interaction.user.id
             )
             await self.show(events)
-            return f"Recorded: {member.mention} {points:+d} for night {night}."
+            return _(
+                "Recorded: {member} {points} for night {night}.",
+                member=member.mention,
+                points=f"{points:+d}",
+                night=night,
+            )
 
         await self.answer(interaction, work, manage="adjust a result")
 
@@ -265,12 +278,12 @@ class LeagueAdminCog(
         league="The league to delete", confirm="Type the league's name again: nothing can bring it back"
     )
     async def delete(self, interaction: Interaction, league: str, confirm: str) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             events = await self.service.delete(interaction.guild_id, league, confirm)
             await self.show(events)
             deleted = next(event for event in events if isinstance(event, LeagueDeleted))
-            return f"Deleted **{deleted.name}**."
+            return _("Deleted **{name}**.", name=deleted.name)
 
         await self.answer(interaction, work, manage="delete a league")
 

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord import league_text as text
 from bot.discord.components import channel_of
+from bot.i18n import EN, N_, Words
 from bot.leagues import LeagueError
 
 if TYPE_CHECKING:
@@ -22,10 +23,10 @@ if TYPE_CHECKING:
     from bot.service import TableEvent
     from bot.service.leagues import LeagueEvent, LeagueRecord, LeagueService
 
-MANAGERS_ONLY = "Only members with the Manage Server permission can {action}."
-LEAGUE_OPTION = "Which league (leave out when the server has one)"
+MANAGERS_ONLY = N_("Only members with the Manage Server permission can {action}.")
+LEAGUE_OPTION = N_("Which league (leave out when the server has one)")
 Interaction = discord.Interaction[Any]
-WAITING_NIGHT = "Which night (the next one if left out); refused once another night is next"
+WAITING_NIGHT = N_("Which night (the next one if left out); refused once another night is next")
 # What the bot needs in a league channel: the announcement, a thread per table, the check-in in it,
 # and the night's scheduled event.
 LEAGUE_CHANNEL_NEEDS = {
@@ -50,18 +51,20 @@ class LeagueCommands:
         return self.bot.leagues
 
     async def answer(
-        self, interaction: Interaction, work: Callable[[], Awaitable[str]], *, manage: str = ""
+        self, interaction: Interaction, work: Callable[[Words], Awaitable[str]], *, manage: str = ""
     ) -> None:
-        """Runs `work` after the checks and answers privately with what it returns; `manage` names
-        the admin action, for commands that need Manage Server."""
+        """Runs `work` after the checks and answers privately with what it returns, in the asker's
+        language (`work` is given their texts); `manage` names the admin action, for commands that
+        need Manage Server."""
 
         async def guarded() -> None:
             if interaction.guild_id is None:
                 raise LeagueError("Leagues live in servers: use this in a server channel.")
             if manage and not interaction.permissions.manage_guild:
-                raise LeagueError(MANAGERS_ONLY.format(action=manage))
+                raise LeagueError(MANAGERS_ONLY, action=manage)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await interaction.followup.send(await work(), ephemeral=True)
+            said = await work(await self.bot.readers.asker(interaction))
+            await interaction.followup.send(said, ephemeral=True)
 
         await self.bot.actions.guarded(interaction, None, guarded)
 
@@ -74,11 +77,11 @@ class LeagueCommands:
         return record
 
     @staticmethod
-    def upcoming(record: LeagueRecord) -> str:
+    def upcoming(record: LeagueRecord, _: Words = EN) -> str:
         night = record.league.next_night
         if night is None:
-            return "No night is scheduled."
-        return f"Night {night.number} is {text.when(night.starts_at)}."
+            return _("No night is scheduled.")
+        return _("Night {number} is {when}.", number=night.number, when=text.when(night.starts_at))
 
     @staticmethod
     def league_channel_refusal(interaction: Interaction, channel: Any) -> str:
@@ -121,37 +124,37 @@ class LeagueCog(
     @app_commands.command(name="join", description="Sign up for the league's next night")
     @app_commands.describe(league=LEAGUE_OPTION)
     async def join(self, interaction: Interaction, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             user = interaction.user
             await self.show(await self.service.join(interaction.guild_id, league, user.id, user.display_name))
-            return f"You are signed up. {self.upcoming(self.find(interaction, league))}"
+            return _("You are signed up.") + " " + self.upcoming(self.find(interaction, league), _)
 
         await self.answer(interaction, work)
 
     @app_commands.command(name="leave", description="Take back your sign-up (before the start)")
     @app_commands.describe(league=LEAGUE_OPTION)
     async def leave(self, interaction: Interaction, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             assert interaction.guild_id is not None
             await self.show(await self.service.leave(interaction.guild_id, league, interaction.user.id))
-            return "You are no longer signed up."
+            return _("You are no longer signed up.")
 
         await self.answer(interaction, work)
 
     async def button(self, interaction: Interaction, action: str, league_id: int, night: int) -> None:
         """Join / Leave on an announcement, I'm here on a table's check-in message."""
 
-        async def work() -> str:
+        async def work(_: Words) -> str:
             user = interaction.user
             if action == "join":
                 events = await self.service.join_by_id(league_id, night, user.id, user.display_name)
-                note = "You are signed up."
+                note = _("You are signed up.")
             elif action == "leave":
                 events = await self.service.leave_by_id(league_id, night, user.id)
-                note = "You are no longer signed up."
+                note = _("You are no longer signed up.")
             else:
-                return await self.check_in(interaction)
+                return await self.check_in(interaction, _)
             await self.show(events)
             return note
 
@@ -163,21 +166,21 @@ class LeagueCog(
     async def here(self, interaction: Interaction) -> None:
         """For when the check-in message is missing (the bot could not post in the thread)."""
 
-        async def work() -> str:
+        async def work(_: Words) -> str:
             if self.service.by_table_channel(interaction.channel_id or 0) is None:
                 raise LeagueError(
                     "`/league here` checks you in at your league table: use it in your table's thread "
                     "while the table is checking in."
                 )
-            return await self.check_in(interaction)
+            return await self.check_in(interaction, _)
 
         await self.answer(interaction, work)
 
-    async def check_in(self, interaction: Interaction) -> str:
+    async def check_in(self, interaction: Interaction, _: Words) -> str:
         """The button and `/league here` check in alike: the service knows the table by channel."""
         events = await self.service.check_in(channel_of(interaction), interaction.user.id)
         await self.show(events)
-        return "You are checked in: the game starts when everyone is here."
+        return _("You are checked in: the game starts when everyone is here.")
 
     # ----------------------------------------------------------------- information
 
@@ -189,7 +192,7 @@ class LeagueCog(
                 raise LeagueError("Leagues live in servers: use this in a server channel.")
             record = self.find(interaction, league)
             if not record.league.seasons:
-                raise LeagueError(f"{record.league.name} has no season yet.")
+                raise LeagueError("{league} has no season yet.", league=record.league.name)
             season = record.league.seasons[-1]
             if not season.counted_nights(provisional=True):
                 raise LeagueError(text.no_standings_yet(record.league))
@@ -202,18 +205,18 @@ class LeagueCog(
     @app_commands.command(name="history", description="The season's nights: results and adjustments")
     @app_commands.describe(league=LEAGUE_OPTION)
     async def history(self, interaction: Interaction, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             record = self.find(interaction, league)
-            return _fit(text.history(record.league, record.names))
+            return _fit(text.history(record.league, record.names, _))
 
         await self.answer(interaction, work)
 
     @app_commands.command(name="me", description="Your season: rank, points night by night, next night")
     @app_commands.describe(league=LEAGUE_OPTION)
     async def me(self, interaction: Interaction, league: str | None = None) -> None:
-        async def work() -> str:
+        async def work(_: Words) -> str:
             record = self.find(interaction, league)
-            return _fit(text.me(record.league, interaction.user.id))
+            return _fit(text.me(record.league, interaction.user.id, _))
 
         await self.answer(interaction, work)
 

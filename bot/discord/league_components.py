@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import ui
 
+from bot.i18n import EN, N_, Words
+
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 LEAGUE_ACTIONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "here": ("I'm here", discord.ButtonStyle.primary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "here": (N_("I'm here"), discord.ButtonStyle.primary),
 }
 
 
@@ -27,10 +29,10 @@ class LeagueButton(
     ui.DynamicItem[ui.Button[Any]],
     template=r"rummy:league:(?P<action>join|leave|here):(?P<league>\d+):(?P<night>\d+)",
 ):
-    def __init__(self, action: str, league_id: int, night: int) -> None:
+    def __init__(self, action: str, league_id: int, night: int, _: Words = EN) -> None:
         label, style = LEAGUE_ACTIONS[action]
         custom_id = f"rummy:league:{action}:{league_id}:{night}"
-        super().__init__(ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(ui.Button(label=_(label), style=style, custom_id=custom_id))
         self.action, self.league_id, self.night = action, league_id, night
 
     @classmethod
@@ -44,8 +46,8 @@ class LeagueButton(
         await bot.league_cog.button(interaction, self.action, self.league_id, self.night)
 
 
-def league_view(league_id: int, night: int, *actions: str) -> ui.View:
+def league_view(league_id: int, night: int, *actions: str, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
     for action in actions:
-        view.add_item(LeagueButton(action, league_id, night))
+        view.add_item(LeagueButton(action, league_id, night, _))
     return view

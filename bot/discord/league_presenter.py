@@ -19,6 +19,8 @@ import discord
 
 from bot.discord import league_text as text
 from bot.discord.league_components import league_view
+from bot.game_words import format_title
+from bot.i18n import N_, Words
 from bot.leagues import Night, NightStatus, Table
 from bot.scenes import league_standings_scene
 from bot.service import TableEvent
@@ -47,13 +49,13 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 log = logging.getLogger(__name__)
-NO_EVENTS = "I could not publish the Discord event for {title} (I need the Manage Events permission)."
-NO_THREADS = (
+NO_EVENTS = N_("I could not publish the Discord event for {title} (I need the Manage Events permission).")
+NO_THREADS = N_(
     "I could not open a thread for {title}, table {number} (I need the Create Public Threads "
     "permission). I keep trying: the table checks in as soon as its thread opens."
 )
 
-NOT_TEXT = (
+NOT_TEXT = N_(
     "I cannot open table threads in <#{channel}>: it is no longer a text channel. An admin can make "
     "it one again; the tables check in as soon as their threads open."
 )
@@ -82,16 +84,22 @@ class LeaguePresenter:
             try:
                 # A league set aside or deleted has no record to show it by.
                 if isinstance(event, LeagueDamaged):
-                    await self.say(event.channel_id, text.damaged(event.name))
+                    _ = await self.bot.readers.channel(event.guild_id)
+                    await self.say(event.channel_id, text.damaged(event.name, _))
                 elif isinstance(event, LeagueDeleted):
                     await self._cancel_events(event.guild_id, list(event.event_ids))
-                    await self.say(event.channel_id, text.deleted(event.name))
+                    _ = await self.bot.readers.channel(event.guild_id)
+                    await self.say(event.channel_id, text.deleted(event.name, _))
                 else:
                     await self._show(self.record(event.guild_id, event.league_id), event)
             except discord.HTTPException as error:
                 log.warning("league %s: Discord refused %s: %s", event.league_id, event.kind, error)
             except Exception:
                 log.exception("league %s: could not show %s", event.league_id, event.kind)
+
+    async def words(self, record: LeagueRecord) -> Words:
+        """The league's posts are channel posts: in its server's language."""
+        return await self.bot.readers.channel(record.league.guild_id)
 
     def record(self, guild_id: int, league_id: int) -> LeagueRecord:
         return next(r for r in self.bot.leagues.leagues(guild_id) if r.id == league_id)
@@ -152,9 +160,9 @@ class LeaguePresenter:
         if message_id is None or record.league.channel_id is None:
             return
         channel = self.bot.get_partial_messageable(record.league.channel_id)
-        view = self._announcement_view(record, night)
+        view = self._announcement_view(record, night, await self.words(record))
         await channel.get_partial_message(message_id).edit(
-            content=text.announcement(record.league, night), view=view
+            content=text.announcement(record.league, night, await self.words(record)), view=view
         )
 
     async def _location(self, channel_id: int | None) -> str:
@@ -166,9 +174,9 @@ class LeaguePresenter:
         return f"#{getattr(channel, 'name', channel_id)}"
 
     @staticmethod
-    def _announcement_view(record: LeagueRecord, night: Night) -> discord.ui.View | None:
+    def _announcement_view(record: LeagueRecord, night: Night, _: Words) -> discord.ui.View | None:
         if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
-            return league_view(record.id, night.number, "join", "leave")
+            return league_view(record.id, night.number, "join", "leave", _=_)
         return None
 
     # ----------------------------------------------------------------- the night before it starts
@@ -180,28 +188,29 @@ class LeaguePresenter:
         what was just created."""
         league, night = record.league, self.night(record, event.night)
         leagues = self.bot.leagues
+        _ = await self.words(record)
 
         async def scheduled_event() -> list[LeagueEvent]:
             try:
                 guild = await self._guild(league.guild_id)
                 created = await guild.create_scheduled_event(
-                    name=text.night_title(league, night),
+                    name=text.night_title(league, night, _),
                     start_time=night.starts_at,
                     end_time=text.night_end(league, night),
                     entity_type=discord.EntityType.external,
                     privacy_level=discord.PrivacyLevel.guild_only,
                     location=await self._location(league.channel_id),
-                    description=text.event_description(league, night),
+                    description=text.event_description(league, night, _),
                 )
             except discord.HTTPException as error:
                 log.warning("league %s: could not create the scheduled event: %s", record.id, error)
-                await self.say(league.channel_id, NO_EVENTS.format(title=text.night_title(league, night)))
+                await self.say(league.channel_id, _(NO_EVENTS, title=text.night_title(league, night, _)))
                 return []
             return await leagues.night_published(record.id, night.number, event_id=created.id)
 
         async def posted_announcement() -> list[LeagueEvent]:
-            view = self._announcement_view(record, night) or discord.utils.MISSING
-            message = await self.say(league.channel_id, text.announcement(league, night), view=view)
+            view = self._announcement_view(record, night, _) or discord.utils.MISSING
+            message = await self.say(league.channel_id, text.announcement(league, night, _), view=view)
             if message is None:
                 return []
             return await leagues.night_published(record.id, night.number, message_id=message.id)
@@ -218,15 +227,17 @@ class LeaguePresenter:
         await self._edit_announcement(record, self.night(record, event.night))
 
     async def _reminder(self, record: LeagueRecord, event: LeagueEvent) -> None:
+        _ = await self.words(record)
         await self.say(
-            record.league.channel_id, text.reminder(record.league, self.night(record, event.night))
+            record.league.channel_id, text.reminder(record.league, self.night(record, event.night), _)
         )
 
     async def _night_changed(self, record: LeagueRecord, event: NightChanged) -> None:
         league, night = record.league, self.night(record, event.night)
+        _ = await self.words(record)
         if night.status is NightStatus.POSTPONED:
             starts = event.starts_at
-            description = text.event_description(league, night)
+            description = text.event_description(league, night, _)
             end = text.night_end(league, night)
             await self._change_event(
                 record,
@@ -236,7 +247,7 @@ class LeaguePresenter:
         else:
             await self._change_event(record, night, lambda found: found.cancel())
         await self._edit_announcement(record, night)
-        await self.say(league.channel_id, text.night_changed(league, night, event.reason, event.starts_at))
+        await self.say(league.channel_id, text.night_changed(league, night, event.reason, event.starts_at, _))
 
     # ----------------------------------------------------------------- the night itself
 
@@ -245,19 +256,27 @@ class LeaguePresenter:
         channel, its members added (a member the bot cannot add still sees it, being public)."""
         league = record.league
         assert league.channel_id is not None
+        _ = await self.words(record)
         channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(league.channel_id)
         if not isinstance(channel, discord.TextChannel):  # changed since /league-admin create checked it
             log.error("league %s: channel %s is not a text channel: no thread opens", record.id, channel.id)
-            await self._refused_once(record, night, table, NOT_TEXT.format(channel=league.channel_id))
+            await self._refused_once(record, night, table, _(NOT_TEXT, channel=league.channel_id))
             raise TypeError(f"league channel {channel.id} is not a text channel")
-        rounds = f" · Round {table.round}" if night.rounds > 1 else ""
-        name = f"Night {night.number}{rounds} · Table {table.number}"
+        if night.rounds > 1:
+            name = _(
+                "Night {night} · Round {round} · Table {table}",
+                night=night.number,
+                round=table.round,
+                table=table.number,
+            )
+        else:
+            name = _("Night {night} · Table {table}", night=night.number, table=table.number)
         try:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
             )
         except discord.HTTPException:
-            words = NO_THREADS.format(title=text.night_title(league, night), number=table.number)
+            words = _(NO_THREADS, title=text.night_title(league, night, _), number=table.number)
             await self._refused_once(record, night, table, words)
             raise
         for user_id in table.seats:
@@ -285,7 +304,7 @@ class LeaguePresenter:
                 await self._show_check_in(record, night, table, opened.until)
             except discord.HTTPException as error:
                 log.warning("league %s: no check-in message in %s: %s", record.id, table.thread_id, error)
-                refused = text.check_in_refused(opened.channel_id, table.seats)
+                refused = text.check_in_refused(opened.channel_id, table.seats, await self.words(record))
                 await self.say(record.league.channel_id, refused)
 
     async def _show_check_in(
@@ -294,8 +313,9 @@ class LeaguePresenter:
         """Edits the table's check-in message when there is one (the service announces a check-in
         again after a restart, with a fresh deadline), else posts it and remembers it."""
         assert table.thread_id is not None
-        content = text.check_in(table.seats, until, table.checked_in)
-        view = league_view(record.id, night.number, "here")
+        _ = await self.words(record)
+        content = text.check_in(table.seats, until, table.checked_in, _)
+        view = league_view(record.id, night.number, "here", _=_)
         known = self.check_ins.get(table.thread_id)
         if known is not None:
             try:
@@ -322,7 +342,7 @@ class LeaguePresenter:
         message = self.check_ins.get(table.thread_id or 0)
         if message is None:
             return
-        content = text.check_in(table.seats, table.check_in_until, event.checked_in)
+        content = text.check_in(table.seats, table.check_in_until, event.checked_in, await self.words(record))
         self.check_ins[table.thread_id or 0] = await message.edit(content=content)
 
     async def _table_started(self, record: LeagueRecord, event: TableStarted) -> None:
@@ -330,33 +350,38 @@ class LeaguePresenter:
         await self.bot.presenter.forget(f"checkin:{event.channel_id}")
         if message is not None:
             await message.edit(view=None)
-        line = text.table_started(event.present, event.no_shows)
+        line = text.table_started(event.present, event.no_shows, await self.words(record))
         await self.say(event.channel_id, line)
 
     async def _table_settled(self, record: LeagueRecord, event: TableSettled) -> None:
         night = self.night(record, event.night)
         table = night.table(event.round, event.number)
         found = list(event.placings)
-        words = text.table_settled(table.round, table.number, found, record.names, event.reason)
+        _ = await self.words(record)
+        words = text.table_settled(table.round, table.number, found, record.names, event.reason, _)
         if table.thread_id is not None:
             await self.say(table.thread_id, words)
-        await self.say(record.league.channel_id, f"**{text.night_title(record.league, night)}** · {words}")
+        await self.say(record.league.channel_id, f"**{text.night_title(record.league, night, _)}** · {words}")
 
     async def _night_finished(self, record: LeagueRecord, event: LeagueEvent) -> None:
         night = self.night(record, event.night)
         await self._change_event(record, night, lambda found: found.end())
         await self._edit_announcement(record, night)
-        content = f"🏁 **{text.night_title(record.league, night)}** is over. Season standings:"
+        _ = await self.words(record)
+        content = _(
+            "🏁 **{title}** is over. Season standings:", title=text.night_title(record.league, night, _)
+        )
         await self.say(record.league.channel_id, content, file=await self.standings_file(record))
 
     async def standings_file(self, record: LeagueRecord, *, provisional: bool = False) -> discord.File:
         """The season's standings picture: each member's points night by night, and the total;
         `provisional` adds the night being played, as far as its settled tables go."""
         season = record.league.seasons[-1]
-        title = f"{record.league.name} · season {season.number}"
+        _ = await self.words(record)
+        title = _("{league} · season {number}", league=record.league.name, number=season.number)
         if provisional and season.counted_nights(True) != season.finished_nights():
-            title += " · provisional"
-        scene = league_standings_scene(season, record.names, title=title, provisional=provisional)
+            title += " · " + _("provisional")
+        scene = league_standings_scene(season, record.names, title=title, provisional=provisional, _=_)
         png = await asyncio.to_thread(render_standings, scene)
         return discord.File(io.BytesIO(png), filename="league-standings.png")
 
@@ -364,31 +389,43 @@ class LeaguePresenter:
 
     async def _created(self, record: LeagueRecord, event: LeagueEvent) -> None:
         league = record.league
-        await self.say(
-            league.channel_id,
-            f"🏆 **{league.name}** is a new league: {league.format.spec.title}, "
-            f"{league.schedule.describe()} ({league.timezone}). Nights are announced here.\n"
-            + text.table_rules(league),
+        _ = await self.words(record)
+        created = _(
+            "🏆 **{name}** is a new league: {format}, {schedule} ({timezone}). Nights are announced here.",
+            name=league.name,
+            format=format_title(league.format.spec, _),
+            schedule=league.schedule.describe(),
+            timezone=league.timezone,
         )
+        await self.say(league.channel_id, created + "\n" + text.table_rules(league, _))
 
     async def _season(self, record: LeagueRecord, event: LeagueEvent) -> None:
         """A new season says when its first night is; an ended one shows its final standings."""
         season = record.league.seasons[-1]
-        head = f"**{record.league.name}**: season {season.number}"
+        _ = await self.words(record)
+        name, number = record.league.name, season.number
         if isinstance(event, SeasonStarted):
-            await self.say(record.league.channel_id, f"{head} is on.\n{text.table_rules(record.league)}")
+            head = _("**{name}**: season {number} is on.", name=name, number=number)
+            await self.say(record.league.channel_id, f"{head}\n{text.table_rules(record.league, _)}")
         else:
             file = await self.standings_file(record)
-            await self.say(record.league.channel_id, f"{head} is over. Final standings:", file=file)
+            over = _("**{name}**: season {number} is over. Final standings:", name=name, number=number)
+            await self.say(record.league.channel_id, over, file=file)
 
     async def _adjusted(self, record: LeagueRecord, event: Adjusted) -> None:
         change = event.adjustment
         who = record.names.get(change.user_id, text.mention(change.user_id))
-        await self.say(
-            record.league.channel_id,
-            f"✏️ **{record.league.name}**, night {change.night}: {who} {change.delta:+d} points "
-            f"(by {text.mention(change.by)}). Reason: {change.reason}",
+        _ = await self.words(record)
+        said = _(
+            "✏️ **{league}**, night {night}: {who} {points} points (by {by}). Reason: {reason}",
+            league=record.league.name,
+            night=change.night,
+            who=who,
+            points=f"{change.delta:+d}",
+            by=text.mention(change.by),
+            reason=change.reason,
         )
+        await self.say(record.league.channel_id, said)
 
     async def _show(self, record: LeagueRecord, event: LeagueEvent) -> None:
         match event:

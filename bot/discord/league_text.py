@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
 from bot.engine.formats import Format
+from bot.game_words import format_title
+from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
 from bot.leagues.schedule import discord_timestamp
 from bot.rules_options import preset, rules_line
@@ -28,31 +30,43 @@ ROUND_ESTIMATE = {
 }
 
 
+# A night's status in `/league history`.
+NIGHT_STATUSES = {
+    NightStatus.SCHEDULED: N_("scheduled"),
+    NightStatus.SIGNUP: N_("signup"),
+    NightStatus.POSTPONED: N_("postponed"),
+    NightStatus.CANCELLED: N_("cancelled"),
+    NightStatus.MISSED: N_("missed"),
+    NightStatus.RUNNING: N_("running"),
+    NightStatus.FINISHED: N_("finished"),
+}
+
+
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT) -> str:
+def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT, _: Words = EN) -> str:
     """The users' mentions within `room` characters: as many as fit, then how many more, so a
     long sign-up list never cuts a mention in half nor pushes a message over Discord's limit."""
     shown = [mention(user) for user in users]
     if not shown:
-        return "nobody yet"
+        return _("nobody yet")
     length, fits = -2, 0
     for words in shown:
         length += len(words) + 2
         left = len(shown) - fits - 1
-        if length + (len(f" and {left} more") if left else 0) > room:
+        if length + (len(" " + _("and {count} more", count=left)) if left else 0) > room:
             break
         fits += 1
     rest = len(shown) - fits
-    return ", ".join(shown[:fits]) + (f" and {rest} more" if rest else "")
+    return ", ".join(shown[:fits]) + (" " + _("and {count} more", count=rest) if rest else "")
 
 
-def within(message: str, users: Iterable[int]) -> str:
+def within(message: str, users: Iterable[int], _: Words = EN) -> str:
     """`message` with the users' mentions where it says `MENTIONS`, as many as Discord's limit
     leaves room for."""
-    return message.replace(MENTIONS, mentions(users, MESSAGE_LIMIT - len(message) + len(MENTIONS)))
+    return message.replace(MENTIONS, mentions(users, MESSAGE_LIMIT - len(message) + len(MENTIONS), _))
 
 
 def when(instant: datetime) -> str:
@@ -60,24 +74,27 @@ def when(instant: datetime) -> str:
     return f"{discord_timestamp(instant)} ({discord_timestamp(instant, 'R')})"
 
 
-def no_standings_yet(league: League) -> str:
+def no_standings_yet(league: League, _: Words = EN) -> str:
     """`/league standings` before any table of the season has a result: when there will be one."""
     running, upcoming = league.running_night, league.next_night
     if running is not None:
-        return (
-            f"No table of night {running.number} has finished yet: standings appear as soon as one "
-            "does (provisional until the night is over)."
+        return _(
+            "No table of night {number} has finished yet: standings appear as soon as one "
+            "does (provisional until the night is over).",
+            number=running.number,
         )
     if upcoming is not None:
-        return (
+        return _(
             "No night has been played this season yet: standings appear once night "
-            f"{upcoming.number} ({when(upcoming.starts_at)}) has results."
+            "{number} ({when}) has results.",
+            number=upcoming.number,
+            when=when(upcoming.starts_at),
         )
-    return "No night has been played this season yet."
+    return _("No night has been played this season yet.")
 
 
-def night_title(league: League, night: Night) -> str:
-    return f"{league.name} · Night {night.number}"
+def night_title(league: League, night: Night, _: Words = EN) -> str:
+    return _("{league} · Night {number}", league=league.name, number=night.number)
 
 
 def night_end(league: League, night: Night) -> datetime:
@@ -85,184 +102,249 @@ def night_end(league: League, night: Night) -> datetime:
     return night.starts_at + ROUND_ESTIMATE.get(league.format, timedelta(hours=1)) * night.rounds
 
 
-def table_rules(league: League) -> str:
+def table_rules(league: League, _: Words = EN) -> str:
     """The rules the league's tables play: the season's (fixed for it), else the next season's."""
     rules = league.seasons[-1].rules if league.season is not None else preset(league.rules)
-    return f"Rules: {rules_line(league.format.spec, rules)}"
+    return _("Rules: {rules}", rules=rules_line(league.format.spec, rules, _))
 
 
-def rules_lines(league: League) -> list[str]:
-    rounds = "one round" if league.rounds_per_night == 1 else f"{league.rounds_per_night} rounds"
+def rules_lines(league: League, _: Words = EN) -> list[str]:
+    rounds = _.n("one round", "{count} rounds", league.rounds_per_night)
     return [
-        table_rules(league),
-        f"{league.format.spec.title}, {rounds}, tables of up to {league.seats_per_table} balanced by "
-        "season points.",
-        f"League points by finishing position: {league.points_table.describe()}; a no-show scores "
-        f"{league.points_table.no_show}. Ties: more wins, better average position, fewer pool points "
-        "conceded.",
-        "At the start each table gets a thread: press **I'm here** there; whoever has not checked in "
-        "when check-in closes is marked a no-show.",
+        table_rules(league, _),
+        _(
+            "{format}, {rounds}, tables of up to {seats} balanced by season points.",
+            format=format_title(league.format.spec, _),
+            rounds=rounds,
+            seats=league.seats_per_table,
+        ),
+        _(
+            "League points by finishing position: {points}; a no-show scores {no_show}. Ties: more "
+            "wins, better average position, fewer pool points conceded.",
+            points=league.points_table.describe(),
+            no_show=league.points_table.no_show,
+        ),
+        _(
+            "At the start each table gets a thread: press **I'm here** there; whoever has not checked "
+            "in when check-in closes is marked a no-show."
+        ),
     ]
 
 
-def event_description(league: League, night: Night) -> str:
+def event_description(league: League, night: Night, _: Words = EN) -> str:
     """What the scheduled event says: how to sign up and the rules, within Discord's limit."""
     lines = [
-        f"Sign up with `/league join` or the Join button on the announcement in <#{league.channel_id}>; "
-        "leave before the start with `/league leave`.",
-        *rules_lines(league),
+        _(
+            "Sign up with `/league join` or the Join button on the announcement in {channel}; "
+            "leave before the start with `/league leave`.",
+            channel=f"<#{league.channel_id}>",
+        ),
+        *rules_lines(league, _),
     ]
     text = "\n".join(lines)
     return text if len(text) <= EVENT_DESCRIPTION_LIMIT else text[: EVENT_DESCRIPTION_LIMIT - 1] + "…"
 
 
-def announcement(league: League, night: Night) -> str:
+def announcement(league: League, night: Night, _: Words = EN) -> str:
     """The announcement in the league channel; its Join / Leave buttons go while sign-up is open."""
-    head = f"📣 **{night_title(league, night)}** · {when(night.starts_at)}"
+    head = f"📣 **{night_title(league, night, _)}** · {when(night.starts_at)}"
     status = {
-        NightStatus.POSTPONED: f"**Postponed** to this time. {night.note}".strip(),
-        NightStatus.CANCELLED: f"**Cancelled.** {night.note}".strip(),
-        NightStatus.MISSED: f"**Missed.** {night.note}".strip(),
-        NightStatus.RUNNING: "**Sign-up is closed**: the night is being played in its table threads.",
-        NightStatus.FINISHED: "**This night is over**: see the standings below.",
+        NightStatus.POSTPONED: f"{_('**Postponed** to this time.')} {night.note}".strip(),
+        NightStatus.CANCELLED: f"{_('**Cancelled.**')} {night.note}".strip(),
+        NightStatus.MISSED: f"{_('**Missed.**')} {night.note}".strip(),
+        NightStatus.RUNNING: _("**Sign-up is closed**: the night is being played in its table threads."),
+        NightStatus.FINISHED: _("**This night is over**: see the standings below."),
     }.get(night.status)
     lines = [head]
     if status:
         lines.append(status)
     if night.status in (NightStatus.SCHEDULED, NightStatus.SIGNUP, NightStatus.POSTPONED):
-        lines.append("Press **Join** (or `/league join`) to play; **Leave** before the start if you can't.")
-    lines.append(f"Signed up ({len(night.signups)}): {MENTIONS}")
-    lines += rules_lines(league)
-    return within("\n".join(lines), night.signups)
+        lines.append(
+            _("Press **Join** (or `/league join`) to play; **Leave** before the start if you can't.")
+        )
+    lines.append(_("Signed up ({count}): {mentions}", count=len(night.signups), mentions=MENTIONS))
+    lines += rules_lines(league, _)
+    return within("\n".join(lines), night.signups, _)
 
 
-def reminder(league: League, night: Night) -> str:
+def reminder(league: League, night: Night, _: Words = EN) -> str:
     return within(
-        f"⏰ **{night_title(league, night)}** starts {discord_timestamp(night.starts_at, 'R')} "
-        f"({discord_timestamp(night.starts_at, 't')}). Signed up: {MENTIONS}. "
-        "Not in yet? `/league join`.",
+        _(
+            "⏰ **{title}** starts {when} ({time}). Signed up: {mentions}. Not in yet? `/league join`.",
+            title=night_title(league, night, _),
+            when=discord_timestamp(night.starts_at, "R"),
+            time=discord_timestamp(night.starts_at, "t"),
+            mentions=MENTIONS,
+        ),
         night.signups,
+        _,
     )
 
 
-def night_changed(league: League, night: Night, reason: str, starts: datetime) -> str:
+def night_changed(league: League, night: Night, reason: str, starts: datetime, _: Words = EN) -> str:
     """The night as it was when it changed: `reason` and `starts` are the change's own."""
     reason = reason or night.note
-    why = f" Reason: {reason}" if reason else ""
+    why = " " + _("Reason: {reason}", reason=reason) if reason else ""
+    title = night_title(league, night, _)
     if night.status is NightStatus.POSTPONED:
-        return f"🗓️ **{night_title(league, night)}** is postponed to {when(starts)}. Sign-ups stay.{why}"
+        return _("🗓️ **{title}** is postponed to {when}. Sign-ups stay.", title=title, when=when(starts)) + why
     if night.status is NightStatus.MISSED:
-        return f"⚠️ **{night_title(league, night)}** was missed: {night.note}"
-    return f"❌ **{night_title(league, night)}** is cancelled.{why}"
+        return _("⚠️ **{title}** was missed: {note}", title=title, note=night.note)
+    return _("❌ **{title}** is cancelled.", title=title) + why
 
 
-def check_in(seats: Iterable[int], until: datetime | None, checked_in: Iterable[int] = ()) -> str:
+def check_in(
+    seats: Iterable[int], until: datetime | None, checked_in: Iterable[int] = (), _: Words = EN
+) -> str:
     """The check-in message, with who is in and whom the table waits for once someone came."""
     seats, came = list(seats), list(checked_in)
-    closes = f" Check-in closes {discord_timestamp(until, 'R')}." if until else ""
+    closes = " " + _("Check-in closes {when}.", when=discord_timestamp(until, "R")) if until else ""
     lines = [
-        f"🎴 Your table: {mentions(seats)}. Press **I'm here** (or `/league here`) to check in; the "
-        f"game starts as soon as everyone is in.{closes}"
+        _(
+            "🎴 Your table: {mentions}. Press **I'm here** (or `/league here`) to check in; the "
+            "game starts as soon as everyone is in.",
+            mentions=mentions(seats, _=_),
+        )
+        + closes
     ]
     if came:
-        lines.append(f"In: {mentions(came)}")
+        lines.append(_("In: {mentions}", mentions=mentions(came, _=_)))
         waiting = [user for user in seats if user not in came]
         if waiting:
-            lines.append(f"Waiting for: {mentions(waiting)}")
+            lines.append(_("Waiting for: {mentions}", mentions=mentions(waiting, _=_)))
     return "\n".join(lines)
 
 
-def check_in_refused(thread_id: int, seats: Iterable[int]) -> str:
+def check_in_refused(thread_id: int, seats: Iterable[int], _: Words = EN) -> str:
     """Said in the league channel when the check-in message could not go into the table's thread,
     so the members are not marked no-shows for a button they never saw."""
-    return (
-        f"⚠️ I could not post the check-in in <#{thread_id}> (I need the Send Messages in Threads "
-        f"permission). {mentions(seats)}: check in with `/league here` in that thread."
+    return _(
+        "⚠️ I could not post the check-in in {thread} (I need the Send Messages in Threads "
+        "permission). {mentions}: check in with `/league here` in that thread.",
+        thread=f"<#{thread_id}>",
+        mentions=mentions(seats, _=_),
     )
 
 
-def deleted(name: str) -> str:
+def deleted(name: str, _: Words = EN) -> str:
     """Said in a league's channel when an admin deletes it."""
-    return f"**{name}** was deleted by an admin: its nights, sign-ups and reminders are over."
+    return _("**{name}** was deleted by an admin: its nights, sign-ups and reminders are over.", name=name)
 
 
-def damaged(name: str) -> str:
+def damaged(name: str, _: Words = EN) -> str:
     """Said once in a league's channel when its saved state cannot be read."""
-    return (
-        f"⚠️ **{name}**: the league's saved state is damaged, so it is set aside: no night, sign-up "
-        "or reminder runs until an admin restores or deletes it. The other leagues are not affected."
+    return _(
+        "⚠️ **{name}**: the league's saved state is damaged, so it is set aside: no night, sign-up "
+        "or reminder runs until an admin restores or deletes it. The other leagues are not affected.",
+        name=name,
     )
 
 
-def table_started(present: Iterable[int], no_shows: Iterable[int]) -> str:
+def table_started(present: Iterable[int], no_shows: Iterable[int], _: Words = EN) -> str:
     absent = list(no_shows)
-    missing = f" No-show: {mentions(absent)}." if absent else ""
-    return f"▶️ The game starts with {mentions(present)}.{missing}"
+    missing = " " + _("No-show: {mentions}.", mentions=mentions(absent, _=_)) if absent else ""
+    return _("▶️ The game starts with {mentions}.", mentions=mentions(present, _=_)) + missing
 
 
-def placings(found: Iterable[Placing], names: Mapping[int, str]) -> list[str]:
+def placings(found: Iterable[Placing], names: Mapping[int, str], _: Words = EN) -> list[str]:
     """One line per member, best first: position (or no-show) and league points."""
     lines = []
     for placing in found:
-        where = "no-show" if placing.no_show else f"#{placing.position}"
+        where = _("no-show") if placing.no_show else f"#{placing.position}"
         won = " 🏆" if placing.won else ""
-        lines.append(
-            f"{where} {names.get(placing.user_id, mention(placing.user_id))}: {placing.points} pts{won}"
-        )
+        name = names.get(placing.user_id, mention(placing.user_id))
+        lines.append(f"{where} {name}: " + _("{points} pts", points=placing.points) + won)
     return lines
 
 
 def table_settled(
-    round_number: int, number: int, found: Iterable[Placing], names: Mapping[int, str], reason: str = ""
+    round_number: int,
+    number: int,
+    found: Iterable[Placing],
+    names: Mapping[int, str],
+    reason: str = "",
+    _: Words = EN,
 ) -> str:
     why = [reason] if reason else []
-    return "\n".join([f"✅ **Round {round_number}, table {number} is over.**", *why, *placings(found, names)])
+    over = _("✅ **Round {round}, table {number} is over.**", round=round_number, number=number)
+    return "\n".join([over, *why, *placings(found, names, _)])
 
 
-def history(league: League, names: Mapping[int, str]) -> str:
+def history(league: League, names: Mapping[int, str], _: Words = EN) -> str:
     """`/league history`: the season's nights, each with its tables' results and adjustments."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return f"{league.name} has no season yet."
-    lines = [f"**{league.name}**, season {season.number}:"]
+        return _("{league} has no season yet.", league=league.name)
+    lines = [_("**{league}**, season {number}:", league=league.name, number=season.number)]
     for night in season.nights:
-        when = discord_timestamp(night.starts_at, "d")
+        note = f" ({night.note})" if night.note else ""
+        day = discord_timestamp(night.starts_at, "d")
+        status = _(NIGHT_STATUSES[night.status])
         lines.append(
-            f"**Night {night.number}** ({when}): {night.status}{f' ({night.note})' if night.note else ''}"
+            _("**Night {number}** ({day}): {status}", number=night.number, day=day, status=status) + note
         )
         for table in night.tables:
             if table.placings:
-                results = "; ".join(placings(table.placings, names))
-                lines.append(f"  round {table.round}, table {table.number}: {results}")
+                results = "; ".join(placings(table.placings, names, _))
+                lines.append(
+                    "  "
+                    + _(
+                        "round {round}, table {number}: {results}",
+                        round=table.round,
+                        number=table.number,
+                        results=results,
+                    )
+                )
         for adjustment in season.adjustments:
             if adjustment.night == night.number:
                 lines.append(
-                    f"  adjusted {names.get(adjustment.user_id, mention(adjustment.user_id))} "
-                    f"{adjustment.delta:+d} by {mention(adjustment.by)}: {adjustment.reason}"
+                    "  "
+                    + _(
+                        "adjusted {who} {points} by {by}: {reason}",
+                        who=names.get(adjustment.user_id, mention(adjustment.user_id)),
+                        points=f"{adjustment.delta:+d}",
+                        by=mention(adjustment.by),
+                        reason=adjustment.reason,
+                    )
                 )
     return "\n".join(lines)
 
 
-def me(league: League, user_id: int) -> str:
+def me(league: League, user_id: int, _: Words = EN) -> str:
     """`/league me`: the member's rank and points, night by night, and their next night."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return f"{league.name} has no season yet."
+        return _("{league} has no season yet.", league=league.name)
     line = next((line for line in season.standings() if line.user_id == user_id), None)
-    lines = [f"**{league.name}**, season {season.number}:", table_rules(league)]
+    lines = [
+        _("**{league}**, season {number}:", league=league.name, number=season.number),
+        table_rules(league, _),
+    ]
     if line is None:
-        lines.append("You have not played a night yet.")
+        lines.append(_("You have not played a night yet."))
     else:
         lines.append(
-            f"Rank {line.rank} with {line.points} points: {line.wins} wins in {line.played} nights, "
-            f"{line.no_shows} no-shows."
+            _(
+                "Rank {rank} with {points} points: {wins} wins in {played} nights, {no_shows} no-shows.",
+                rank=line.rank,
+                points=line.points,
+                wins=line.wins,
+                played=line.played,
+                no_shows=line.no_shows,
+            )
         )
     for night, found, adjustments in season.history(user_id):
-        parts = [f"#{p.position} ({p.points} pts)" if not p.no_show else "no-show" for p in found]
+        parts = [
+            f"#{p.position} (" + _("{points} pts", points=p.points) + ")" if not p.no_show else _("no-show")
+            for p in found
+        ]
         parts += [f"{a.delta:+d} ({a.reason})" for a in adjustments]
-        lines.append(f"Night {night.number}: {', '.join(parts)}")
+        lines.append(_("Night {number}: {parts}", number=night.number, parts=", ".join(parts)))
     upcoming = league.next_night
     if upcoming is not None:
-        signed = "you are signed up" if user_id in upcoming.signups else "you are not signed up"
-        lines.append(f"Next: night {upcoming.number} {discord_timestamp(upcoming.starts_at, 'R')}; {signed}.")
+        signed = _("you are signed up") if user_id in upcoming.signups else _("you are not signed up")
+        when_next = discord_timestamp(upcoming.starts_at, "R")
+        lines.append(
+            _("Next: night {number} {when}; {signed}.", number=upcoming.number, when=when_next, signed=signed)
+        )
     return "\n".join(lines)

@@ -42,7 +42,9 @@ from bot.engine.events import (
 )
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
+from bot.game_words import format_title
 from bot.hand_layout import HandLayout
+from bot.i18n import EN, N_, Words
 from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
@@ -74,7 +76,7 @@ PICTURE_DELAYS = 2.5
 PICTURES_PER_SECOND = 20.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
-WAITING = "The computer players are playing."  # the turn mention while no person is to act
+WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
 # more would only queue behind the request budget, ahead of live play.
@@ -312,13 +314,14 @@ class Presenter:
         private hand message must change."""
         names = [seat.name for seat in table.record.seats]
         hands: set[int] = set()
+        _ = await self.bot.readers.channel(table.record.guild_id)
         for table_event in visible_events(events, None):
             event = table_event.event
             if isinstance(event, DealStarted):
                 shown.moves.clear()
                 shown.layouts.clear()  # last deal's groups mean nothing now
             if isinstance(event, Event):
-                shown.moves.extend(line for line in event_lines(event, -1, names) if line.strip("─ "))
+                shown.moves.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
             clock = event.clock if isinstance(event, Resumed) else event
             if isinstance(clock, Deadline) and clock.deadline:
                 shown.deadline = (clock.seat, float(clock.deadline))
@@ -329,12 +332,14 @@ class Presenter:
             elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
             elif isinstance(event, Reshuffled):
-                shown.moves.append(f"New closed deck committed: `{event.commitment}`")
+                shown.moves.append(
+                    _("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`")
+                )
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
             elif isinstance(event, Damaged):  # said once: the service sends it once
-                notice = f"⚠️ **This table is set aside.** {damaged_words(table)}"
+                notice = "⚠️ " + _("**This table is set aside.** {why}", why=damaged_words(table, _))
                 await self._guard(table, self.say(table, notice))
         return hands
 
@@ -393,10 +398,11 @@ class Presenter:
         before = shown.hand_looks.pop(user_id, None)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
+                _ = await self.bot.readers.user(user_id, table.record.guild_id)
                 await self.budget.spend(urgent=True)
                 with contextlib.suppress(discord.NotFound):
                     await existing.edit(
-                        content="This deal is over: see the result in the channel.", view=None
+                        content=_("This deal is over: see the result in the channel."), view=None
                     )
             return
         looks = message.looks()
@@ -429,17 +435,23 @@ class Presenter:
                 await self.bot.store.refuse_dms(user_id, now)
             if known:  # told already when they were first refused
                 return
+            here = await self.bot.readers.channel(table.record.guild_id)
             await self.say(
                 table,
-                f"<@{user_id}>, I can't send you direct messages (your privacy settings block them). "
-                "Use `/rummy hand` here to see your cards privately.",
+                here(
+                    "{user}, I can't send you direct messages (your privacy settings block them). "
+                    "Use `/rummy hand` here to see your cards privately.",
+                    user=f"<@{user_id}>",
+                ),
             )
 
     async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+        """The hand DM as `user_id` reads it: their deck colours, their language."""
         settings = await self.bot.preferences.user(user_id)
+        _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
         deadline = self.deadline_for(table.id, seat)
-        return await build_hand_message(table, seat, layout, deadline, settings.four_colour)
+        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _)
 
     async def _edit_hand(
         self,
@@ -521,15 +533,21 @@ class Presenter:
                 await self.forget(f"table:{table.id}:ping")
             return
         user_id = table.record.seats[deal.turn].user_id
+        _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
             if urgent or shown.ping is None:
                 return
-            words = WAITING
+            words = _(WAITING)
         else:
             deadline = shown.deadline_for(deal.turn)
-            when = f" (ends <t:{int(deadline)}:R>)" if deadline else ""
-            hint = " Use `/rummy hand`." if user_id in self.dm_refused else " Your hand is in your DMs."
-            words = f"<@{user_id}>, your turn{when}.{hint}"
+            user = f"<@{user_id}>"
+            turn = (
+                _("{user}, your turn (ends {when}).", user=user, when=f"<t:{int(deadline)}:R>")
+                if deadline
+                else _("{user}, your turn.", user=user)
+            )
+            hint = _("Use `/rummy hand`.") if user_id in self.dm_refused else _("Your hand is in your DMs.")
+            words = f"{turn} {hint}"
         if shown.ping_words == words:
             return
         await self._spend_in_channel(shown, urgent=urgent)
@@ -637,7 +655,7 @@ class Presenter:
         shown = self.shown(table.id)
         message = shown.message if not repost else None
         now = asyncio.get_running_loop().time()
-        scene = self.picture_scene(table)
+        scene = await self.picture_scene(table)
         changed = not shown.picture_known or scene != shown.picture_scene
         draw = changed and (message is None or not table.record.status.active or now >= shown.picture_due)
         content, files, view = await self.table_message_parts(table, scene if draw else None)
@@ -667,11 +685,13 @@ class Presenter:
             shown.picture_known = True
         shown.picture_behind = not shown.picture_known or scene != shown.picture_scene
 
-    def picture_scene(self, table: Table) -> TableScene | None:
-        """What the table message's picture shows (None: it has none, a lobby or a damaged table)."""
+    async def picture_scene(self, table: Table) -> TableScene | None:
+        """What the table message's picture shows, in the channel's language (None: it has none,
+        a lobby or a damaged table)."""
         if table.damage is not None or table.match is None:
             return None
-        return table_scene(table.match, [seat.name for seat in table.record.seats])
+        _ = await self.bot.readers.channel(table.record.guild_id)
+        return table_scene(table.match, [seat.name for seat in table.record.seats], _=_)
 
     async def table_message_parts(
         self, table: Table, scene: TableScene | None = None
@@ -680,43 +700,53 @@ class Presenter:
         record = table.record
         match = table.match
         shown = self.shown(table.id)
+        _ = await self.bot.readers.channel(record.guild_id)
         if table.damage is not None:
-            state = damaged_words(table) if record.status.active else "*This table is closed.*"
-            return f"**This table is set aside.** {state}", [], None
+            state = damaged_words(table, _) if record.status.active else _("*This table is closed.*")
+            return _("**This table is set aside.** {why}", why=state), [], None
         spec = Format(record.format).spec
-        rules = f"Rules: {rules_line(spec, table.rules)}"
+        rules = _("Rules: {rules}", rules=rules_line(spec, table.rules, _))
         if match is None:
             seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
-            content = (
-                f"**{spec.title}** · lobby · {len(record.seats)}/{record.max_seats} seated · "
-                f"host <@{record.host_id}>\n{rules}\n{seats}\n"
-                "Join, add computer players, then the host starts (and may change the rules first)."
+            heading = _(
+                "**{format}** · lobby · {seated}/{seats} seated · host {host}",
+                format=format_title(spec, _),
+                seated=len(record.seats),
+                seats=record.max_seats,
+                host=f"<@{record.host_id}>",
             )
+            invite = _("Join, add computer players, then the host starts (and may change the rules first).")
+            content = f"{heading}\n{rules}\n{seats}\n{invite}"
             if not record.status.active:
-                return content + "\n*This table is closed.*", [], None
-            return content, [], lobby_view(table.id)
+                return content + "\n" + _("*This table is closed.*"), [], None
+            return content, [], lobby_view(table.id, _)
         names = [seat.name for seat in record.seats]
-        lines = [
-            f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}",
-            rules,
-        ]
+        number = len(match.finished_deals) + (1 if match.deal else 0)
+        lines = [_("**{format}** · deal {number}", format=format_title(match.spec, _), number=number), rules]
         if match.phase is MatchPhase.OVER:
-            lines.append("**The match is over.**")
+            lines.append(_("**The match is over.**"))
         elif not record.status.active:
-            lines.append("**This table was cancelled.**")
+            lines.append(_("**This table was cancelled.**"))
         elif match.deal is not None:
             deal = match.deal
             seat = deal.turn
             deadline = shown.deadline_for(seat)
             user_id = record.seats[seat].user_id
             who = f"<@{user_id}>" if user_id else names[seat]
-            when = f", ends <t:{int(deadline)}:R>" if deadline else ""
-            lines.append(f"Turn: {who}{when} · {wild_words(deal.wild_rank)}")
-            lines.append(f"Shuffle commitment: `{deal.commitment}`")
+            wild = wild_words(deal.wild_rank, _)
+            if deadline:
+                lines.append(
+                    _("Turn: {who}, ends {when} · {wild}", who=who, when=f"<t:{int(deadline)}:R>", wild=wild)
+                )
+            else:
+                lines.append(_("Turn: {who} · {wild}", who=who, wild=wild))
+            lines.append(_("Shuffle commitment: {commitment}", commitment=f"`{deal.commitment}`"))
         else:
             deadline = shown.deadline_for(None)
-            when = f" <t:{int(deadline)}:R>" if deadline else " soon"
-            lines.append(f"The next deal starts{when}.")
+            if deadline:
+                lines.append(_("The next deal starts {when}.", when=f"<t:{int(deadline)}:R>"))
+            else:
+                lines.append(_("The next deal starts soon."))
         if shown.moves:
             lines.append("\n".join(f"› {line}" for line in shown.moves))
         if scene is None:
@@ -733,23 +763,34 @@ class Presenter:
         if match is None or not match.finished_deals:
             return
         names = [seat.name for seat in table.record.seats]
-        png = await asyncio.to_thread(render_result, result_scene(match, names))
+        _ = await self.bot.readers.channel(table.record.guild_id)
+        png = await asyncio.to_thread(render_result, result_scene(match, names, _=_))
         record = match.finished_deals[-1]
         deal = Deal.from_json(record)
         reveal = [
-            f"**Deal {len(match.finished_deals)} result.** Shuffle reveal (check with `/rummy verify`):",
-            f"commitment `{deal.commitment}` · salt `{deal.salt}`",
-            f"order: `{format_cards(deal.shoe)}`",
+            _(
+                "**Deal {number} result.** Shuffle reveal (check with `/rummy verify`):",
+                number=len(match.finished_deals),
+            ),
+            _(
+                "commitment {commitment} · salt {salt}",
+                commitment=f"`{deal.commitment}`",
+                salt=f"`{deal.salt}`",
+            ),
+            _("order: {order}", order=f"`{format_cards(deal.shoe)}`"),
         ]
         reveal += [
-            f"reshuffle {n} order: `{format_cards(order)}`"
+            _("reshuffle {number} order: {order}", number=n, order=f"`{format_cards(order)}`")
             for n, order in enumerate(deal.reshuffles, start=1)
         ]
         files = [discord.File(io.BytesIO(png), filename="result.png")]
         if match.phase is MatchPhase.OVER:
-            winner = names[match.winner] if match.winner is not None else "a shared pool"
-            reveal.insert(0, f"🏆 **The match is over: {winner} wins.**")
-            scene = standings_scene(match, names)
+            if match.winner is not None:
+                over = _("🏆 **The match is over: {winner} wins.**", winner=names[match.winner])
+            else:
+                over = _("🏆 **The match is over: a shared pool.**")
+            reveal.insert(0, over)
+            scene = standings_scene(match, names, _)
             standings = await asyncio.to_thread(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
@@ -791,14 +832,13 @@ def _urgency(event: TableEvent) -> float:
 _SEAT_CHANGES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Turn)
 
 
-def damaged_words(table: Table) -> str:
+def damaged_words(table: Table, _: Words = EN) -> str:
     """Why a table set aside cannot go on, and who can close it: at a league table a member with
     Manage Server only (the league seats and ends its tables, so its host is refused)."""
-    who = "A member" if table.record.league_id is not None else "The host or a member"
-    return (
-        "Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at. "
-        f"{who} with Manage Server can close it with `/rummy cancel`."
-    )
+    why = _("Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at.")
+    if table.record.league_id is not None:
+        return why + " " + _("A member with Manage Server can close it with `/rummy cancel`.")
+    return why + " " + _("The host or a member with Manage Server can close it with `/rummy cancel`.")
 
 
 def message_chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -17,6 +17,7 @@ from discord import ui
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
+from bot.i18n import EN, N_, Words
 from bot.rules_options import BY_KEY, Option, options_for, rules_line
 from bot.service import Table
 from bot.store import TableStatus
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 Interaction = discord.Interaction[Any]
-NOT_HOST = "Only the host can change this table's rules."
-STARTED = "The match has started: its rules no longer change."
+NOT_HOST = N_("Only the host can change this table's rules.")
+STARTED = N_("The match has started: its rules no longer change.")
 
 
 def _bot(interaction: Interaction) -> RummyBot:
@@ -43,13 +44,15 @@ def _values(interaction: Interaction) -> list[str]:
 class OptionSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:rules:(?P<table>\d+)"):
     """Which option to change."""
 
-    def __init__(self, table_id: int, options: tuple[Option, ...] = (), chosen: str | None = None) -> None:
+    def __init__(
+        self, table_id: int, options: tuple[Option, ...] = (), chosen: str | None = None, _: Words = EN
+    ) -> None:
         entries = [
-            discord.SelectOption(label=option.label, value=option.key, default=option.key == chosen)
+            discord.SelectOption(label=_(option.label), value=option.key, default=option.key == chosen)
             for option in options
         ] or [discord.SelectOption(label="-", value="-")]
         select: ui.Select[Any] = ui.Select(
-            custom_id=f"rummy:rules:{table_id}", placeholder="Change an option…", options=entries
+            custom_id=f"rummy:rules:{table_id}", placeholder=_("Change an option…"), options=entries
         )
         super().__init__(select)
         self.table_id = table_id
@@ -68,7 +71,7 @@ class OptionSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:rules:(?P<ta
 class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<table>\d+):(?P<option>\w+)"):
     """The chosen option's value."""
 
-    def __init__(self, table_id: int, key: str, rules: Rules | None = None) -> None:
+    def __init__(self, table_id: int, key: str, rules: Rules | None = None, _: Words = EN) -> None:
         option = BY_KEY.get(key)
         entries = [discord.SelectOption(label="-", value="-")]
         if option is not None and rules is not None:
@@ -77,11 +80,11 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
                 discord.SelectOption(
                     label=choice.label, value=choice.value, default=choice.changes[option.field] == current
                 )
-                for choice in option.choices(rules)
+                for choice in option.choices(rules, _)
             ]
         select: ui.Select[Any] = ui.Select(
             custom_id=f"rummy:ruleval:{table_id}:{key}",
-            placeholder=option.label if option else "Value",
+            placeholder=_(option.label) if option else "-",
             options=entries,
         )
         super().__init__(select)
@@ -111,19 +114,21 @@ def lobby_table(interaction: Interaction, table_id: int) -> Table:
     return table
 
 
-def editor(table: Table, chosen: str | None) -> tuple[str, ui.View]:
-    """The editor's words and menus: the rules as they are, and the chosen option's values."""
+def editor(table: Table, chosen: str | None, _: Words = EN) -> tuple[str, ui.View]:
+    """The editor's words and menus (in the host's language): the rules as they are, and the
+    chosen option's values."""
     spec, rules = Format(table.record.format).spec, table.rules
     options = options_for(spec)
     view = ui.View(timeout=None)
-    view.add_item(OptionSelect(table.id, options, chosen))
-    words = [f"**Rules**: {rules_line(spec, rules)}"]
+    view.add_item(OptionSelect(table.id, options, chosen, _))
+    words = [_("**Rules**: {rules}", rules=rules_line(spec, rules, _))]
     option = BY_KEY.get(chosen or "")
     if option is not None and option in options:
-        view.add_item(ValueSelect(table.id, option.key, rules))
-        words.append(f"**{option.label}** is {option.words(option.current(rules))}: choose another below.")
+        view.add_item(ValueSelect(table.id, option.key, rules, _))
+        value = option.words(option.current(rules), _)
+        words.append(_("**{option}** is {value}: choose another below.", option=_(option.label), value=value))
     else:
-        words.append("Choose an option to change; everyone sees the change in the lobby.")
+        words.append(_("Choose an option to change; everyone sees the change in the lobby."))
     return "\n".join(words), view
 
 
@@ -132,7 +137,7 @@ async def show_editor(interaction: Interaction, table_id: int, chosen: str | Non
 
     async def work() -> None:
         table = lobby_table(interaction, table_id)
-        content, view = editor(table, chosen)
+        content, view = editor(table, chosen, await _bot(interaction).readers.asker(interaction))
         if edit:
             await interaction.response.edit_message(content=content, view=view)
         else:
@@ -149,12 +154,14 @@ async def change(interaction: Interaction, table_id: int, key: str, value: str) 
         if option is None:
             raise RummyError("That option is not in the editor any more: press Rules again.")
         if option not in options_for(Format(table.record.format).spec):  # only a crafted menu sends it
-            raise RummyError(f"{option.label} is not offered at this table: its format decides it.")
+            raise RummyError(
+                "{option} is not offered at this table: its format decides it.", option=option.label
+            )
         choice = option.choice(table.rules, value)
         await interaction.response.defer()
         events = await bot.service.change_rules(table.record.channel_id, interaction.user.id, choice.changes)
         await bot.presenter.publish(events)
-        content, view = editor(table, key)
+        content, view = editor(table, key, await bot.readers.asker(interaction))
         await interaction.edit_original_response(content=content, view=view)
 
     await _bot(interaction).actions.guarded(interaction, table_id, work)

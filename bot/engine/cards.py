@@ -43,7 +43,9 @@ def rank_from_label(label: str) -> int:
     """Reads a rank such as `"7"`, `"10"` or `"a"` (case-insensitive); raises a player-readable error."""
     rank = _RANKS_BY_LABEL.get(label.strip().upper())
     if rank is None:
-        raise CardNotationError(f"'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K.")
+        raise CardNotationError(
+            "'{label}' is not a rank: use A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q or K.", label=label
+        )
     return rank
 
 
@@ -128,14 +130,18 @@ def _not_a_card(text: str) -> CardNotationError:
     """What is wrong with notation that names no card, in a player's words."""
     token = text.strip().upper()
     if len(token) < 2:
-        return CardNotationError(f"'{text}' is not a card: write it like AS, 10H, QD or JK.")
+        return CardNotationError("'{text}' is not a card: write it like AS, 10H, QD or JK.", text=text)
     label, suit_letter = token[:-1], token[-1]
     if suit_letter not in {suit.value for suit in SUITS}:
         return CardNotationError(
-            f"'{text}' is not a card: the suit must be S, H, D or C (as in {label or 'A'}S)."
+            "'{text}' is not a card: the suit must be S, H, D or C (as in {example}).",
+            text=text,
+            example=f"{label or 'A'}S",
         )
     return CardNotationError(
-        f"'{text}' is not a card: the rank must be A, 2-10, J, Q or K (as in 10{suit_letter})."
+        "'{text}' is not a card: the rank must be A, 2-10, J, Q or K (as in {example}).",
+        text=text,
+        example=f"10{suit_letter}",
     )
 
 

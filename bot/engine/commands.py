@@ -140,7 +140,7 @@ def parse_command(raw: object) -> Command:
     name = raw.get("command")
     kind = COMMANDS.get(name) if isinstance(name, str) else None
     if kind is None:
-        raise BadCommandError(f"'{_shown(name)}' is not a command.")
+        raise BadCommandError("'{name}' is not a command.", name=_shown(name))
     if kind is NextDeal:
         return NextDeal()
     seat = _seat(_field(raw, "seat"))
@@ -156,13 +156,13 @@ def parse_command(raw: object) -> Command:
 
 def _field(raw: Mapping[object, object], key: str) -> object:
     if key not in raw:
-        raise BadCommandError(f"That command is missing its {key}.")
+        raise BadCommandError("That command is missing its {key}.", key=key)
     return raw[key]
 
 
 def _seat(value: object) -> int:
     if type(value) is not int or not 0 <= value <= MAX_SEAT:
-        raise BadCommandError(f"'{_shown(value)}' is not a seat.")
+        raise BadCommandError("'{value}' is not a seat.", value=_shown(value))
     return value
 
 
@@ -179,7 +179,7 @@ def read_card(value: object) -> Card:
     if isinstance(value, Card):
         return value
     if not isinstance(value, str) or len(value) > MAX_CARD_TEXT:
-        raise BadCommandError(f"'{_shown(value)}' is not a card: write it like AS, 10H, QD or JK.")
+        raise BadCommandError("'{text}' is not a card: write it like AS, 10H, QD or JK.", text=_shown(value))
     try:
         return parse_card(value)
     except CardNotationError as error:
@@ -193,7 +193,7 @@ def _groups(value: object) -> tuple[tuple[Card, ...], ...]:
     groups: list[tuple[Card, ...]] = []
     for group in value:
         if len(groups) >= MAX_GROUPS:
-            raise BadCommandError(f"A hand is shown in at most {MAX_GROUPS} groups.")
+            raise BadCommandError("A hand is shown in at most {count} groups.", count=MAX_GROUPS)
         groups.append(_group(group))
     return tuple(groups)
 
@@ -202,14 +202,14 @@ def _group(value: object) -> tuple[Card, ...]:
     if isinstance(value, str):
         cards = value.replace(",", " ").split()
         if len(cards) > MAX_GROUPS:
-            raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
+            raise BadCommandError("A group holds at most {count} cards.", count=MAX_GROUPS)
         return tuple(read_card(card) for card in cards)
     if isinstance(value, bytes) or not isinstance(value, Iterable):
         raise BadCommandError("Each group is a list of cards.")
     cards_in: list[Card] = []
     for card in value:
         if len(cards_in) >= MAX_GROUPS:
-            raise BadCommandError(f"A group holds at most {MAX_GROUPS} cards.")
+            raise BadCommandError("A group holds at most {count} cards.", count=MAX_GROUPS)
         cards_in.append(read_card(card))
     return tuple(cards_in)
 

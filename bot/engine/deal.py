@@ -221,7 +221,7 @@ class Deal:
             first_player, toss = _toss(active, rng)
             events.append(Toss(first_player, tuple(tuple(drawn.items()) for drawn in toss)))
         elif first_player not in active:
-            raise IllegalActionError(f"Seat {first_player + 1} is not playing this deal.")
+            raise IllegalActionError("Seat {number} is not playing this deal.", number=first_player + 1)
         if shoe is None:
             shoe = build_shoe(decks, rules.printed_jokers_for(len(active)))
             rng.shuffle(shoe)
@@ -287,7 +287,8 @@ class Deal:
                 and not self.rules.pick_discarded_joker
             ):
                 raise IllegalActionError(
-                    f"{top.pretty} is a joker discarded by the previous player: it cannot be picked."
+                    "{card} is a joker discarded by the previous player: it cannot be picked.",
+                    card=top.pretty,
                 )
 
     def pick(self, seat: int, source: Source | str) -> list[Event]:
@@ -323,7 +324,9 @@ class Deal:
         is a discard too (the rule pages: "place his final discard card in the finish slot")."""
         if _straight_back(card, self.picked, self.picked_from_open, self.rules):
             raise IllegalActionError(
-                f"You just took {card.pretty} from the open pile: {verb} a different card."
+                "You just took {card} from the open pile: {verb} a different card.",
+                card=card.pretty,
+                verb=verb,
             )
 
     def discard(self, seat: int, card: Card | str) -> list[Event]:
@@ -698,7 +701,7 @@ class Deal:
 
     def _verify_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"There is no seat {seat + 1} at this table.")
+            raise IllegalActionError("There is no seat {number} at this table.", number=seat + 1)
 
     def _verify_turn(self, seat: int, phase: Phase, action: str) -> None:
         self._verify_seat(seat)
@@ -710,12 +713,16 @@ class Deal:
             raise IllegalActionError("It is not your turn: wait for {player}.", seats={"player": self.turn})
         if self.phase is not phase:
             if self.phase is Phase.PICK:
-                raise IllegalActionError(f"Pick a card first (closed deck or open pile) before you {action}.")
-            raise IllegalActionError(f"You have already picked: discard or declare, you cannot {action} now.")
+                raise IllegalActionError(
+                    "Pick a card first (closed deck or open pile) before you {action}.", action=action
+                )
+            raise IllegalActionError(
+                "You have already picked: discard or declare, you cannot {action} now.", action=action
+            )
 
     def _verify_holds(self, seat: int, card: Card) -> None:
         if card not in self.seats[seat].hand:
-            raise IllegalActionError(f"{card.pretty} is not in your hand.")
+            raise IllegalActionError("{card} is not in your hand.", card=card.pretty)
 
     def _record(self, command: Command) -> None:
         self.log.append(command.to_json())
@@ -899,7 +906,7 @@ class Deal:
             case Declare(seat, groups, finish):
                 return self.declare(seat, groups, finish)
             case command:
-                raise IllegalActionError(f"'{command.NAME}' is not a command of a deal.")
+                raise IllegalActionError("'{command}' is not a command of a deal.", command=command.NAME)
 
 
 def _card(card: Card | str) -> Card:

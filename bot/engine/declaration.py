@@ -52,7 +52,7 @@ def best_declaration(
             if best is None or rank < best[0]:
                 best = (rank, shown, card)
     if best is None and finish is not None:
-        raise IllegalActionError(f"{finish.pretty} cannot go to the finish slot now.")
+        raise IllegalActionError("{card} cannot go to the finish slot now.", card=finish.pretty)
     if best is None:
         raise IllegalActionError("None of your cards may go to the finish slot now.")
     return Declare(view.seat, best[1], best[2])

@@ -2,7 +2,9 @@
 
 A message that names a player holds a placeholder (`{player}`) and the seat it stands for: the
 engine knows seats, not names, so a front end renders it with the names it shows
-(`error.render(name_of_seat)`); `str(error)` falls back to "seat N" for logs and tests.
+(`error.render(name_of_seat)`); `str(error)` falls back to "seat N" for logs and tests. Other
+values (a card, a number) are placeholders too, never pasted into the message, so the message is
+one text a front end can look up in the reader's language (`render(..., translate)`).
 """
 
 from __future__ import annotations
@@ -13,14 +15,19 @@ from collections.abc import Callable, Mapping
 class RummyError(Exception):
     """Base of every error the engine raises on bad input; the message is player-readable."""
 
-    def __init__(self, message: str = "", *, seats: Mapping[str, int] | None = None) -> None:
-        self.template, self.seats = message, dict(seats or {})
+    def __init__(
+        self, message: str = "", *, seats: Mapping[str, int] | None = None, **values: object
+    ) -> None:
+        self.template, self.seats, self.values = message, dict(seats or {}), values
         super().__init__(self.render(lambda seat: f"seat {seat + 1}"))
 
-    def render(self, name_of_seat: Callable[[int], str]) -> str:
-        if not self.seats:
-            return self.template
-        return self.template.format(**{key: name_of_seat(seat) for key, seat in self.seats.items()})
+    def render(self, name_of_seat: Callable[[int], str], translate: Callable[[str], str] = str) -> str:
+        """The message in the reader's words (`translate` looks the template up), values filled in."""
+        template = translate(self.template)
+        if not self.seats and not self.values:
+            return template
+        names = {key: name_of_seat(seat) for key, seat in self.seats.items()}
+        return template.format(**names, **self.values)
 
 
 class CardNotationError(RummyError):

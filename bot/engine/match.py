@@ -168,7 +168,7 @@ class Match:
                 return self.rejoin(seat)
             case Split(seat):
                 return self.vote_split(seat)
-        raise IllegalActionError(f"Unknown command '{command.NAME}'.")
+        raise IllegalActionError("Unknown command '{command}'.", command=command.NAME)
 
     def _deal_command(self, command: Command) -> list[Event]:
         if self.phase is not MatchPhase.PLAYING or self.deal is None:
@@ -224,8 +224,9 @@ class Match:
         highest = max(self._remaining_scores())
         if highest > self.spec.rejoin_below:
             raise IllegalActionError(
-                f"Rejoining closes once a remaining player is above {self.spec.rejoin_below} "
-                f"(the highest now has {highest})."
+                "Rejoining closes once a remaining player is above {limit} (the highest now has {highest}).",
+                limit=self.spec.rejoin_below,
+                highest=highest,
             )
 
     def rejoin(self, seat: int) -> list[Event]:
@@ -338,7 +339,7 @@ class Match:
 
     def _verify_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"There is no seat {seat + 1} at this table.")
+            raise IllegalActionError("There is no seat {number} at this table.", number=seat + 1)
 
     def _record(self, command: Command) -> None:
         self.log.append(command.to_json())

@@ -80,7 +80,7 @@ def wild_rank_of(wild_rank: int | str | None) -> int | None:
     if isinstance(wild_rank, str):
         return rank_from_label(wild_rank)
     if wild_rank not in RANK_LABELS:
-        raise RulesError(f"{wild_rank} is not a wild rank: it must be a rank from A (1) to K (13).")
+        raise RulesError("{rank} is not a wild rank: it must be a rank from A (1) to K (13).", rank=wild_rank)
     return wild_rank
 
 

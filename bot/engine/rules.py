@@ -85,7 +85,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.preset not in self.PRESET_NAMES:
-            raise RulesError(f"There is no rules preset '{self.preset}'.")
+            raise RulesError("There is no rules preset '{name}'.", name=self.preset)
         if not self.deck_plan:
             raise RulesError("The deck plan needs at least one entry.")
         previous = MIN_PLAYERS - 1
@@ -93,7 +93,9 @@ class Rules:
             if players <= previous or decks < 1:
                 raise RulesError("The deck plan must list rising player counts with 1+ decks.")
             if players * CARDS_PER_HAND + 2 > decks * 52:
-                raise RulesError(f"{decks} deck(s) cannot deal 13 cards to {players} players.")
+                raise RulesError(
+                    "{decks} deck(s) cannot deal 13 cards to {players} players.", decks=decks, players=players
+                )
             previous = players
         if not 0 <= self.printed_jokers_per_deck <= 4:
             raise RulesError("A deck holds between 0 and 4 printed jokers.")
@@ -123,11 +125,11 @@ class Rules:
     def decks_for(self, players: int) -> int:
         """Decks in the shoe for a table of `players`; refuses counts the rules cannot seat."""
         if players < MIN_PLAYERS:
-            raise RulesError(f"A deal needs at least {MIN_PLAYERS} players.")
+            raise RulesError("A deal needs at least {players} players.", players=MIN_PLAYERS)
         for up_to, decks in self.deck_plan:
             if players <= up_to:
                 return decks
-        raise RulesError(f"These rules seat at most {self.max_players} players.")
+        raise RulesError("These rules seat at most {players} players.", players=self.max_players)
 
     def printed_jokers_for(self, players: int) -> int:
         return self.decks_for(players) * self.printed_jokers_per_deck
@@ -182,7 +184,7 @@ class Rules:
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = set(values) - known
         if unknown:
-            raise RulesError(f"Unknown rule options: {', '.join(sorted(unknown))}.")
+            raise RulesError("Unknown rule options: {options}.", options=", ".join(sorted(unknown)))
         if "deck_plan" in values:
             values["deck_plan"] = tuple(tuple(pair) for pair in values["deck_plan"])
         return cls(**values)
@@ -198,7 +200,9 @@ def _preset(cls: type[Rules], name: str) -> Rules:
         return cls.PRESETS[name]
     except KeyError:
         names = ", ".join(cls.PRESET_NAMES)
-        raise RulesError(f"There is no rules preset '{name}'. Presets: {names}.") from None
+        raise RulesError(
+            "There is no rules preset '{name}'. Presets: {names}.", name=name, names=names
+        ) from None
 
 
 # One name, two uses, as the public API has it: on the class, `preset` looks a preset up; on a

@@ -1065,7 +1065,9 @@ class _Hand:
             counts[suit] += _ONE[position]
             presence[suit] |= 1 << rank
             if counts[suit] >> (_BITS * position) & _MAX_COPIES == _MAX_COPIES:
-                raise RulesError(f"The solver takes at most {_MAX_COPIES - 1} copies of a card in one hand.")
+                raise RulesError(
+                    "The solver takes at most {copies} copies of a card in one hand.", copies=_MAX_COPIES - 1
+                )
         self.counts = counts
         self.presence = presence
         self.pool = self.printed + self.wild_cards

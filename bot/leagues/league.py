@@ -39,12 +39,19 @@ DEFAULT_RULES = "standard"  # what a league stored before leagues chose their ru
 def league_rules(preset: str, seats_per_table: int) -> Rules:
     """The rules a season plays, refused (with the reason) when they cannot seat its tables."""
     if preset not in Rules.PRESET_NAMES:
-        raise LeagueError(f"There is no rules preset '{preset}'. Presets: {', '.join(Rules.PRESET_NAMES)}.")
+        raise LeagueError(
+            "There is no rules preset '{name}'. Presets: {names}.",
+            name=preset,
+            names=", ".join(Rules.PRESET_NAMES),
+        )
     rules = Rules.PRESETS[preset]
     if not MIN_TABLE <= seats_per_table <= rules.max_players:
         raise SeatingError(
-            f"A table on the {preset} rules seats {MIN_TABLE} to {rules.max_players} players, "
-            f"not {seats_per_table}."
+            "A table on the {preset} rules seats {least} to {most} players, not {size}.",
+            preset=preset,
+            least=MIN_TABLE,
+            most=rules.max_players,
+            size=seats_per_table,
         )
     return rules
 
@@ -81,13 +88,13 @@ class League:
         """`/league-admin create`, every argument checked with a reason the admin can act on."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_NAME:
-            raise LeagueError(f"A league name has 1 to {MAX_NAME} characters.")
+            raise LeagueError("A league name has 1 to {most} characters.", most=MAX_NAME)
         if format not in POOL_FORMATS:
-            raise LeagueError(f"Leagues play Pool: choose {', '.join(POOL_FORMATS)}.")
+            raise LeagueError("Leagues play Pool: choose {formats}.", formats=", ".join(POOL_FORMATS))
         zone(timezone)
         league_rules(rules, seats_per_table)
         if not 1 <= rounds_per_night <= MAX_ROUNDS:
-            raise LeagueError(f"A night has 1 to {MAX_ROUNDS} rounds.")
+            raise LeagueError("A night has 1 to {most} rounds.", most=MAX_ROUNDS)
         return cls(
             guild_id,
             name,
@@ -109,7 +116,7 @@ class League:
 
     def active_season(self) -> Season:
         if self.season is None:
-            raise LeagueError(f"{self.name} has no season running; an admin can start one.")
+            raise LeagueError("{league} has no season running; an admin can start one.", league=self.name)
         return self.season
 
     def start_season(
@@ -118,7 +125,7 @@ class League:
         """A new season, on new rules or table sizes if given: rules are fixed for a season, so
         this is where they change."""
         if self.season is not None:
-            raise LeagueError(f"Season {self.season.number} is still running; end it first.")
+            raise LeagueError("Season {number} is still running; end it first.", number=self.season.number)
         rules, seats = rules or self.rules, seats_per_table or self.seats_per_table
         played = league_rules(rules, seats)
         self.rules, self.seats_per_table = rules, seats
@@ -219,7 +226,7 @@ class League:
         """Records a finished table; returns the next round's tables once the round is complete."""
         night = self._running()
         if match.format is not self.format:
-            raise LeagueError(f"This league plays {self.format.spec.title}.")
+            raise LeagueError("This league plays {format}.", format=self.format.spec.title)
         night.settle(round_number, number, match, self.points_table, match_seats)
         return self._advance(night)
 
@@ -243,7 +250,7 @@ class League:
         """An admin's cancel of the upcoming night; the schedule's next slot opens in its place."""
         night = self.next_night
         if night is None:
-            raise LeagueError(f"{self.name} has no night waiting to be played.")
+            raise LeagueError("{league} has no night waiting to be played.", league=self.name)
         night.cancel(reason)
         self._schedule_after(night, now)
         return night

@@ -143,7 +143,12 @@ class Night:
         for table in self.tables:
             if (table.round, table.number) == (round_number, number):
                 return table
-        raise LeagueError(f"Night {self.number} has no table {number} in round {round_number}.")
+        raise LeagueError(
+            "Night {night} has no table {number} in round {round}.",
+            night=self.number,
+            number=number,
+            round=round_number,
+        )
 
     def table_of(self, user: int) -> Table | None:
         """The member's table in the round being played."""
@@ -153,12 +158,18 @@ class Night:
 
     def open_signup(self) -> None:
         if self.status is not NightStatus.SCHEDULED:
-            raise LeagueError(f"Sign-up for night {self.number} is not waiting to open ({self.status}).")
+            raise LeagueError(
+                "Sign-up for night {number} is not waiting to open ({status}).",
+                number=self.number,
+                status=self.status,
+            )
         self.status = NightStatus.SIGNUP
 
     def sign_up(self, user: int, now: datetime) -> None:
         if self.status not in SIGNUP_OPEN:
-            raise LeagueError(f"Sign-up for night {self.number} is not open ({self.status}).")
+            raise LeagueError(
+                "Sign-up for night {number} is not open ({status}).", number=self.number, status=self.status
+            )
         if as_utc(now) >= self.starts_at:
             raise LeagueError("This night has already started; sign up for the next one.")
         if user in self.signups:
@@ -209,7 +220,12 @@ class Night:
 
     def _verify_before_seating(self, action: str) -> None:
         if self.status not in BEFORE_SEATING:
-            raise LeagueError(f"Night {self.number} is {self.status}; it is too late to {action}.")
+            raise LeagueError(
+                "Night {number} is {status}; it is too late to {action}.",
+                number=self.number,
+                status=self.status,
+                action=action,
+            )
 
     # ----------------------------------------------------------------- playing
 
@@ -243,7 +259,7 @@ class Night:
         if user not in table.seats:
             raise LeagueError("You are not seated at this table.")
         if not table.checking_in:
-            raise LeagueError(f"Table {number} is not waiting for check-in; it has started.")
+            raise LeagueError("Table {number} is not waiting for check-in; it has started.", number=number)
         if user in table.checked_in:
             raise LeagueError("You have already checked in.")
         table.checked_in.append(user)
@@ -306,10 +322,14 @@ class Night:
 
     def _unsettled(self, round_number: int, number: int) -> Table:
         if self.status is not NightStatus.RUNNING:
-            raise LeagueError(f"Night {self.number} is not being played ({self.status}).")
+            raise LeagueError(
+                "Night {number} is not being played ({status}).", number=self.number, status=self.status
+            )
         table = self.table(round_number, number)
         if table.settled:
-            raise LeagueError(f"Table {number} of round {round_number} is already settled.")
+            raise LeagueError(
+                "Table {number} of round {round} is already settled.", number=number, round=round_number
+            )
         return table
 
     # ----------------------------------------------------------------- results

@@ -169,7 +169,11 @@ def table_placings(
     out of the order, so the others' positions are among the players who came.
     """
     if len(seats) != match.players:
-        raise LeagueError(f"The table had {match.players} seats but {len(seats)} members were given.")
+        raise LeagueError(
+            "The table had {count} seats but {members} members were given.",
+            count=match.players,
+            members=len(seats),
+        )
     absent = set(no_shows)
     groups = [tuple(seats[s] for s in group) for group in finishing_order(match)]
     groups = [group for group in (tuple(u for u in g if u not in absent) for g in groups) if group]

@@ -69,8 +69,9 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
         raise ScheduleError(
-            f"'{name}' is not a time zone I know. Use an IANA name such as Europe/London, "
-            "America/New_York or Asia/Kolkata."
+            "'{name}' is not a time zone I know. Use an IANA name such as Europe/London, "
+            "America/New_York or Asia/Kolkata.",
+            name=name,
         ) from None
 
 
@@ -105,12 +106,18 @@ class Schedule:
         words = " ".join(text.lower().replace(",", " ").split())
         found = _PATTERN.fullmatch(words)
         if not found:
-            raise ScheduleError(f"I can't read the schedule '{text.strip()}'. Try {EXAMPLES}.")
+            raise ScheduleError(
+                "I can't read the schedule '{text}'. Try {examples}.", text=text.strip(), examples=EXAMPLES
+            )
         weekday = _weekday(found["day"], text)
         hour, minute = _clock(found["hour"], found["minute"], found["ampm"], text)
         weeks = 2 if found["other"] else int(found["weeks"] or 1)
         if not 1 <= weeks <= MAX_EVERY_WEEKS:
-            raise ScheduleError(f"A league can meet every 1 to {MAX_EVERY_WEEKS} weeks, not every {weeks}.")
+            raise ScheduleError(
+                "A league can meet every 1 to {most} weeks, not every {weeks}.",
+                most=MAX_EVERY_WEEKS,
+                weeks=weeks,
+            )
         return cls(weekday, hour, minute, weeks)
 
     @property
@@ -119,7 +126,9 @@ class Schedule:
 
     def anchored(self, day: date) -> Schedule:
         if day.weekday() != self.weekday:
-            raise ScheduleError(f"{day.isoformat()} is not a {WEEKDAYS[self.weekday].title()}.")
+            raise ScheduleError(
+                "{day} is not a {weekday}.", day=day.isoformat(), weekday=WEEKDAYS[self.weekday].title()
+            )
         return replace(self, anchor=day)
 
     def describe(self) -> str:
@@ -169,7 +178,12 @@ class Schedule:
 def _weekday(word: str, text: str) -> int:
     matches = [index for index, name in enumerate(WEEKDAYS) if len(word) >= 3 and name.startswith(word)]
     if len(matches) != 1:
-        raise ScheduleError(f"'{word}' in '{text.strip()}' is not a day of the week. Try {EXAMPLES}.")
+        raise ScheduleError(
+            "'{word}' in '{text}' is not a day of the week. Try {examples}.",
+            word=word,
+            text=text.strip(),
+            examples=EXAMPLES,
+        )
     return matches[0]
 
 
@@ -177,12 +191,14 @@ def _clock(hour_text: str, minute_text: str | None, ampm: str | None, text: str)
     hour, minute = int(hour_text), int(minute_text or 0)
     if ampm:
         if not 1 <= hour <= 12:
-            raise ScheduleError(f"'{hour}{ampm}' in '{text.strip()}' is not a time of day.")
+            raise ScheduleError(
+                "'{time}' in '{text}' is not a time of day.", time=f"{hour}{ampm}", text=text.strip()
+            )
         hour = hour % 12 + (12 if ampm == "pm" else 0)
     elif minute_text is None:
-        raise ScheduleError(f"Give the time in '{text.strip()}' as 20:00 or 8pm.")
+        raise ScheduleError("Give the time in '{text}' as 20:00 or 8pm.", text=text.strip())
     if not (0 <= hour <= 23 and 0 <= minute <= 59):
-        raise ScheduleError(f"The time in '{text.strip()}' is not a time of day.")
+        raise ScheduleError("The time in '{text}' is not a time of day.", text=text.strip())
     return hour, minute
 
 

@@ -80,7 +80,7 @@ class Season:
         for night in self.nights:
             if night.number == number:
                 return night
-        raise LeagueError(f"This season has no night {number}.")
+        raise LeagueError("This season has no night {number}.", number=number)
 
     def finished_nights(self) -> list[Night]:
         return [night for night in self.nights if night.status is NightStatus.FINISHED]
@@ -112,11 +112,11 @@ class Season:
         if not reason:
             raise LeagueError("Give a reason for the adjustment; it is shown in the league history.")
         if len(reason) > MAX_REASON:
-            raise LeagueError(f"Keep the reason under {MAX_REASON} characters.")
+            raise LeagueError("Keep the reason under {most} characters.", most=MAX_REASON)
         if delta == 0:
             raise LeagueError("An adjustment of 0 points changes nothing.")
         if self.night(night).status is not NightStatus.FINISHED:
-            raise LeagueError(f"Night {night} has no result to adjust yet.")
+            raise LeagueError("Night {number} has no result to adjust yet.", number=night)
         adjustment = Adjustment(user, night, delta, reason, by, as_utc(now))
         self.adjustments.append(adjustment)
         return adjustment

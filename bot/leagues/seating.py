@@ -25,14 +25,21 @@ MAX_TABLE = 10  # the most any rules seat (home rules, three decks); a league's 
 
 def check_table_size(max_size: int) -> None:
     if not MIN_TABLE <= max_size <= MAX_TABLE:
-        raise SeatingError(f"A pool table seats {MIN_TABLE} to {MAX_TABLE} players, not {max_size}.")
+        raise SeatingError(
+            "A pool table seats {least} to {most} players, not {size}.",
+            least=MIN_TABLE,
+            most=MAX_TABLE,
+            size=max_size,
+        )
 
 
 def table_count(players: int, max_size: int) -> int:
     check_table_size(max_size)
     if players < MIN_TABLE:
         raise SeatingError(
-            f"A league night needs at least {MIN_TABLE} players; {players} signed up, so no table can start."
+            "A league night needs at least {least} players; {players} signed up, so no table can start.",
+            least=MIN_TABLE,
+            players=players,
         )
     count = -(-players // max_size)
     return count - 1 if players < MIN_TABLE * count else count  # two-seat tables, odd count

@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import Iterator
 
 from bot.engine.errors import RummyError
+from bot.i18n import N_
 from bot.store import DatabaseGoneError, LeaseLostError, WritesRefusedError
 
 
@@ -22,8 +23,10 @@ class TableDamagedError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "This table's saved game is damaged, so it cannot go on. It is kept as it was for an "
-            "admin to look at; the host or a member with Manage Server can cancel it."
+            N_(
+                "This table's saved game is damaged, so it cannot go on. It is kept as it was for an "
+                "admin to look at; the host or a member with Manage Server can cancel it."
+            )
         )
 
 
@@ -32,9 +35,11 @@ class CannotSaveError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "I can't save moves right now (the server's disk is not taking writes), so that did not "
-            "happen. The table is safe as it was: try again in a moment. Play goes on by itself as "
-            "soon as saving works again."
+            N_(
+                "I can't save moves right now (the server's disk is not taking writes), so that did not "
+                "happen. The table is safe as it was: try again in a moment. Play goes on by itself as "
+                "soon as saving works again."
+            )
         )
 
 
@@ -43,9 +48,11 @@ class SavingStoppedError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "I've stopped taking moves: my database file was removed or replaced while I was running, "
-            "so I could not keep them. Every table is safe as it was last saved; my admin has been "
-            "alerted and needs to restart me."
+            N_(
+                "I've stopped taking moves: my database file was removed or replaced while I was running, "
+                "so I could not keep them. Every table is safe as it was last saved; my admin has been "
+                "alerted and needs to restart me."
+            )
         )
 
 
@@ -55,7 +62,10 @@ class ShuttingDownError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "I'm restarting, so that did not happen. Every table is saved as it is: try again in a minute."
+            N_(
+                "I'm restarting, so that did not happen. Every table is saved as it is: "
+                "try again in a minute."
+            )
         )
 
 
@@ -64,8 +74,10 @@ class HandedOverError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "I've stopped taking moves for this server here: another copy of me has taken its tables "
-            "over. Every table is safe as it was last saved; try again in a moment."
+            N_(
+                "I've stopped taking moves for this server here: another copy of me has taken its tables "
+                "over. Every table is safe as it was last saved; try again in a moment."
+            )
         )
 
 

@@ -16,7 +16,7 @@ class BadInputError(RummyError):
 
 def checked_id(value: object, what: str) -> int:
     if type(value) is not int or not 0 <= value <= MAX_ID:
-        raise BadInputError(f"That is not a {what} I know.")
+        raise BadInputError("That is not a {what} I know.", what=what)
     return value
 
 
@@ -25,5 +25,5 @@ def checked_text(value: object, what: str, *, limit: int = MAX_TEXT) -> str | No
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise BadInputError(f"That {what} is not valid.")
+        raise BadInputError("That {what} is not valid.", what=what)
     return value

@@ -188,20 +188,25 @@ class LeagueService:
         if name is None or not name.strip():
             if len(records) == 1:
                 return records[0]
-            raise LeagueError(f"This server has {len(records)} leagues ({names}); say which one.")
+            raise LeagueError(
+                "This server has {count} leagues ({names}); say which one.", count=len(records), names=names
+            )
         wanted = _folded(name)
         for record in records:
             if _folded(record.league.name) == wanted:
                 return record
         self._refuse_damaged(guild_id, name)
-        raise LeagueError(f"This server has no league called '{name.strip()}'. Its leagues: {names}.")
+        raise LeagueError(
+            "This server has no league called '{name}'. Its leagues: {names}.", name=name.strip(), names=names
+        )
 
     def _refuse_damaged(self, guild_id: int, name: str) -> None:
         for stored in self._damaged.values():
             if stored.guild_id == guild_id and _folded(stored.name) == _folded(name):
                 raise LeagueError(
-                    f"{stored.name}'s saved state is damaged, so it is set aside: nothing in it can "
-                    "change until an admin restores or deletes it."
+                    "{league}'s saved state is damaged, so it is set aside: nothing in it can "
+                    "change until an admin restores or deletes it.",
+                    league=stored.name,
                 )
 
     def by_table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table] | None:
@@ -237,7 +242,9 @@ class LeagueService:
         async with self._creating:
             for other in self.leagues(guild_id):
                 if _folded(other.league.name) == _folded(league.name):
-                    raise LeagueError(f"This server already has a league called {other.league.name}.")
+                    raise LeagueError(
+                        "This server already has a league called {league}.", league=other.league.name
+                    )
             self._refuse_damaged(guild_id, league.name)
             season = league.start_season(self._now())
             record = LeagueRecord(self.store.new_league_id(), league)
@@ -300,7 +307,8 @@ class LeagueService:
             local = datetime.strptime(when.strip(), WHEN_FORMAT)
         except ValueError:
             raise LeagueError(
-                f"Give the new time as YYYY-MM-DD HH:MM in {timezone} time, e.g. 2026-05-01 20:00."
+                "Give the new time as YYYY-MM-DD HH:MM in {timezone} time, e.g. 2026-05-01 20:00.",
+                timezone=timezone,
             ) from None
         start = local_instant(local.date(), local.time(), zone(timezone))
         async with self._lock(record), self._changing(record):
@@ -345,13 +353,15 @@ class LeagueService:
             if running is None or running.number != night:
                 if events:
                     return events + await self._advance(record)
-                raise LeagueError(f"Night {night} is not being played.")
+                raise LeagueError("Night {number} is not being played.", number=night)
             round = running.current_round if round is None else round
             stuck = running.table(round, table)
             if stuck.settled:
                 if events:
                     return events + await self._advance(record)
-                raise LeagueError(f"Table {table} of round {round} is already settled.")
+                raise LeagueError(
+                    "Table {number} of round {round} is already settled.", number=table, round=round
+                )
             playing = self.tables.table_in(stuck.thread_id) if stuck.thread_id is not None else None
             if playing is not None:
                 events += await self.tables.cancel(playing.record.channel_id, by, can_manage=True)
@@ -414,7 +424,11 @@ class LeagueService:
         async with self._lock(record), self._changing(record):
             night = _waiting(record.league)
             if number is not None and night.number != number:
-                raise LeagueError(f"Night {number} is no longer open for sign-up; night {night.number} is.")
+                raise LeagueError(
+                    "Night {number} is no longer open for sign-up; night {open} is.",
+                    number=number,
+                    open=night.number,
+                )
             change(night)
             if user is not None and display_name.strip():
                 record.names[user] = display_name.strip()
@@ -770,8 +784,10 @@ class LeagueService:
             running = league.running_night
             if running is not None:
                 raise LeagueError(
-                    f"Night {running.number} of {league.name} is being played: let it end (or abandon "
-                    "its tables with `/league-admin abandon`), then delete the league."
+                    "Night {number} of {league} is being played: let it end (or abandon "
+                    "its tables with `/league-admin abandon`), then delete the league.",
+                    number=running.number,
+                    league=league.name,
                 )
             waiting = [
                 night.event_id
@@ -806,7 +822,7 @@ class LeagueService:
     async def _match(self, table_id: int) -> Match:
         stored = await self.store.load_match(table_id)
         if stored is None:
-            raise LeagueError(f"Table {table_id} finished without a match.")
+            raise LeagueError("Table {table} finished without a match.", table=table_id)
         return Match.restore(stored.snapshot, stored.pending)
 
     def _night_open(self, record: LeagueRecord, night: Night) -> LeagueEvent:
@@ -881,8 +897,10 @@ def _waiting(league: League) -> Night:
         return night
     running = league.running_night
     if running is not None:
-        raise LeagueError(f"Night {running.number} has started; ask an admin if you cannot play.")
-    raise LeagueError(f"{league.name} has no season running; an admin can start one.")
+        raise LeagueError(
+            "Night {number} has started; ask an admin if you cannot play.", number=running.number
+        )
+    raise LeagueError("{league} has no season running; an admin can start one.", league=league.name)
 
 
 def _still_waiting(league: League, number: int | None) -> None:
@@ -893,8 +911,13 @@ def _still_waiting(league: League, number: int | None) -> None:
         return
     waiting = league.next_night
     if waiting is None or waiting.number != number:
-        now = f"night {waiting.number} is next" if waiting is not None else "no night is waiting"
-        raise LeagueError(f"Night {number} is no longer waiting: {now}.")
+        if waiting is not None:
+            raise LeagueError(
+                "Night {number} is no longer waiting: night {next} is next.",
+                number=number,
+                next=waiting.number,
+            )
+        raise LeagueError("Night {number} is no longer waiting: no night is waiting.", number=number)
 
 
 def _unpublished(record: LeagueRecord) -> Night | None:

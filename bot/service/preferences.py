@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.rules import Rules
+from bot.i18n import LANGUAGES
 from bot.service.clock import Clock
 from bot.service.errors import ServiceError, saving
 from bot.store import Store
@@ -30,6 +31,8 @@ class Deck(StrEnum):
 @dataclass(frozen=True)
 class UserSettings:
     deck: Deck = Deck.TWO_COLOUR
+    language: str | None = None  # chosen with `/rummy settings scope:user language:`
+    seen_language: str | None = None  # their Discord app's, as last seen: for DMs they did not ask for
 
     @property
     def four_colour(self) -> bool:
@@ -37,12 +40,17 @@ class UserSettings:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> UserSettings:
-        return cls(deck=_known(Deck, raw.get("deck"), Deck.TWO_COLOUR))
+        return cls(
+            deck=_known(Deck, raw.get("deck"), Deck.TWO_COLOUR),
+            language=_language(raw.get("language")),
+            seen_language=_language(raw.get("seen_language")),
+        )
 
 
 @dataclass(frozen=True)
 class ServerSettings:
     rules: str | None = None  # the preset `/rummy new` uses when no `rules:` is given
+    language: str | None = None  # channel posts' language; else the server's Discord locale
 
     @property
     def default_preset(self) -> str:
@@ -51,7 +59,19 @@ class ServerSettings:
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> ServerSettings:
         rules = raw.get("rules")
-        return cls(rules=rules if rules in Rules.PRESET_NAMES else None)
+        return cls(
+            rules=rules if rules in Rules.PRESET_NAMES else None, language=_language(raw.get("language"))
+        )
+
+
+def _language(value: Any) -> str | None:
+    return value if value in LANGUAGES else None
+
+
+def _chosen_language(language: str) -> str:
+    if language not in LANGUAGES:
+        raise ServiceError("A language is {languages}.", languages=" or ".join(LANGUAGES))
+    return language
 
 
 def _known(kind: type[Deck], value: Any, default: Deck) -> Deck:
@@ -90,25 +110,50 @@ class Preferences:
         try:
             chosen = Deck(deck)
         except ValueError:
-            raise ServiceError(f"A deck is {' or '.join(Deck)}.") from None
-        raw = {**await self._user_raw(user_id), "deck": chosen.value}
+            raise ServiceError("A deck is {decks}.", decks=" or ".join(Deck)) from None
+        return await self._save_user(user_id, "deck", chosen.value)
+
+    async def set_language(self, user_id: int, language: str) -> UserSettings:
+        """The language a player chose for their answers and DMs, whatever their Discord app's."""
+        return await self._save_user(user_id, "language", _chosen_language(language))
+
+    async def saw_language(self, user_id: int, language: str) -> None:
+        """Their Discord app's language, kept for the DMs the bot sends unasked; written only
+        when it changed, as it is seen on every interaction."""
+        if (await self.user(user_id)).seen_language != language and language in LANGUAGES:
+            await self._save_user(user_id, "seen_language", language)
+
+    async def _save_user(self, user_id: int, key: str, value: str) -> UserSettings:
+        raw = {**await self._user_raw(user_id), key: value}
         with saving():  # a disk that takes nothing is said as for a move, never as "saved"
             await self.store.set_user_settings(user_id, raw, self.clock.now())
         self._users[user_id] = raw  # after the save: memory never shows what was not kept
         self._users_read[user_id] = self.clock.now()
         return UserSettings.from_json(raw)
 
-    async def set_default_rules(self, guild_id: int, preset: str, *, can_manage: bool) -> ServerSettings:
+    async def set_server_language(self, guild_id: int, language: str, *, can_manage: bool) -> ServerSettings:
+        self._may_manage(can_manage)
+        return await self._save_server(guild_id, "language", _chosen_language(language))
+
+    def _may_manage(self, can_manage: bool) -> None:
         if not can_manage:
             raise ServiceError("Only members with Manage Server can change this server's settings.")
-        if preset not in Rules.PRESET_NAMES:
-            names = ", ".join(Rules.PRESET_NAMES)
-            raise ServiceError(f"There is no rules preset '{preset}'. Presets: {names}.")
-        raw = {**await self._server_raw(guild_id), "rules": preset}
+
+    async def _save_server(self, guild_id: int, key: str, value: str) -> ServerSettings:
+        raw = {**await self._server_raw(guild_id), key: value}
         with saving():
             await self.store.set_guild_settings(guild_id, raw, self.clock.now())
         self._servers[guild_id] = raw
         return ServerSettings.from_json(raw)
+
+    async def set_default_rules(self, guild_id: int, preset: str, *, can_manage: bool) -> ServerSettings:
+        self._may_manage(can_manage)
+        if preset not in Rules.PRESET_NAMES:
+            names = ", ".join(Rules.PRESET_NAMES)
+            raise ServiceError(
+                "There is no rules preset '{name}'. Presets: {names}.", name=preset, names=names
+            )
+        return await self._save_server(guild_id, "rules", preset)
 
     async def _user_raw(self, user_id: int) -> dict[str, Any]:
         now = self.clock.now()

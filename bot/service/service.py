@@ -37,6 +37,7 @@ from bot.engine.events import DealOver, DealStarted, Event, Reshuffled
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
+from bot.i18n import N_
 from bot.service.clock import Clock, SystemClock, Timing, TurnClock
 from bot.service.computer import Policy
 from bot.service.errors import (
@@ -217,16 +218,21 @@ class TableService:
         try:
             format, rules = Format(format), rules or Rules()
         except ValueError:
-            raise ServiceError(f"There is no format '{format}'.") from None
+            raise ServiceError("There is no format '{format}'.", format=format) from None
         limit = rules.max_players if max_seats is None else max_seats
         if not MIN_PLAYERS <= limit <= rules.max_players:
             most = rules.max_players
-            raise ServiceError(f"A table on the {rules.preset} rules seats {MIN_PLAYERS} to {most} players.")
+            raise ServiceError(
+                "A table on the {preset} rules seats {least} to {most} players.",
+                preset=rules.preset,
+                least=MIN_PLAYERS,
+                most=most,
+            )
         if point_value < 1:
             raise ServiceError("The point value must be at least 1 chip.")
         seats = seats or [SeatRecord(host_id, host_name)]
         if len(seats) > limit:
-            raise ServiceError(f"This table seats at most {limit} players.")
+            raise ServiceError("This table seats at most {limit} players.", limit=limit)
         if self.stopping:
             raise ShuttingDownError()
         if channel_id in self._by_channel:
@@ -266,7 +272,7 @@ class TableService:
 
     async def add_computer(self, channel_id: int, by_user: int, level: str = "easy") -> list[TableEvent]:
         if level not in COMPUTER_LEVELS:
-            raise ServiceError(f"Computer players are {' or '.join(COMPUTER_LEVELS)}.")
+            raise ServiceError("Computer players are {levels}.", levels=" or ".join(COMPUTER_LEVELS))
         table = self._table(channel_id)
         if table.seat_of(by_user) is None:
             raise ServiceError("Only a seated player can add a computer player.")
@@ -275,7 +281,7 @@ class TableService:
 
     async def _sit(self, channel_id: int, sitter: SeatRecord) -> list[TableEvent]:
         table = self._table(channel_id)
-        _refuse_league(table, "its seats are the members who checked in")
+        _refuse_league(table, N_("This is a league table: its seats are the members who checked in."))
         async with table.lock:
             record = table.record
             if record.status is not TableStatus.OPEN:
@@ -283,7 +289,7 @@ class TableService:
             if sitter.user_id is not None and table.seat_of(sitter.user_id) is not None:
                 raise StaleCommandError("You are already seated at this table.")
             if len(record.seats) >= record.max_seats:
-                raise ServiceError(f"This table is full ({record.max_seats} seats).")
+                raise ServiceError("This table is full ({count} seats).", count=record.max_seats)
             record.seats.append(sitter)
             await self._save_table(table, lambda: record.seats.remove(sitter))
             seat = len(record.seats) - 1
@@ -297,7 +303,7 @@ class TableService:
             seat = self._seat(table, user_id)
             if table.record.status is TableStatus.PLAYING:
                 return await self._apply(table, Leave(seat), None, received)
-            _refuse_league(table, "it starts as soon as its members are seated")
+            _refuse_league(table, N_("This is a league table: it starts as soon as its members are seated."))
             record = table.record
             sitter = record.seats.pop(seat)
             old_host = record.host_id
@@ -325,12 +331,12 @@ class TableService:
         anyone else, once the match has started, at a league table (it plays its season's rules)
         and for rules that cannot seat who is already seated. Saved before it is announced."""
         table = self._table(channel_id)
-        _refuse_league(table, "it plays its season's rules")
+        _refuse_league(table, N_("This is a league table: it plays its season's rules."))
         if not isinstance(changes, Mapping) or not all(isinstance(name, str) for name in changes):
             raise BadInputError("Rule changes are options by name.")
         unknown = set(changes) - RULE_FIELDS
         if unknown:
-            raise ServiceError(f"There is no rule option {', '.join(sorted(unknown))}.")
+            raise ServiceError("There is no rule option {options}.", options=", ".join(sorted(unknown)))
         async with table.lock:
             record = table.record
             if table.id not in self._tables or not record.status.active:
@@ -346,7 +352,9 @@ class TableService:
                 raise BadInputError("That value does not fit that rule option.") from None
             if len(record.seats) > after.max_players:
                 most, seated = after.max_players, len(record.seats)
-                raise ServiceError(f"These rules seat at most {most} players; {seated} are seated.")
+                raise ServiceError(
+                    "These rules seat at most {most} players; {seated} are seated.", most=most, seated=seated
+                )
             old_rules, old_seats = record.rules, record.max_seats
             record.rules = after.to_json()
             # A table that seats as many as its rules allow keeps doing so; a smaller one stays small.
@@ -363,11 +371,12 @@ class TableService:
         table = self._table(channel_id)
         async with table.lock:
             record = table.record
-            self._verify_host(table, user_id, can_manage, "start")
+            refusal = N_("Only the host or a member with Manage Server can start this table.")
+            self._verify_host(table, user_id, can_manage, refusal)
             if record.status is not TableStatus.OPEN:
                 raise StaleCommandError("This table has already started.")
             if len(record.seats) < MIN_PLAYERS:
-                raise ServiceError(f"A match needs at least {MIN_PLAYERS} players.")
+                raise ServiceError("A match needs at least {players} players.", players=MIN_PLAYERS)
             try:
                 match, engine_events = Match.start(
                     record.format,
@@ -399,9 +408,11 @@ class TableService:
         """Closes the table, playing or not: a damaged one too (its rows are kept as they are)."""
         table = self._table(channel_id, damaged_too=True)
         async with table.lock:
-            self._verify_host(table, user_id, can_manage, "cancel")
+            refusal = N_("Only the host or a member with Manage Server can cancel this table.")
+            self._verify_host(table, user_id, can_manage, refusal)
             if not can_manage:
-                _refuse_league(table, "a member with Manage Server can cancel it")
+                only_admins = N_("This is a league table: a member with Manage Server can cancel it.")
+                _refuse_league(table, only_admins)
             before = table.record.status
             table.record.status = TableStatus.CANCELLED
             try:
@@ -444,7 +455,7 @@ class TableService:
             else:
                 raise BadCommandError("A command must be a set of named fields.")
             if type(command) not in PLAYER_COMMANDS:
-                raise ServiceError(f"'{command.NAME}' is not a command you can play.")
+                raise ServiceError("'{command}' is not a command you can play.", command=command.NAME)
             if table.match is None:
                 raise ServiceError("The match has not started yet.")
             if command_id is not None and command_id in table.command_ids:
@@ -602,7 +613,7 @@ class TableService:
                     # meanwhile; the decision is judged against the live deal all the same.
                     decision = await self.decide(sitter.computer, match.deal.view(seat), rng)
                     if not isinstance(decision, SeatCommand) or decision.seat != seat:
-                        raise IllegalActionError(f"a command for another seat: {decision}")
+                        raise IllegalActionError("a command for another seat: {decision}", decision=decision)
                     return await self._apply(table, decision, None)
                 except IllegalActionError:
                     log.warning("table %s: computer player proposed an illegal move", table.id)
@@ -692,11 +703,11 @@ class TableService:
             raise StaleCommandError("This table has closed.")
         return seat
 
-    def _verify_host(self, table: Table, user_id: int, can_manage: bool, action: str) -> None:
+    def _verify_host(self, table: Table, user_id: int, can_manage: bool, refusal: str) -> None:
         if table.id not in self._tables or not table.record.status.active:
             raise StaleCommandError("This table has closed.")
         if user_id != table.record.host_id and not can_manage:
-            raise ServiceError(f"Only the host or a member with Manage Server can {action} this table.")
+            raise ServiceError(refusal)
 
     async def _save_table(self, table: Table, undo: Callable[[], None]) -> None:
         try:
@@ -735,4 +746,4 @@ class TableService:
 def _refuse_league(table: Table, why: str) -> None:
     """League tables are seated and started by the league, never by their members."""
     if table.record.league_id is not None:
-        raise ServiceError(f"This is a league table: {why}.")
+        raise ServiceError(why)

@@ -7,10 +7,11 @@ without a Discord token, and tests can drive a whole match through real input an
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from bot.engine import Rules
@@ -23,7 +24,9 @@ from bot.engine.errors import RummyError
 from bot.engine.events import DealOver, DealStarted, Event, MatchOver, Standings
 from bot.engine.formats import Format, FormatSpec
 from bot.engine.match import Match, MatchPhase, Standing
+from bot.game_words import format_title
 from bot.hand_layout import HandLayout
+from bot.i18n import EN, ENGLISH, LANGUAGES, Words, language_of, words
 from bot.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
 from bot.rules_options import preset, rules_line
 from bot.rules_text import describe_rules
@@ -32,26 +35,33 @@ YOU = 0
 BOT_NAMES = ("Asha", "Ravi", "Meera", "Kabir", "Anjali", "Dev", "Isha", "Arjun", "Nila")
 
 
-def help_text(spec: FormatSpec, rules: Rules) -> str:
-    """The commands, with what a wrong show and a drop cost at this table."""
+def help_text(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
+    """The commands (typed in English in every language), with what a wrong show and a drop cost
+    at this table."""
     played = spec.deal_rules(rules)
-    drop = (
-        f"drop out of this deal ({played.first_drop} before your first pick, {played.middle_drop} after)"
-        if played.drops_allowed
-        else "not allowed at this table"
-    )
-    return f"""\
-Commands (numbers are the card positions shown in your hand):
+    if played.drops_allowed:
+        drop = _(
+            "drop out of this deal ({first} before your first pick, {middle} after)",
+            first=played.first_drop,
+            middle=played.middle_drop,
+        )
+    else:
+        drop = _("not allowed at this table")
+    return _(
+        """Commands (numbers are the card positions shown in your hand):
   c | closed          pick from the closed deck
   o | open            pick the open card
   d N | d 10H         discard card number N (or name the card)
   declare [N]         show your hand as grouped, card N in the finish slot (by default the card
-                      that leaves the best show); a wrong show costs {played.wrong_declaration} points
+                      that leaves the best show); a wrong show costs {wrong_show} points
   group 1 2 3 / 4 5 6 arrange your cards into groups;  group auto  for the suggested grouping
   drop                {drop}
   rules               this table's rules in full
   help                this list;  quit  leave the table
-Between deals: Enter deals the next hand; rejoin / split in a pool when the rules allow."""
+Between deals: Enter deals the next hand; rejoin / split in a pool when the rules allow.""",
+        wrong_show=played.wrong_declaration,
+        drop=drop,
+    )
 
 
 class QuitGame(Exception):
@@ -66,14 +76,16 @@ class TerminalTable:
         names: list[str],
         read: Callable[[str], str],
         out: TextIO,
+        words: Words = EN,
     ) -> None:
         self.match = match
         self.bots = bots
         self.names = names
         self.read = read
         self.out = out
+        self.words = words
         self.layout = HandLayout()
-        self.help = help_text(match.spec, match.rules)
+        self.help = help_text(match.spec, match.rules, words)
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -95,17 +107,18 @@ class TerminalTable:
                 self.tell(self.match.apply(entry))
 
     def tell(self, events: list[Event]) -> None:
+        _ = self.words
         for event in events:
             if isinstance(event, DealOver):
                 deal = self.match.deal
                 wild = deal.wild_rank if deal else _last_wild(self.match)
-                self.say(*deal_result_lines(event, self.names, wild, self.match.rules))
+                self.say(*deal_result_lines(event, self.names, wild, self.match.rules, YOU, _))
             elif isinstance(event, Standings):
-                self.say(*standings_lines(self.match, self.names))
+                self.say(*standings_lines(self.match, self.names, _))
             elif isinstance(event, MatchOver):
                 self.say(*self.match_over_lines())
             else:
-                self.say(*event_lines(event, YOU, self.names))
+                self.say(*event_lines(event, YOU, self.names, _))
             if isinstance(event, DealStarted):
                 self.layout = HandLayout()
 
@@ -115,21 +128,26 @@ class TerminalTable:
         deal = self.match.deal
         assert deal is not None
         view = deal.view(YOU)
+        _ = self.words
         self.layout.follow(view.hand, view.wild_rank, deal.rules)
-        open_text = view.open_card.pretty if view.open_card else "none"
-        self.say(
-            "",
-            f"Your turn · open card {open_text} · closed deck {view.closed_count} cards"
-            + (f" · wild jokers: {_rank_word(view.wild_rank)}" if view.wild_rank else ""),
-            *hand_lines(self.layout.groups, view.picked, view.wild_rank, deal.rules),
+        open_text = view.open_card.pretty if view.open_card else _("none")
+        heading = _(
+            "Your turn · open card {card} · closed deck {count} cards",
+            card=open_text,
+            count=view.closed_count,
         )
-        prompt = "pick (c/o), drop, help > " if view.phase is Phase.PICK else "discard (d N) or declare > "
+        if view.wild_rank:
+            heading += " · " + _("wild joker: {rank}s", rank=_(rank_name(view.wild_rank)))
+        self.say("", heading, *hand_lines(self.layout.groups, view.picked, view.wild_rank, deal.rules, _))
+        prompt = (
+            _("pick (c/o), drop, help > ") if view.phase is Phase.PICK else _("discard (d N) or declare > ")
+        )
         while deal.turn == YOU and deal.turn_number == view.turn_number and deal.phase is view.phase:
             line = self.read(prompt).strip()
             try:
                 self.your_command(line)
             except RummyError as error:
-                self.say(f"! {error.render(lambda seat: self.names[seat])}")
+                self.say(f"! {error.render(lambda seat: self.names[seat], self.words)}")
 
     def your_command(self, line: str) -> None:
         deal = self.match.deal
@@ -161,7 +179,8 @@ class TerminalTable:
         elif word in ("help", "h", "?", ""):
             self.say(self.help)
         else:
-            self.say(f"! '{line}' is not a command.", self.help)
+            _ = self.words
+            self.say("! " + _("'{line}' is not a command.", line=line), self.help)
 
     def named_card(self, text: str) -> Card:
         text = text.strip()
@@ -180,15 +199,22 @@ class TerminalTable:
         groups = self.layout.groups if self.layout.custom else None
         declaration = best_declaration(deal.view(YOU), groups, finish)
         shown = " | ".join(" ".join(card.pretty for card in group) for group in declaration.groups)
-        finishing = (
-            f"with finish card {declaration.finish.pretty}"
-            if declaration.finish is not None
-            else "before picking"
-        )
+        _ = self.words
         cost = deal.legal_actions(YOU).wrong_show_cost
-        answer = self.read(f"Declare {shown} {finishing}? A wrong show costs {cost}. [y/N] ")
+        if declaration.finish is not None:
+            question = _(
+                "Declare {groups} with finish card {card}? A wrong show costs {cost}. [y/N] ",
+                groups=shown,
+                card=declaration.finish.pretty,
+                cost=cost,
+            )
+        else:
+            question = _(
+                "Declare {groups} before picking? A wrong show costs {cost}. [y/N] ", groups=shown, cost=cost
+            )
+        answer = self.read(question)
         if answer.strip().lower() not in ("y", "yes"):
-            self.say("Not declared.")
+            self.say(_("Not declared."))
             return
         self.tell(self.match.apply(declaration))
 
@@ -199,7 +225,8 @@ class TerminalTable:
         if match.seat_status[YOU] is not Standing.IN and not match.can_rejoin(YOU):
             self.tell(match.next_deal())  # you are out: the others play on
             return
-        options = ["Enter: next deal"]
+        _ = self.words
+        options = [_("Enter: next deal")]
         if match.can_rejoin(YOU):
             options.append("rejoin")
         if match.can_split() and match.seat_status[YOU] is Standing.IN:
@@ -215,9 +242,9 @@ class TerminalTable:
             elif line == "":
                 self.tell(match.next_deal())
             else:
-                self.say(f"! '{line}' is not an option here.")
+                self.say("! " + _("'{line}' is not an option here.", line=line))
         except RummyError as error:
-            self.say(f"! {error}")
+            self.say(f"! {error.render(lambda seat: self.names[seat], _)}")
 
     def split(self) -> None:
         """Computer players accept a split whenever a person proposes one."""
@@ -229,24 +256,25 @@ class TerminalTable:
 
     def rules_text(self) -> str:
         """`bot.rules_text`'s words for exactly this table, without Discord's bold marks."""
-        match = self.match
-        words = describe_rules(match.spec, match.rules, match.point_value)
-        return f"Rules: {rules_line(match.spec, match.rules)}\n{words}".replace("**", "")
+        match, _ = self.match, self.words
+        described = describe_rules(match.spec, match.rules, match.point_value, _)
+        return (_("Rules: {rules}", rules=rules_line(match.spec, match.rules, _)) + f"\n{described}").replace(
+            "**", ""
+        )
 
     def match_over_lines(self) -> list[str]:
         match = self.match
-        lines = ["", "════ Match over ════", *standings_lines(match, self.names)]
+        _ = self.words
+        lines = ["", _("════ Match over ════"), *standings_lines(match, self.names, _)]
         if match.shares:
             shares = ", ".join(f"{self.names[s]} {share:.0%}" for s, share in match.shares.items())
-            lines.append(f"The pool is split by drops remaining: {shares}.")
+            lines.append(_("The pool is split by drops remaining: {shares}.", shares=shares))
         elif match.winner is not None:
             name = self.names[match.winner]
-            lines.append("You win the match!" if match.winner == YOU else f"{name} wins the match.")
+            lines.append(
+                _("You win the match!") if match.winner == YOU else _("{name} wins the match.", name=name)
+            )
         return lines
-
-
-def _rank_word(rank: int) -> str:
-    return rank_name(rank) + "s"
 
 
 def _last_wild(match: Match) -> int | None:
@@ -270,11 +298,30 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{name}: {Rules.PRESET_SUMMARIES[name]}" for name in Rules.PRESET_NAMES),
     )
     parser.add_argument("--point-value", type=int, default=1)
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the table's language (default: LANG's, if it is one of these, else English)",
+    )
     return parser
 
 
-def main(argv: list[str], read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
+def language_from_environment(environ: Mapping[str, str]) -> str:
+    """The language POSIX says the terminal speaks (LC_ALL, then LC_MESSAGES, then LANG)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return language_of(environ[name]) or ENGLISH
+    return ENGLISH
+
+
+def main(
+    argv: list[str],
+    read: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+    environ: Mapping[str, str] = os.environ,
+) -> int:
     args = build_parser().parse_args(argv)
+    _ = words(args.lang or language_from_environment(environ))
     rng: random.Random = random.Random(args.seed) if args.seed is not None else secrets.SystemRandom()
     try:
         rules = preset(args.rules)
@@ -282,19 +329,30 @@ def main(argv: list[str], read: Callable[[str], str] = input, out: TextIO = sys.
             args.format, args.players, rng, rules=rules, point_value=args.point_value
         )
     except RummyError as error:
-        print(f"rummy: {error}", file=sys.stderr)
+        print(f"rummy: {error.render(str, _)}", file=sys.stderr)
         return 2
-    names = ["You", *BOT_NAMES[: args.players - 1]]
-    print(f"Rules: {rules_line(match.spec, match.rules)} (type rules for all of them)", file=out)
+    names = [_("You"), *BOT_NAMES[: args.players - 1]]
+    print(
+        _("Rules: {rules} (type rules for all of them)", rules=rules_line(match.spec, match.rules, _)),
+        file=out,
+    )
     bots = {
         seat: ComputerPlayer(args.level, random.Random(rng.getrandbits(64)))
         for seat in range(1, args.players)
     }
-    print(f"{match.spec.title} · {args.players} players · you are seat 1. Type help for commands.", file=out)
-    table = TerminalTable(match, bots, names, read, out)
+    title = format_title(match.spec, _)
+    print(
+        _(
+            "{format} · {players} players · you are seat 1. Type help for commands.",
+            format=title,
+            players=args.players,
+        ),
+        file=out,
+    )
+    table = TerminalTable(match, bots, names, read, out, _)
     try:
         table.run(opening)
     except (KeyboardInterrupt, EOFError, QuitGame):
-        print("\nYou left the table. Thanks for playing!", file=out)
+        print("\n" + _("You left the table. Thanks for playing!"), file=out)
         return 0
     return 0

@@ -292,7 +292,7 @@ class UserActions:
             "version": 1,
             "channel_id": str(channel_id),
             "channel": copy.deepcopy(ch),
-            "locale": "en-US",
+            "locale": self.locales.get(user.id, "en-US"),
             "entitlements": [],
             "app_permissions": str(self.app_permissions.get(channel_id, (1 << 53) - 1)) if in_guild else "0",
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -302,8 +302,8 @@ class UserActions:
                 raise AssertionError(f"{user.name} is not a member of the guild")
             payload.update(
                 guild_id=str(gid),
-                guild={"id": str(gid), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(gid), "locale": self.guild_locale, "features": []},
+                guild_locale=self.guild_locale,
                 member=self.member_payload(user.id, permissions=True),
                 authorizing_integration_owners={"0": str(gid)},
                 context=0,

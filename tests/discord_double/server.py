@@ -196,6 +196,8 @@ class DiscordDouble(UserActions):
         self.scheduled_events: dict[int, dict[str, Any]] = {}
         self.permissions: dict[int, int] = {}  # user id -> permissions in interactions (default: all)
         self.app_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
+        self.locales: dict[int, str] = {}  # user id -> their Discord app's language (default: en-US)
+        self.guild_locale = "en-US"  # the server's preferred locale (Discord sets it for Community servers)
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.tokens_seen: list[str] = []
         self.identify_count = 0
@@ -325,6 +327,10 @@ class DiscordDouble(UserActions):
         """The member's resolved permissions in their interactions (`Interaction.permissions`), for
         commands that check e.g. Manage Server; by default every member has every permission."""
         self.permissions[_uid(user)] = permissions
+
+    def set_locale(self, user: FakeUser | int, locale: str) -> None:
+        """The language of the user's Discord app, sent as `locale` in their interactions."""
+        self.locales[_uid(user)] = locale
 
     def open_dms(self, user: FakeUser | int) -> None:
         uid = _uid(user)
@@ -635,7 +641,7 @@ class DiscordDouble(UserActions):
             "guild_scheduled_events": [
                 e for e in self.scheduled_events.values() if e["guild_id"] == str(gid)
             ],
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,

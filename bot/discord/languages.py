@@ -1,0 +1,59 @@
+"""Which language each reader gets (issue 15):
+
+- an answer only the asker sees (ephemeral) and a DM: the user's own choice
+  (`/rummy settings scope:user language:`), else their Discord app's language (`interaction.locale`,
+  remembered so that a DM the bot sends unasked, a hand or a reminder, follows it too), else, for a
+  user the bot has never seen, the server's;
+- a channel post: the server's choice (`/rummy settings scope:server language:`), else the server's
+  Discord locale (`guild_locale`, which Discord sets for Community servers only), else English.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.errors import RummyError
+from bot.i18n import Words, language_of, words
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RummyBot
+
+
+class Readers:
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+
+    async def asker(self, interaction: discord.Interaction[Any]) -> Words:
+        """The texts for whoever made this interaction; their app's language is remembered."""
+        user_id = interaction.user.id
+        seen = language_of(str(interaction.locale))
+        if seen is not None:
+            # Best effort: a disk that takes no write must not keep the answer (often the very
+            # refusal saying so) from being given; the app's language is seen again next time.
+            with contextlib.suppress(RummyError):
+                await self.bot.preferences.saw_language(user_id, seen)
+        mine = await self.bot.preferences.user(user_id)
+        if mine.language or seen:
+            return words(mine.language or seen)
+        return await self.channel(interaction.guild_id, interaction.guild_locale)
+
+    async def user(self, user_id: int, guild_id: int | None) -> Words:
+        """The texts of a DM to this user, sent from a table or league of server `guild_id`."""
+        mine = await self.bot.preferences.user(user_id)
+        if mine.language or mine.seen_language:
+            return words(mine.language or mine.seen_language)
+        return await self.channel(guild_id)
+
+    async def channel(self, guild_id: int | None, guild_locale: object = None) -> Words:
+        """The texts of a post in a channel of server `guild_id`."""
+        if guild_id is None:
+            return words(None)
+        server = await self.bot.preferences.server(guild_id)
+        if server.language:
+            return words(server.language)
+        if guild_locale is None and (guild := self.bot.get_guild(guild_id)) is not None:
+            guild_locale = guild.preferred_locale
+        return words(language_of(str(guild_locale)) if guild_locale else None)
