@@ -34,6 +34,7 @@ from bot.engine.cards import (
     rank_from_label,
 )
 from bot.engine.errors import RulesError
+from bot.engine.marks import N_
 from bot.engine.rules import CARDS_PER_HAND, Rules
 
 HIGH_ACE = KING + 1  # an Ace played above the King (Q-K-A) sits at this position
@@ -248,14 +249,9 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
     return Meld(kind, tuple(ordered))
 
 
-def N_(message: str) -> str:  # gettext's name, as `bot.i18n.N_`, which the engine may not import
-    """Marks a text for the message catalogs: the engine says (and the event log keeps) the
-    English; `bot.show_reasons` puts it in the reader's words where it is shown."""
-    return message
-
-
 # Why a show fails, as `judge_groups` tells it: each a template, so that a reason kept in an
-# event log in English can be read back into its values and shown in another language.
+# event log in English can be read back into its values and shown in another language
+# (`bot.show_reasons`).
 TOO_FEW = N_("a group needs at least 3 cards")
 JOKERS_ALONE = N_("a group cannot be made of printed jokers alone")
 SET_TOO_BIG = N_("a set holds at most {count} cards")
