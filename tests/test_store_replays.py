@@ -11,6 +11,7 @@ from bot.service import ManualClock, Retention, RetentionSettings
 from bot.service.replays import DealRef, Refusal, ReplayRefused, Replays, Viewer
 from bot.service.retention import DAY
 from bot.store import Store
+from bot.store.replays import _RECENT_DEALS
 
 GUILD, OTHER_GUILD = 1, 2
 ASHA, BALU, CHITRA, DEV = 501, 502, 503, 504
@@ -158,3 +159,16 @@ def test_a_deal_is_named_by_its_table_and_number():
     for text in ("12", "x-3", "12-0", "-1-2", "1-2-3", "9" * 30 + "-1"):
         with pytest.raises(ReplayRefused):
             DealRef.parse(text)
+
+
+async def test_a_players_recent_deals_are_found_through_indexes_not_by_reading_every_table(tmp_path):
+    # Standings and tables are kept for good: a look that read them whole would slow with age.
+    store = await Store.open(tmp_path / "plan.db")
+    try:
+        query = "EXPLAIN QUERY PLAN " + _RECENT_DEALS.format(seats=store._DEAL_SEATS)
+        async with store._conn.execute(query, (GUILD, ASHA, 7, 10)) as cursor:
+            plan = " | ".join(row[3] for row in await cursor.fetchall())
+    finally:
+        await store.close()
+    assert "INDEX standings_by_user" in plan and "INDEX tables_by_guild" in plan, plan
+    assert "SCAN t" not in plan and "SCAN match_standings" not in plan, plan

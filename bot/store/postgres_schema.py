@@ -166,6 +166,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # 10: replays and histories (`bot.store.replays`) look for a player's matches and a server's
+    # tables; both lists are kept for good, so without these each look would read them whole.
+    (
+        "CREATE INDEX standings_by_user ON match_standings (user_id) WHERE user_id IS NOT NULL",
+        "CREATE INDEX tables_by_guild ON tables (guild_id, channel_id)",
+    ),
 )
 
 # Held for the migration's transaction, so that two processes starting at once on one database

@@ -178,6 +178,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at REAL NOT NULL
         )""",
     ),
+    # 10: replays and histories (`bot.store.replays`) look for a player's matches and a server's
+    # tables; both lists are kept for good, so without these each look would read them whole.
+    (
+        "CREATE INDEX standings_by_user ON match_standings (user_id) WHERE user_id IS NOT NULL",
+        "CREATE INDEX tables_by_guild ON tables (guild_id, channel_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
