@@ -188,6 +188,26 @@ async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(postgr
         await store.close()
 
 
+@pytest.mark.postgres
+async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper_notices(postgres_url):
+    """The keeper fences by this process's clock, but a stalled event loop (a long collection, a
+    paused container) can let the lease run out and another process take the shard before the
+    keeper runs again: the database itself refuses the stalled holder's writes then."""
+    store = await Store.open(postgres_url)
+    try:
+        store.serve_shards(Shards(2, (1,)))
+        await store.leases(Shards(2, (1,)), "stalled", 30).acquire()
+        await store.create_table(table(store, ONE, 7), 1.0)  # saved while it holds the lease
+        await execute(store, "UPDATE shard_leases SET expires_at = 0")  # its loop stalled past it
+        with pytest.raises(HandedOverError), saving():  # refused as soon as the lease ran out
+            await store.create_table(table(store, ONE, 8), 1.0)
+        assert isinstance(store.lost, LeaseLostError)  # and nothing is saved from then on
+        await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
+        assert [active.table.channel_id for active in await store.active_tables()] == [7]
+    finally:
+        await store.close()
+
+
 class Unreachable(ShardLeases):
     async def renew(self) -> list[int]:
         raise OSError("the database cannot be reached")
