@@ -14,7 +14,7 @@ import pytest
 from backends import execute
 from service_helpers import GUILD, open_and_start, open_service, play_one
 
-from bot.discord.bot import ShardedRummyBot
+from bot.discord.bot import RummyBot, ShardedRummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
 from bot.service.errors import HandedOverError, saving
 from bot.service.preferences import Deck, Preferences
@@ -328,3 +328,26 @@ async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgre
             assert (await sharded.prune(later, later)).matches == pruned
         finally:
             await sharded.close()
+
+
+@pytest.mark.postgres
+async def test_a_bot_not_sharded_on_postgresql_holds_every_server_and_is_refused_beside_a_sharded_one(
+    postgres_url, discord_double, bot_runner
+):
+    """Without RUMMY_SHARD_COUNT a bot runs every server's tables: beside a live sharded process
+    (or another such bot) it would run the same tables and hand out the same ids."""
+    store = await Store.open(postgres_url)
+    try:
+        sharded = store.leases(Shards(2, (0, 1)), "sharded", 30)
+        await sharded.acquire()
+        with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT than 1"):
+            await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+        await sharded.release()
+
+        alone = await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+        with pytest.raises(ShardTakenError, match=r"shard 0 of 1 is run by another process"):
+            await store.leases(Shards(1, (0,)), "second", 30).acquire()
+        await alone.close()
+        await store.leases(Shards(1, (0,)), "next", 30).acquire()  # released at a clean stop
+    finally:
+        await store.close()
