@@ -31,7 +31,7 @@ from bot.replay_text import (
     replay_content,
 )
 from bot.service.replays import DealRef, ReplayedDeal, ReplayRefused, Viewer
-from render.replay import render_replay, render_replay_animation
+from render.replay import ANIMATION_FRAMES, render_replay, render_replay_animation
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -121,6 +121,9 @@ class ReplayPresenter:
 
 
 def animation(replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
-    """The whole deal animated, or None if too large: a frame per move, so made off the loop."""
+    """The whole deal animated, or None if too large: a frame per move, so made off the loop,
+    and none at all for a deal of more steps than `ANIMATION_FRAMES` (its cost is bounded)."""
     steps = replayed.replay.steps
+    if len(steps) > ANIMATION_FRAMES:
+        return None
     return render_replay_animation([replay_scene(replayed, step.index, four_colour) for step in steps])
