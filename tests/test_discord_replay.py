@@ -3,14 +3,17 @@ replayed privately frame by frame (each frame the picture of the replayed engine
 buttons stepping forward and back, a running deal refused, a forged or outside press refused
 privately, and the history naming the deals to replay."""
 
+import pytest
 from discord_double import DiscordDouble
 from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
 from test_replay import played_deal as played_record
 
 from bot.discord import replay_presenter
+from bot.discord.bot import RummyBot
 from bot.engine.replay import replay_deal
 from bot.replay_scene import replay_scene
 from bot.service import ManualClock
+from bot.service.errors import ShuttingDownError
 from bot.service.replays import DealRef, ReplayedDeal
 from render.replay import render_replay
 
@@ -187,3 +190,14 @@ def test_a_deal_too_long_to_animate_is_not_drawn_at_all(monkeypatch):
     monkeypatch.setattr(replay_presenter, "replay_scene", lambda *scene: drawn.append(scene))
     assert replay_presenter.animation(replayed, False) is None
     assert drawn == []
+
+
+async def test_an_animation_waiting_when_the_bot_stops_is_not_made(tmp_path):
+    """A shutdown waits for every handler at work: an animation still to make (behind others, one
+    at a time) would hold up what the stop must announce, for a picture nobody needs then."""
+    replay = replay_deal(played_record(3))
+    replayed = ReplayedDeal(DealRef(1, 1), "points", ("Asha", "Bilal", "Chen"), 0.0, replay)
+    bot = RummyBot(tmp_path / "rummy.db")
+    bot.closing = True
+    with pytest.raises(ShuttingDownError):
+        await bot.replay_presenter._animation(replayed, False)

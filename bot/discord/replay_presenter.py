@@ -30,6 +30,7 @@ from bot.replay_text import (
     refusal_text,
     replay_content,
 )
+from bot.service.errors import ShuttingDownError
 from bot.service.replays import DealRef, ReplayedDeal, ReplayRefused, Viewer
 from render.replay import ANIMATION_FRAMES, render_replay, render_replay_animation
 
@@ -98,6 +99,8 @@ class ReplayPresenter:
     async def _animation(self, replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
         key = (replayed.ref, four_colour)
         async with self._animating:
+            if key not in self._animations and self.bot.closing:  # the stop waits for this handler
+                raise ShuttingDownError()
             if key not in self._animations:
                 self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour)
                 while len(self._animations) > ANIMATIONS_KEPT:
