@@ -196,12 +196,16 @@ async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper
     store = await Store.open(postgres_url)
     try:
         store.serve_shards(Shards(2, (1,)))
-        await store.leases(Shards(2, (1,)), "stalled", 30).acquire()
+        stalled = store.leases(Shards(2, (1,)), "stalled", 30)
+        await stalled.acquire()
         await store.create_table(table(store, ONE, 7), 1.0)  # saved while it holds the lease
         await execute(store, "UPDATE shard_leases SET expires_at = 0")  # its loop stalled past it
         with pytest.raises(HandedOverError), saving():  # refused as soon as the lease ran out
             await store.create_table(table(store, ONE, 8), 1.0)
         assert isinstance(store.lost, LeaseLostError)  # and nothing is saved from then on
+        # Nor is the lease renewed when its keeper wakes up: it hears it lost the shard and the
+        # bot stops, rather than keeping a shard it refuses every move of.
+        assert await stalled.renew() == [1]
         await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
         assert [active.table.channel_id for active in await store.active_tables()] == [7]
     finally:

@@ -62,9 +62,11 @@ _HELD = (
     f"SELECT shard_id FROM shard_leases WHERE holder = $1 AND shard_id = ANY($2::bigint[]) "
     f"AND expires_at > {_NOW} FOR KEY SHARE"
 )
+# A lease that ran out is not renewed, even if nobody took it yet: a write may have found it out
+# already (`_HELD`), and another process may be taking it as this runs.
 _RENEW = (
     f"UPDATE shard_leases SET expires_at = {_NOW} + $3 "
-    "WHERE holder = $1 AND shard_id = ANY($2::bigint[]) RETURNING shard_id"
+    f"WHERE holder = $1 AND shard_id = ANY($2::bigint[]) AND expires_at > {_NOW} RETURNING shard_id"
 )
 
 
@@ -125,7 +127,8 @@ class ShardLeases:
             )
 
     async def renew(self) -> list[int]:
-        """Extends the leases this holder still has; returns the shards it no longer holds."""
+        """Extends the leases this holder still has; returns the shards it no longer holds (taken
+        by another, or run out)."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(_RENEW, self.holder, list(self.shards.ids), self.seconds)
         held = {int(row[0]) for row in rows}
@@ -169,7 +172,8 @@ class LeaseKeeper:
                 if not lost:
                     confirmed = sent
                     continue
-                why = f"another process holds shard {', '.join(map(str, lost))} now"
+                shards = ", ".join(map(str, lost))
+                why = f"another process holds shard {shards} now, or may (its lease ran out)"
             named = self.leases.shards.named()
             await self.on_lost(LeaseLostError(f"this process lost {named}: {why}; it saves nothing more"))
             return
