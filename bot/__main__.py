@@ -166,7 +166,7 @@ def run(env_file: Path) -> int:
     from bot.serve import serve
     from bot.store import Store, StoreError
 
-    guild, days = settings.dev_guild_id, settings.keep_days
+    guild, days, budget = settings.dev_guild_id, settings.keep_days, settings.request_budget
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
         port, host = settings.metrics_port, settings.metrics_host
@@ -175,6 +175,7 @@ def run(env_file: Path) -> int:
                 settings.database,
                 dev_guild_id=guild,
                 keep_days=days,
+                request_budget=budget,
                 tune_gc=True,
                 metrics_port=port,
                 metrics_host=host,
@@ -186,6 +187,7 @@ def run(env_file: Path) -> int:
                 lease_seconds=settings.lease_seconds,
                 dev_guild_id=guild,
                 keep_days=days,
+                request_budget=budget,
                 tune_gc=True,
                 metrics_port=port,
                 metrics_host=host,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine import Rules, best_arrangement
 from bot.engine.cards import Card, sort_cards
@@ -21,6 +22,9 @@ from bot.engine.melds import GroupKind
 class HandLayout:
     groups: list[list[Card]] = field(default_factory=list)
     custom: bool = False  # the player grouped the cards; otherwise the solver's suggestion is shown
+    # The hand the groups were last suggested for, and those groups: a hand shown again
+    # unchanged (its DM edited for someone else's move) is not solved again.
+    _suggested: tuple[Any, list[list[Card]]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def cards(self) -> list[Card]:
@@ -29,7 +33,10 @@ class HandLayout:
     def follow(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> None:
         """Brings the layout in line with `hand`, keeping the player's own groups if any."""
         if not self.custom:
-            self.groups = suggested_groups(hand, wild_rank, rules)
+            key = (tuple(hand), wild_rank, rules)
+            if self._suggested is None or self._suggested[0] != key or self._suggested[1] is not self.groups:
+                self.groups = suggested_groups(hand, wild_rank, rules)
+                self._suggested = (key, self.groups)
             return
         missing = Counter(hand)
         kept = []

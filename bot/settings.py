@@ -15,6 +15,8 @@ from bot.store.shards import Shards
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 KEEP_DAYS = 90  # RUMMY_KEEP_DAYS unless set
 METRICS_HOST = "127.0.0.1"  # RUMMY_METRICS_HOST unless set: this machine only
+REQUEST_BUDGET = 40.0  # RUMMY_REQUEST_BUDGET unless set: of Discord's 50 requests/s per bot
+MAX_REQUEST_BUDGET = 50.0  # Discord's global limit for a bot: more would only meet 429s
 LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 
 
@@ -32,6 +34,7 @@ class Settings:
     keep_days: int = KEEP_DAYS  # finished matches' move logs are deleted after this many days
     metrics_port: int | None = None  # Prometheus metrics and /healthz served here; off if None
     metrics_host: str = METRICS_HOST  # the address they listen on
+    request_budget: float = REQUEST_BUDGET  # requests/s to Discord, shared by the bot's processes
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
 
@@ -68,6 +71,16 @@ class Settings:
             metrics_port.isascii() and metrics_port.isdigit() and 0 < int(metrics_port) < 65536
         ):
             raise SettingsError(f"RUMMY_METRICS_PORT must be a port number (1-65535), not {metrics_port!r}.")
+        budget = (values.get("RUMMY_REQUEST_BUDGET") or "").strip() or str(REQUEST_BUDGET)
+        try:
+            request_budget = float(budget)
+        except ValueError:
+            request_budget = 0.0
+        if not 0 < request_budget <= MAX_REQUEST_BUDGET:
+            raise SettingsError(
+                f"RUMMY_REQUEST_BUDGET must be a number of requests per second above 0 and at most "
+                f"{MAX_REQUEST_BUDGET:g}, not {budget!r}."
+            )
         try:
             url = database_url(values)
         except ValueError as error:
@@ -87,6 +100,7 @@ class Settings:
             keep_days=int(keep),
             metrics_port=int(metrics_port) if metrics_port else None,
             metrics_host=(values.get("RUMMY_METRICS_HOST") or "").strip() or METRICS_HOST,
+            request_budget=request_budget,
             shards=shards,
             lease_seconds=int(lease),
         )

@@ -1,3 +1,4 @@
+import dataclasses
 import random
 from collections import Counter
 
@@ -197,19 +198,45 @@ def test_strong_beats_easy_over_a_seeded_sample():
     assert charged[Level.STRONG] / deals < 0.85 * charged[Level.EASY] / (2 * deals)
 
 
-def test_strong_drops_a_hopeless_first_hand_only_where_drops_are_allowed():
-    # No two cards within two ranks of each other in a suit, no pair: nothing can meld.
-    hopeless = "AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD"
-    other = "AH 2S 3S 5S 6S 4H 6H 7H 9H 10C JC QC KD"
-    for rules, level, expected in (
-        (Rules(), Level.STRONG, "drop"),
-        (Rules(drops_allowed=False), Level.STRONG, "pick"),
-        (Rules(), Level.EASY, "pick"),
+def test_strong_drops_a_hand_without_a_pure_sequence_or_joker_only_where_drops_are_allowed():
+    # Fives are wild (the cut 5C) and the hand holds none, nor any run: it is likely to cost
+    # more than a first drop. The same hand with a joker (a 5 for the 4H) plays on.
+    hopeless = "AS 4S 7S 10S KS 2H 4H 8H JH 3D 6D 9D QD"
+    with_joker = hopeless.replace("4H", "5H")
+    other = "AH 2S 3S 5S 6S 3H 6H 7H 9H 10C JC QC KD"
+    for rules, level, hand, expected in (
+        (Rules(), Level.STRONG, hopeless, "drop"),
+        (Rules(drops_allowed=False), Level.STRONG, hopeless, "pick"),
+        (Rules(), Level.EASY, hopeless, "pick"),
+        (Rules(), Level.STRONG, with_joker, "pick"),
     ):
-        deal = stacked_deal(rules, [hopeless, other], "KC", "5C")
+        deal = stacked_deal(rules, [hand, other], "KC", "5C")
         command = ComputerPlayer(level, random.Random(1)).decide(deal.view(0))
-        assert expected == command.NAME
+        assert expected == command.NAME, (hand, rules.drops_allowed, level)
         deal.apply(command)
+
+
+def test_strong_makes_a_middle_drop_once_a_hand_without_a_pure_sequence_has_waited_too_long():
+    # After its first pick a hand with no pure sequence and no joker only drops when what it is
+    # likely to lose passes the middle drop, which takes many turns of the table.
+    hand = "AS 4S 7S 10S KS 2H 4H 8H JH 3D 6D 9D QD"
+    deal = stacked_deal(Rules(), [hand, "AH 2S 3S 5S 6S 3H 6H 7H 9H 10C JC QC KD"], "KC", "5C", "8C 8D")
+    for command in ("pick", "discard", "pick", "discard"):
+        seat = deal.turn
+        key, value = ("source", "closed") if command == "pick" else ("card", deal.seats[seat].hand[-1].code)
+        deal.apply({"command": command, "seat": seat, key: value})
+    view = deal.view(0)
+    assert view.has_picked[0]
+    player = ComputerPlayer(Level.STRONG, random.Random(1))
+    assert player.decide(view).NAME == "pick"
+    late = dataclasses.replace(view, turn_number=40)
+    assert player.decide(late).NAME == "drop"
+    assert (
+        ComputerPlayer(Level.STRONG, random.Random(1))
+        .decide(dataclasses.replace(late, rules=Rules(drops_allowed=False)))
+        .NAME
+        == "pick"
+    )
 
 
 def test_the_greedy_baseline_never_throws_carelessly():

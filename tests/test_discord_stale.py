@@ -150,18 +150,38 @@ async def test_the_turn_mention_goes_when_nobodys_turn_is_left(
     assert table.match.phase == after and live_mentions(double) == []
 
 
-async def test_after_a_restart_the_old_turn_mention_is_deleted_leaving_one(
+async def test_after_a_restart_the_old_turn_mention_is_found_and_edited_leaving_one(
     discord_double, bot_runner, tmp_path
 ):
     double, clock = discord_double, ManualClock()
     bot, _, users = await three_players(double, bot_runner, tmp_path, clock)
     (before,) = live_mentions(double)
+    edits = len(double.requests_matching("PATCH", rf"/channels/\d+/messages/{before.id}"))
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
     await settle(bot)
     (after,) = live_mentions(double)
-    assert after.id != before.id and before.id in double.deleted_messages
+    assert after.id == before.id and not double.deleted_messages
+    assert len(double.requests_matching("PATCH", rf"/channels/\d+/messages/{before.id}")) == edits + 1
     to_act = users[bot.service.table_in(double.channel_id).match.deal.turn]
     assert f"<@{to_act.id}>, your turn" in after.content
+
+
+async def test_each_persons_turn_is_a_new_mention_so_discord_notifies_them_and_the_old_one_goes(
+    discord_double, bot_runner, tmp_path
+):
+    # Discord notifies a user of a mention in a new message only, never of one added by an edit.
+    double = discord_double
+    bot, table, users = await three_players(double, bot_runner, tmp_path, ManualClock())
+    (before,) = live_mentions(double)
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    card = table.match.deal.seats[table.match.deal.turn].hand[0].code
+    await double.slash_command(mover, "rummy discard", options={"card": card})
+    await settle(bot)
+    (after,) = live_mentions(double)
+    to_act = users[table.match.deal.turn]
+    assert after.id != before.id and after.content.startswith(f"<@{to_act.id}>, your turn")
+    assert before.id in double.deleted_messages
 
 
 async def test_two_publishes_for_one_table_at_once_leave_one_mention_and_no_error(
@@ -173,9 +193,10 @@ async def test_two_publishes_for_one_table_at_once_leave_one_mention_and_no_erro
     await bot.service.play(double.channel_id, mover.id, {"command": "pick", "source": "closed"})
     card = table.match.deal.seats[table.match.deal.turn].hand[0].code
     events = await bot.service.play(double.channel_id, mover.id, {"command": "discard", "card": card})
-    # Deleting the old mention is slow (Discord rate-limits it once): the second publish comes
-    # to the mention while the first still waits on that delete.
-    double.rate_limit("DELETE", rf"/channels/{double.channel_id}/messages/\d+", retry_after=0.2)
+    # Editing the mention is slow (Discord rate-limits it once): the second publish comes to the
+    # mention while the first still waits on that edit.
+    (before,) = live_mentions(double)
+    double.rate_limit("PATCH", rf"/channels/{double.channel_id}/messages/{before.id}", retry_after=0.2)
     with caplog.at_level(logging.ERROR):
         await asyncio.gather(bot.presenter.publish(events), bot.presenter.publish(events))
         await settle(bot)

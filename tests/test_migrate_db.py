@@ -80,7 +80,7 @@ async def build(path) -> tuple:
             await bot.leagues.check_in(channel, member)
         move_to(clock, FIRST + timedelta(minutes=10))
         await bot.leagues.tick()
-        await play_moves(bot, 40)
+        await play_moves(bot, 12)  # both league matches still on: strong players drop, ending deals sooner
     finally:
         await bots.close()
     return clock, bot.threads

@@ -47,3 +47,11 @@ def test_metrics_are_off_unless_a_port_is_set_and_listen_on_this_machine_unless_
     for bad in ("0", "65536", "http", "-1"):
         with pytest.raises(SettingsError, match="RUMMY_METRICS_PORT"):
             Settings.load(None, {"RUMMY_METRICS_PORT": bad})
+
+
+def test_the_request_budget_is_40_unless_set_and_must_fit_discords_limit():
+    assert Settings.load(None, {}).request_budget == 40
+    assert Settings.load(None, {"RUMMY_REQUEST_BUDGET": " 12.5 "}).request_budget == 12.5
+    for bad in ("0", "-5", "fast", "51", "nan"):
+        with pytest.raises(SettingsError, match="RUMMY_REQUEST_BUDGET"):
+            Settings.load(None, {"RUMMY_REQUEST_BUDGET": bad})

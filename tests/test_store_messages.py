@@ -38,3 +38,16 @@ async def test_a_dm_refusal_is_remembered_until_it_is_old_or_lifted(database):
         assert await store.dm_refusals(since=0.0) == {41}
     finally:
         await store.close()
+
+
+async def test_bot_processes_count_each_other_through_their_heartbeats_and_a_quiet_one_drops_out(database):
+    store = await Store.open(database)
+    try:
+        assert await store.live_processes("a", now=100.0, since=85.0) == 1
+        assert await store.live_processes("b", now=101.0, since=86.0) == 2  # shards in two processes
+        assert await store.live_processes("a", now=105.0, since=90.0) == 2
+        assert await store.live_processes("a", now=117.0, since=102.0) == 1  # b went quiet at 101
+        assert await store.live_processes("b", now=118.0, since=103.0) == 2  # b is back
+        assert await store.front_end_state("commands:global") is None  # other facts are not touched
+    finally:
+        await store.close()

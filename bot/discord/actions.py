@@ -174,15 +174,27 @@ class Actions:
         await interaction.followup.send(message.content, file=await message.file(), view=view, ephemeral=True)
 
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Updates the message the person acted on (their DM, or their private reply)."""
-        message = await self.own_hand(interaction, table, self.seat_of(table, interaction.user.id))
-        self.presenter.hand_edited_elsewhere(table.id, interaction.user.id)
-        if message is None:
-            await interaction.edit_original_response(content="This deal is over.", attachments=[], view=None)
-            return
-        await interaction.edit_original_response(
-            content=message.content, attachments=[await message.file()], view=message.view
-        )
+        """Updates the message the person acted on (their DM, or their private reply). Under the
+        table's `showing` lock, as the presenter's edits of the DM are: the two never overtake
+        each other, and the presenter knows what the DM shows (so it does not send the picture
+        again when only the words change)."""
+        in_dm = self.in_own_dm(interaction, table) is not None
+        async with self.presenter.shown(table.id).showing:
+            message = await self.own_hand(interaction, table, self.seat_of(table, interaction.user.id))
+            if in_dm:
+                self.presenter.hand_shown_by_press(table.id, interaction.user.id, None)
+            if message is None:
+                await interaction.edit_original_response(
+                    content="This deal is over.", attachments=[], view=None
+                )
+                return
+            await interaction.edit_original_response(
+                content=message.content, attachments=[await message.file()], view=message.view
+            )
+            if in_dm:
+                self.presenter.hand_shown_by_press(
+                    table.id, interaction.user.id, message.looks(), interaction
+                )
 
     # ----------------------------------------------------------------- lobby
 

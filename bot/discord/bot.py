@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import runtime
 from bot.discord.actions import Actions
+from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
 from bot.discord.league_admin_cog import LeagueAdminCog
@@ -67,6 +68,7 @@ class RummyBot(commands.Bot):
         republish_concurrency: int = REPUBLISH_CONCURRENCY,
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
+        request_budget: float | None = None,
         shards: Shards | None = None,
         lease_seconds: float = LEASE_SECONDS,
         metrics_port: int | None = None,
@@ -82,7 +84,9 @@ class RummyBot(commands.Bot):
         servers, holding their leases (`ShardedRummyBot`); on PostgreSQL a bot without them holds
         the one shard of one, so that no other process, sharded or not, runs its tables too. With
         a `metrics_port` (0: any free one), Prometheus metrics and a health check are served
-        there (`bot.metrics`)."""
+        there (`bot.metrics`). The table presenter sends Discord at most `request_budget`
+        requests per second, shared between this bot's live processes (`bot.discord.budget`);
+        None sets no limit of its own."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -97,7 +101,13 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
-        self.presenter = Presenter(self, edit_delay=edit_delay, republish_concurrency=republish_concurrency)
+        self.request_budget = request_budget
+        self.presenter = Presenter(
+            self,
+            edit_delay=edit_delay,
+            republish_concurrency=republish_concurrency,
+            request_budget=request_budget,
+        )
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
@@ -168,6 +178,11 @@ class RummyBot(commands.Bot):
             asyncio.create_task(self.leagues.run(self._stop)),
             asyncio.create_task(self.retention.run(self._stop)),
         ]
+        if self.request_budget is not None:
+            share = share_budget(
+                self.presenter.budget, self.request_budget, self.store, self.service.clock.now, self._stop
+            )
+            self._timers.append(asyncio.create_task(share))
         if self.tune_gc:
             runtime.tune_gc()
 
@@ -201,7 +216,7 @@ class RummyBot(commands.Bot):
         try:
             await self.presenter.republish(resumed)
             await self.league_presenter.publish(woken)
-            self._in_background(self.presenter.refresh_hands(resumed))
+            self.in_background(self.presenter.refresh_hands(resumed))
         finally:
             self._shown_ready.set()
 
@@ -224,13 +239,14 @@ class RummyBot(commands.Bot):
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:
         """The service's clock must not wait on Discord: showing its events runs on its own."""
-        self._in_background(self.presenter.publish(events))
+        self.in_background(self.presenter.publish(events))
 
     async def _on_league_events(self, events: list[LeagueEvent | TableEvent]) -> None:
         """Likewise for what the league scheduler does on its own (reminders, a night starting)."""
-        self._in_background(self.league_presenter.publish(events))
+        self.in_background(self.league_presenter.publish(events))
 
-    def _in_background(self, showing: Coroutine[Any, Any, None]) -> None:
+    def in_background(self, showing: Coroutine[Any, Any, None]) -> None:
+        """Runs `showing` beside the caller; `idle()` waits for it."""
         task = asyncio.get_running_loop().create_task(showing)
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)

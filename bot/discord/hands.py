@@ -22,6 +22,9 @@ from bot.service import Table
 from render import render_hand
 from render.scenes import HandScene
 
+# Everything a player sees of their hand message: the words, the picture's scene, the controls.
+HandLooks = tuple[str, HandScene, list[dict[str, Any]]]
+
 
 @dataclass
 class HandMessage:
@@ -36,7 +39,7 @@ class HandMessage:
         png = await asyncio.to_thread(render_hand, self.scene)
         return discord.File(io.BytesIO(png), filename="hand.png")
 
-    def looks(self) -> tuple[str, HandScene, list[dict[str, Any]]]:
+    def looks(self) -> HandLooks:
         """Everything the player sees of it, to tell whether an edit would change anything."""
         return self.content, self.scene, self.view.to_components() if self.view else []
 

@@ -13,15 +13,16 @@ import functools
 import io
 import logging
 import math
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.budget import RequestBudget
 from bot.discord.components import lobby_view
-from bot.discord.hands import build_hand_message
-from bot.discord.shown import Shown
+from bot.discord.hands import HandLooks, HandMessage, build_hand_message
+from bot.discord.shown import Posted, Shown
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
@@ -49,9 +50,12 @@ from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import Table, TableEvent, visible_events
 from bot.service.events import Damaged, Deadline, Resumed
 from render import render_result, render_standings, render_table
+from render.scenes import TableScene
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
+
+Interaction = discord.Interaction[Any]
 
 log = logging.getLogger(__name__)
 DM_REFUSED = 50007
@@ -59,21 +63,41 @@ UNKNOWN_CHANNEL = 10003
 MESSAGE_LIMIT = 2000
 DM_REFUSAL_MEMORY = 24 * 3600.0  # how long a stored refusal is believed after a restart
 DM_RETRY = 15 * 60.0  # a refused player's hand is tried by DM again after this (people open their DMs)
+# A press's token lets the bot edit the pressed message for 15 minutes; a little less, to be safe.
+PRESS_EDITS_FOR = 14 * 60.0
+# The table picture is drawn again at most once per table per interval: PICTURE_DELAYS edit
+# delays (2 s at the default 0.8), or longer when more tables are busy, so that all of them
+# together draw at most PICTURES_PER_SECOND (each costs some milliseconds of the one core the
+# bot runs on). Edits in between change the words only; one more brings the picture up to date
+# when it is due. Without an edit delay (tests) every edit draws it.
+PICTURE_DELAYS = 2.5
+PICTURES_PER_SECOND = 20.0
+CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
+LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
+WAITING = "The computer players are playing."  # the turn mention while no person is to act
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
-# more would only queue at discord.py's rate limiter (or draw 429s), ahead of live play.
+# more would only queue behind the request budget, ahead of live play.
 REPUBLISH_CONCURRENCY = 8
 
 
 class Presenter:
     def __init__(
-        self, bot: RummyBot, edit_delay: float = 0.8, republish_concurrency: int = REPUBLISH_CONCURRENCY
+        self,
+        bot: RummyBot,
+        edit_delay: float = 0.8,
+        republish_concurrency: int = REPUBLISH_CONCURRENCY,
+        request_budget: float | None = None,
     ) -> None:
+        """`request_budget`: the requests per second this process may send Discord (see
+        `RequestBudget`; None: no limit of its own, only Discord's)."""
         self.bot = bot
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
         self.republish_concurrency = republish_concurrency
+        self.budget = RequestBudget(request_budget)
         self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
         self._shown: dict[int, Shown] = {}
+        self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
 
     # ----------------------------------------------------------------- lookups
 
@@ -96,10 +120,27 @@ class Presenter:
     def layout(self, table_id: int, user_id: int) -> HandLayout:
         return self.shown(table_id).layout(user_id)
 
-    def hand_edited_elsewhere(self, table_id: int, user_id: int) -> None:
-        """The player's hand message was edited through an interaction (a press in their DM):
-        what it was last sent as is no longer what it shows, so the next edit sends it whole."""
-        self.shown(table_id).hand_looks.pop(user_id, None)
+    def hand_shown_by_press(
+        self, table_id: int, user_id: int, looks: HandLooks | None, press: Interaction | None = None
+    ) -> None:
+        """The player's hand DM was edited through `press`, a press in it, to `looks` (None: to
+        something else, or not known), so the next edit compares with that: a picture the press
+        already sent is not drawn and sent again. The press is kept: until its token expires,
+        the presenter edits the DM through it, which Discord does not count against the bot's
+        global limit. Called under the table's `showing` lock, as the presenter's own edits
+        are, so what is noted is what the DM shows."""
+        shown = self.shown(table_id)
+        if looks is None:
+            shown.hand_looks.pop(user_id, None)
+        else:
+            shown.hand_looks[user_id] = looks
+        if press is not None:
+            shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
+
+    def lags(self) -> list[float]:
+        """How stale the latest table messages were when edited: seconds from the first change
+        not yet shown to the edit that showed it (`benchmarks/bot.py` prints them)."""
+        return list(self._lags)
 
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         return self.shown(table_id).deadline_for(seat)
@@ -127,8 +168,8 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
-            elif parts[2] == "ping":
-                shown.ping = message
+            elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
+                shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
             self.dm_refused.setdefault(user_id, now)
@@ -151,6 +192,7 @@ class Presenter:
         and its turn mention is deleted (the match is over: nobody's turn)."""
         shown = self._shown.pop(table_id, None)
         if shown is not None and shown.ping is not None:
+            await self._spend_in_channel(shown, urgent=True)
             with contextlib.suppress(discord.HTTPException):
                 await shown.ping.delete()
         await self.forget(f"table:{table_id}")
@@ -209,7 +251,7 @@ class Presenter:
                 user_id = table.record.seats[seat].user_id
                 if user_id is not None and user_id != actor:
                     await self._guard(table, self.send_hand(table, seat))
-            await self._guard(table, self._ping_turn(table, shown))
+            await self._guard(table, self._ping_turn(table, shown, urgent=True))
 
     # ----------------------------------------------------------------- after a restart
 
@@ -320,29 +362,38 @@ class Presenter:
         with contextlib.suppress(RummyError):
             await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
 
+    async def _spend_in_channel(self, shown: Shown | None, *, urgent: bool) -> None:
+        """Waits for a request in a table's channel: its turn there, at most one every
+        `CHANNEL_EVERY` seconds (Discord lets a channel have 5 messages sent or edited in 5 s;
+        past that discord.py holds the request back after the budget was spent for it, and then
+        lets several go at once, over the global limit), then a token from the budget. Without
+        a budget nothing is paced (tests)."""
+        if shown is not None and self.budget.rate is not None:
+            now = asyncio.get_running_loop().time()
+            turn = max(now, shown.channel_free_at)
+            shown.channel_free_at = turn + CHANNEL_EVERY
+            if turn > now:
+                await asyncio.sleep(turn - now)
+        await self.budget.spend(urgent=urgent)
+
     # ----------------------------------------------------------------- hands
 
     async def send_hand(self, table: Table, seat: int) -> None:
         """Edits the player's hand DM in place, or sends one; a refused DM is remembered and the
-        player is told in the channel to use `/rummy hand`."""
+        player is told in the channel to use `/rummy hand`. Nothing is sent when nothing the
+        player sees would change, and the picture is drawn and sent again only when the hand it
+        shows changed: a move by someone else is a text-only edit."""
         user_id = table.record.seats[seat].user_id
         now = self.bot.service.clock.now()
         if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
-        settings = await self.bot.preferences.user(user_id)
-        message = await build_hand_message(
-            table,
-            seat,
-            self.layout(table.id, user_id),
-            self.deadline_for(table.id, seat),
-            settings.four_colour,
-        )
+        message = await self._hand_message(table, seat, user_id)
         shown = self.shown(table.id)
-        hands = shown.hands
-        existing = hands.get(user_id)
+        existing = shown.hands.get(user_id)
         before = shown.hand_looks.pop(user_id, None)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
+                await self.budget.spend(urgent=True)
                 with contextlib.suppress(discord.NotFound):
                     await existing.edit(
                         content="This deal is over: see the result in the channel.", view=None
@@ -352,22 +403,19 @@ class Presenter:
         try:
             if existing is not None:
                 with contextlib.suppress(discord.NotFound):
-                    # Nothing is sent when nothing the player sees would change, and the picture
-                    # is drawn and sent again only when the hand it shows changed.
-                    if before is not None and before[1] == looks[1]:
-                        if before != looks:
-                            await existing.edit(content=message.content, view=message.view)
-                    else:
-                        attachments = [await message.file()]
-                        await existing.edit(
-                            content=message.content, attachments=attachments, view=message.view
-                        )
-                    shown.hand_looks[user_id] = looks
+                    await self._edit_hand(table, seat, shown, user_id, existing, message, before)
                     return
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = self.bot.get_user(user_id)
+            if user is None:
+                await self.budget.spend(urgent=True)
+                user = await self.bot.fetch_user(user_id)
             view = message.view or discord.utils.MISSING
-            sent = await user.send(content=message.content, file=await message.file(), view=view)
-            hands[user_id] = sent
+            file = await message.file()
+            if user.dm_channel is None:  # opening the DM channel is a request of its own
+                await self.budget.spend(urgent=True)
+            await self.budget.spend(urgent=True)
+            sent = await user.send(content=message.content, file=file, view=view)
+            shown.hands[user_id] = sent
             shown.hand_looks[user_id] = looks
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
@@ -387,6 +435,62 @@ class Presenter:
                 "Use `/rummy hand` here to see your cards privately.",
             )
 
+    async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+        settings = await self.bot.preferences.user(user_id)
+        layout = self.layout(table.id, user_id)
+        deadline = self.deadline_for(table.id, seat)
+        return await build_hand_message(table, seat, layout, deadline, settings.four_colour)
+
+    async def _edit_hand(
+        self,
+        table: Table,
+        seat: int,
+        shown: Shown,
+        user_id: int,
+        existing: Posted,
+        message: HandMessage,
+        before: HandLooks | None,
+    ) -> None:
+        """Edits the hand DM to the latest `message`, if it would change what the player sees:
+        through their last press in it while its token lasts (outside Discord's global limit),
+        else as a message edit the request budget allows. A move made while waiting for the
+        budget is shown by this edit (the message is built again once it may go)."""
+        press, until = shown.presses.get(user_id, (None, 0.0))
+        if press is not None and asyncio.get_running_loop().time() >= until:
+            shown.presses.pop(user_id, None)
+            press = None
+        spent = press is not None  # nothing to spend: a press's edits are outside the limit
+        while True:
+            looks = message.looks()
+            if before is not None and before == looks:
+                shown.hand_looks[user_id] = looks
+                return
+            redraw = before is None or before[1] != looks[1]
+            if spent:
+                break
+            turn = table.turn_token()
+            await self.budget.spend(urgent=True)
+            spent = True
+            if table.turn_token() == turn:
+                break
+            latest = await self._hand_message(table, seat, user_id)
+            if latest is None:
+                return
+            message = latest
+        attachments = [await message.file()] if redraw else discord.utils.MISSING
+        if press is not None:
+            try:
+                await press.edit_original_response(
+                    content=message.content, attachments=attachments, view=message.view
+                )
+                shown.hand_looks[user_id] = looks
+                return
+            except discord.HTTPException:  # the token expired early, or the press is gone
+                shown.presses.pop(user_id, None)
+                await self.budget.spend(urgent=True)
+        await existing.edit(content=message.content, attachments=attachments, view=message.view)
+        shown.hand_looks[user_id] = looks
+
     async def redraw_hands(self, user_id: int) -> None:
         """The player's hand DMs drawn again at every table they sit at (their deck changed)."""
         for table in self.bot.service.tables():
@@ -394,32 +498,63 @@ class Presenter:
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
 
-    async def _ping_turn(self, table: Table, shown: Shown) -> None:
-        """A mention when a person's turn starts; the previous one is deleted, so the channel
-        has one live mention at most (stored, so a restart deletes it too), and none while it
-        is nobody's turn (between deals, once the match is over). Called under the table's
-        `showing` lock: two publishes never replace one mention twice."""
+    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
+        """One mention in the channel says whose turn it is. Discord notifies a person only of a
+        mention in a new message, never of one an edit adds: so a person's turn that the mention
+        does not already name is posted anew (and the old mention deleted after, at the table
+        edits' lower priority), while a change of its words for the same person (the deadline
+        after a restart, the DM hint) and "the computer players are playing" are edits in place.
+        It is deleted while it is nobody's turn (between deals, once the match is over; stored,
+        so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
+        that the computer players are playing is left to the table's refresh loop, so a turn
+        that comes back to the person before it runs costs no edit at all. Called under the
+        table's `showing` lock: two publishes never replace one mention twice."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
-        token = table.turn_token() if deal is not None else None
-        if shown.ping is not None and shown.ping_token == token and token is not None:
+        if deal is None:
+            if shown.ping is not None:
+                previous, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+                await self._spend_in_channel(shown, urgent=True)
+                with contextlib.suppress(discord.HTTPException):
+                    await previous.delete()
+                await self.forget(f"table:{table.id}:ping")
             return
-        if shown.ping is not None:
-            previous, shown.ping = shown.ping, None
-            with contextlib.suppress(discord.HTTPException):
-                await previous.delete()
-            await self.forget(f"table:{table.id}:ping")
-        user_id = table.record.seats[deal.turn].user_id if deal is not None else None
-        if deal is None or user_id is None:
+        user_id = table.record.seats[deal.turn].user_id
+        if user_id is None:
+            if urgent or shown.ping is None:
+                return
+            words = WAITING
+        else:
+            deadline = shown.deadline_for(deal.turn)
+            when = f" (ends <t:{int(deadline)}:R>)" if deadline else ""
+            hint = " Use `/rummy hand`." if user_id in self.dm_refused else " Your hand is in your DMs."
+            words = f"<@{user_id}>, your turn{when}.{hint}"
+        if shown.ping_words == words:
             return
-        deadline = shown.deadline_for(deal.turn)
-        when = f" (ends <t:{int(deadline)}:R>)" if deadline else ""
-        hint = " Use `/rummy hand`." if user_id in self.dm_refused else " Your hand is in your DMs."
-        sent = await self.say(table, f"<@{user_id}>, your turn{when}.{hint}")
-        if sent is not None:
-            shown.ping, shown.ping_token = sent, token
-            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+        await self._spend_in_channel(shown, urgent=urgent)
+        if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
+            try:
+                await shown.ping.edit(content=words)
+                shown.ping_words = words
+                return
+            except discord.NotFound:
+                shown.ping = None
+        if user_id is None:
+            return
+        old = shown.ping
+        sent = await self.say(table, words, spent=True)
+        if sent is None:
+            return
+        shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
+        await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+        if old is not None:  # not under the lock: the next move's requests go first
+            self.bot.in_background(self._delete_old_ping(shown, old))
+
+    async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
+        await self._spend_in_channel(shown, urgent=False)
+        with contextlib.suppress(discord.HTTPException):
+            await old.delete()
 
     # ----------------------------------------------------------------- the table message
 
@@ -428,26 +563,53 @@ class Presenter:
         so a burst of moves becomes one edit and a move during an edit is never lost. `at_once`:
         no burst to wait for (a restart's), if no edit is under way already."""
         shown = self.shown(table_id)
-        shown.dirty = True
+        if not shown.dirty:
+            shown.dirty, shown.dirty_since = True, asyncio.get_running_loop().time()
         if shown.refresh is None or shown.refresh.done():
             wait = 0.0 if at_once else self.edit_delay
             shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown, wait))
 
-    async def _refresh_loop(self, table_id: int, shown: Shown, wait: float) -> None:
+    async def _refresh_loop(self, table_id: int, shown: Shown, first_wait: float) -> None:
+        """Edits the table message until it shows the latest state, picture included. Each edit
+        waits `edit_delay` (the first `first_wait`) and then its turn in the request budget,
+        behind every urgent request: the busier the bot, the longer the wait, and every move made
+        meanwhile is shown by that one edit. The state is read only once the edit may go, so the
+        last edit always shows the latest state; the turn mention is brought up to date with it.
+        A picture not yet due (`picture_interval`) is left as it was, and drawn by one more edit
+        once it is due."""
         table = None
-        while shown.dirty:
-            if wait:
+        loop = asyncio.get_running_loop()
+        wait = first_wait
+        while shown.dirty or shown.picture_behind:
+            if not shown.dirty:  # only the picture is behind: edit when it is due
+                wait = max(wait, shown.picture_due - loop.time())
+            if wait > 0:
                 await asyncio.sleep(wait)
             wait = self.edit_delay
+            await self._spend_in_channel(shown, urgent=False)
+            if shown.dirty:
+                self._lags.append(loop.time() - shown.dirty_since)
             shown.dirty = False
             table = self.table(table_id)
             try:
                 if table is not None:
-                    await self._guard(table, self.refresh_table(table_id))
+                    async with shown.showing:
+                        await self._guard(table, self._ping_turn(table, shown, urgent=False))
+                    await self._guard(table, self._show_table(table))
             except Exception:
                 log.exception("table %s: could not update the table message", table_id)
+            if table is None or not table.record.status.active:
+                shown.picture_behind = False  # a closed table's last edit drew it
         if table is not None and not table.record.status.active:
             await self._forget(table_id)
+
+    def picture_interval(self) -> float:
+        """How long a table picture stands before it is drawn again: longer as more tables
+        are being edited at once."""
+        if not self.edit_delay:
+            return 0.0
+        busy = sum(1 for s in self._shown.values() if s.refresh is not None and not s.refresh.done())
+        return max(PICTURE_DELAYS * self.edit_delay, busy / PICTURES_PER_SECOND)
 
     def busy(self) -> bool:
         return any(s.refresh is not None and not s.refresh.done() for s in self._shown.values())
@@ -460,24 +622,61 @@ class Presenter:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def refresh_table(self, table_id: int, repost: bool = False) -> None:
+        """The table message brought up to date now, outside its refresh loop (`/rummy table`
+        posts it again below the chat with `repost`)."""
         table = self.table(table_id)
         if table is None:
             return
-        content, files, view = await self.table_message_parts(table)
-        message = self.shown(table_id).message
-        if message is not None and not repost:
+        await self._spend_in_channel(self._shown.get(table_id), urgent=True)
+        await self._show_table(table, repost)
+
+    async def _show_table(self, table: Table, repost: bool = False) -> None:
+        """Edits the table message (one request, already spent), or posts it anew if it is gone.
+        The picture is drawn only if what it shows changed and it is due (`picture_interval`),
+        or the message is posted anew; else the edit keeps the picture it has."""
+        shown = self.shown(table.id)
+        message = shown.message if not repost else None
+        now = asyncio.get_running_loop().time()
+        scene = self.picture_scene(table)
+        changed = not shown.picture_known or scene != shown.picture_scene
+        draw = changed and (message is None or not table.record.status.active or now >= shown.picture_due)
+        content, files, view = await self.table_message_parts(table, scene if draw else None)
+        if message is not None:
             try:
-                await message.edit(content=content, attachments=files, view=view)
+                if draw:
+                    await message.edit(content=content, attachments=files, view=view)
+                else:  # the picture it has stays
+                    await message.edit(content=content, view=view)
+                self._drawn(shown, scene, draw, now)
                 return
             except discord.NotFound:
-                pass
+                await self._spend_in_channel(shown, urgent=True)
+            if not draw:  # posted anew: with its picture
+                content, files, view = await self.table_message_parts(table, scene)
+                draw = True
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
-        await self.adopt_table_message(table_id, channel.id, sent.id)
+        self._drawn(shown, scene, draw, now)
+        await self.adopt_table_message(table.id, channel.id, sent.id)
+
+    def _drawn(self, shown: Shown, scene: TableScene | None, drawn: bool, now: float) -> None:
+        """Notes what the table message's picture shows after an edit: `scene` if it was drawn;
+        else whether it is behind the latest, and when it may be drawn again."""
+        if drawn:
+            shown.picture_scene, shown.picture_due = scene, now + self.picture_interval()
+            shown.picture_known = True
+        shown.picture_behind = not shown.picture_known or scene != shown.picture_scene
+
+    def picture_scene(self, table: Table) -> TableScene | None:
+        """What the table message's picture shows (None: it has none, a lobby or a damaged table)."""
+        if table.damage is not None or table.match is None:
+            return None
+        return table_scene(table.match, [seat.name for seat in table.record.seats])
 
     async def table_message_parts(
-        self, table: Table
+        self, table: Table, scene: TableScene | None = None
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """The table message's words, its picture of `scene` (none without it) and controls."""
         record = table.record
         match = table.match
         shown = self.shown(table.id)
@@ -497,7 +696,6 @@ class Presenter:
                 return content + "\n*This table is closed.*", [], None
             return content, [], lobby_view(table.id)
         names = [seat.name for seat in record.seats]
-        png = await asyncio.to_thread(render_table, table_scene(match, names))
         lines = [
             f"**{match.spec.title}** · deal {len(match.finished_deals) + (1 if match.deal else 0)}",
             rules,
@@ -521,6 +719,9 @@ class Presenter:
             lines.append(f"The next deal starts{when}.")
         if shown.moves:
             lines.append("\n".join(f"› {line}" for line in shown.moves))
+        if scene is None:
+            return "\n".join(lines), [], None
+        png = await asyncio.to_thread(render_table, scene)
         return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], None
 
     # ----------------------------------------------------------------- results
@@ -553,16 +754,29 @@ class Presenter:
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         chunks = message_chunks(reveal)
+        await self._spend_in_channel(self._shown.get(table.id), urgent=True)
         await channel.send(content=chunks[0], files=files)
         for chunk in chunks[1:]:
+            await self._spend_in_channel(self._shown.get(table.id), urgent=True)
             await channel.send(content=chunk)
 
-    async def say(self, table: Table, text: str) -> discord.Message | None:
+    async def say(self, table: Table, text: str, *, spent: bool = False) -> discord.Message | None:
+        """Posts `text` in the table's channel (`spent`: its request was already taken from the
+        budget)."""
+        if not spent:
+            await self._spend_in_channel(self._shown.get(table.id), urgent=True)
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         try:
             return await channel.send(text)
         except discord.NotFound:
             return None
+
+
+def _to_act(table: Table | None) -> int | None:
+    """The person whose turn it is at `table` (None: a computer player's, or nobody's)."""
+    match = table.match if table is not None else None
+    deal = match.deal if match is not None else None
+    return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
 
 
 def _urgency(event: TableEvent) -> float:

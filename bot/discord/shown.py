@@ -11,9 +11,10 @@ from typing import Any
 
 import discord
 
+from bot.discord.hands import HandLooks
 from bot.hand_layout import HandLayout
 from bot.service import Table
-from render.scenes import HandScene
+from render.scenes import TableScene
 
 LOG_LINES = 6  # the latest moves the table message lists
 
@@ -26,17 +27,28 @@ class Shown:
     message: Posted | None = None  # the table message, edited in place
     hands: dict[int, Posted] = field(default_factory=dict)  # user id -> their hand DM
     # user id -> what their hand DM shows (words, picture's scene, controls), as last sent
-    hand_looks: dict[int, tuple[str, HandScene, list[dict[str, Any]]]] = field(default_factory=dict)
+    hand_looks: dict[int, HandLooks] = field(default_factory=dict)
+    # user id -> their last press in their hand DM, and until when (the event loop's clock) the
+    # DM can be edited through it, outside Discord's global limit (see `Presenter._edit_hand`)
+    presses: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
     moves: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
     ping: Posted | None = None  # the "your turn" mention in the channel
-    ping_token: str | None = None  # the turn it was for (None: found after a restart)
+    ping_words: str | None = None  # what it says (None: found after a restart, so not known)
+    # whom it named when posted (Discord notified them then); after a restart, whoever is to act
+    ping_user: int | None = None
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
     dirty: bool = False  # the table message is out of date
+    dirty_since: float = 0.0  # since when (the event loop's clock)
+    channel_free_at: float = 0.0  # when the next request in the channel may go (rate limits)
+    picture_scene: TableScene | None = None  # what the table message's picture shows (None: none)
+    picture_known: bool = False  # whether that is known (not after a restart: drawn at once)
+    picture_due: float = 0.0  # when it may be drawn again (the event loop's clock)
+    picture_behind: bool = False  # the table changed since it was drawn: one more edit to come
 
     def layout(self, user_id: int) -> HandLayout:
         return self.layouts.setdefault(user_id, HandLayout())

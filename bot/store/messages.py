@@ -27,6 +27,11 @@ SET_FRONT_END_STATE = (
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
 )
 
+# Each bot process's heartbeat, for sharing Discord's request limit between the processes of one
+# bot (see `live_processes`): a row per process in front_end_state, its time the last beat.
+PROCESS_KEY = "process:"
+FORGET_STALE_PROCESSES = "DELETE FROM front_end_state WHERE substr(key, 1, 8) = 'process:' AND updated_at < ?"
+
 
 class MessageStore:
     """The posted-messages half of `Store` (which provides the write queue and the reader)."""
@@ -69,3 +74,17 @@ class MessageStore:
 
     async def set_front_end_state(self, key: str, value: str, now: float) -> None:
         await self._write({SET_FRONT_END_STATE: [(key, value, now)]})
+
+    async def live_processes(self, process: str, now: float, since: float) -> int:
+        """Notes that `process` is alive at `now` and counts the processes of this bot that beat
+        at `since` or later, this one included (the rows of those gone quiet are deleted). Each
+        process beats every few seconds and takes its share of the request limit by this count
+        (`bot.discord.share`); a process that died stops counting once `since` passes its beat."""
+        await self._write(
+            {SET_FRONT_END_STATE: [(PROCESS_KEY + process, "", now)], FORGET_STALE_PROCESSES: [(since,)]}
+        )
+        count = await self._one(
+            "SELECT count(*) FROM front_end_state WHERE substr(key, 1, 8) = ? AND updated_at >= ?",
+            (PROCESS_KEY, since),
+        )
+        return max(1, int(count[0]))

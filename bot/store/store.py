@@ -40,6 +40,7 @@ from bot.store.logged import LoggedEntries
 from bot.store.messages import (
     ALLOW_DMS,
     FORGET_MESSAGES,
+    FORGET_STALE_PROCESSES,
     REFUSE_DMS,
     REMEMBER_MESSAGE,
     SET_FRONT_END_STATE,
@@ -177,6 +178,7 @@ _WRITE_ORDER = (
     REFUSE_DMS,
     ALLOW_DMS,
     SET_FRONT_END_STATE,
+    FORGET_STALE_PROCESSES,
     _PRUNE_COMMANDS,
     _PRUNE_DEALS,
     _MARK_PRUNED,

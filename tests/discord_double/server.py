@@ -12,6 +12,8 @@ import copy
 import itertools
 import json
 import re
+import zlib
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -90,6 +92,26 @@ class Injection:
     body: Any
     headers: dict[str, str]
     times: int | None  # None: forever
+
+
+@dataclass
+class _Bucket:
+    """One per-route rate limit bucket: requests counted in a fixed window from the first."""
+
+    ends: float = 0.0
+    used: int = 0
+
+
+@dataclass
+class Limits:
+    """Discord's rate limits as the double enforces them (`DiscordDouble.enforce_limits`)."""
+
+    global_per_second: int = 50  # every request but interaction answers, per bot
+    per_route: int = 5  # per route and major parameter (channel, guild, webhook) ...
+    route_window: float = 5.0  # ... in this many seconds
+    given: list[tuple[float, bool, str]] = field(default_factory=list)  # 429s: when, global?, path
+    _recent: deque[float] = field(default_factory=deque)  # the last second's counted requests
+    _buckets: dict[tuple[str, str, str], _Bucket] = field(default_factory=dict)
 
 
 @dataclass
@@ -182,6 +204,7 @@ class DiscordDouble(UserActions):
         self._dm_closed_create: set[int] = set()
         self._missing_channels: set[int] = set()
         self._injections: list[Injection] = []
+        self.limits: Limits | None = None  # Discord's rate limits, off unless `enforce_limits`
         self._sessions: dict[str, _Session] = {}
         self._connections: list[_Connection] = []
         self._changed: asyncio.Condition | None = None
@@ -345,6 +368,57 @@ class DiscordDouble(UserActions):
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return self.inject(method, path, 429, body, times=times, headers=headers)
 
+    def enforce_limits(
+        self, global_per_second: int = 50, per_route: int = 5, route_window: float = 5.0
+    ) -> Limits:
+        """From now on, answer as Discord does past its rate limits: more than `global_per_second`
+        requests in any second (interaction answers aside) get a global 429, and more than
+        `per_route` on one route and major parameter (a channel, a guild, a webhook) within
+        `route_window` seconds a route 429,
+        each with `retry_after`, `Via` and `X-RateLimit-*` headers discord.py honours. Every
+        answer carries the route's bucket headers, which discord.py reads to wait before it
+        would meet a route limit. The 429s given are in `limits.given`."""
+        self.limits = Limits(global_per_second, per_route, route_window)
+        return self.limits
+
+    def _rate_limit(self, rec: Recorded) -> tuple[web.Response | None, dict[str, str]]:
+        """A 429 if the request is over a limit, and the route's bucket headers either way."""
+        limits = self.limits
+        if limits is None or rec.path.startswith("/interactions/"):
+            return None, {}
+        now = asyncio.get_running_loop().time()
+        if not rec.path.startswith("/webhooks/"):  # interaction webhooks are outside the global limit
+            while limits._recent and limits._recent[0] <= now - 1.0:
+                limits._recent.popleft()
+            if len(limits._recent) >= limits.global_per_second:
+                retry = limits._recent[0] + 1.0 - now
+                limits.given.append((now, True, rec.path))
+                headers = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+                return _too_many(retry, True, headers), {}
+        template, major = _route(rec.path)
+        if not major:  # only a channel's, a guild's or a webhook's routes have limits of their own
+            limits._recent.append(now)
+            return None, {}
+        bucket = limits._buckets.setdefault((rec.method, template, major), _Bucket())
+        if now >= bucket.ends:
+            bucket.ends, bucket.used = now + limits.route_window, 0
+        reset_after = bucket.ends - now
+        headers = {
+            "X-RateLimit-Limit": str(limits.per_route),
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Reset": f"{datetime.now(UTC).timestamp() + reset_after:.3f}",
+            "X-RateLimit-Bucket": f"{zlib.crc32(f'{rec.method} {template}'.encode()):08x}",
+        }
+        if bucket.used >= limits.per_route:
+            limits.given.append((now, False, rec.path))
+            headers.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Scope": "user"})
+            return _too_many(reset_after, False, headers), {}
+        bucket.used += 1
+        if not rec.path.startswith("/webhooks/"):
+            limits._recent.append(now)
+        headers["X-RateLimit-Remaining"] = str(limits.per_route - bucket.used)
+        return None, headers
+
     def _take_injection(self, rec: Recorded) -> web.Response | None:
         for inj in self._injections:
             if inj.method == rec.method and inj.path.fullmatch(rec.path) and inj.times != 0:
@@ -365,6 +439,8 @@ class DiscordDouble(UserActions):
         self.requests.append(rec)
         request[REC] = rec
         response = self._take_injection(rec)
+        limited, bucket = self._rate_limit(rec) if response is None else (None, {})
+        response = response or limited
         if response is None:
             try:
                 response = await handler(request)
@@ -372,6 +448,7 @@ class DiscordDouble(UserActions):
                 response = exc.response()
             except web.HTTPException as exc:
                 response = json_response({"message": f"{exc.status}: {exc.reason}", "code": 0}, exc.status)
+            response.headers.update(bucket)
         rec.status = response.status
         await self._notify()
         return response
@@ -1204,6 +1281,32 @@ def _check_content(body: dict[str, Any]) -> None:
     """Discord refuses a message (or an edit) whose content is over 2,000 characters."""
     if len(body.get("content") or "") > CONTENT_LIMIT:
         raise DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body: content: 2000 or fewer in length")
+
+
+def _too_many(retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
+    """Discord's 429: discord.py retries it after `retry_after` only with a `Via` header."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    return json_response(
+        body, status=429, headers={"Via": "1.1 google", "Retry-After": f"{retry_after:.3f}", **headers}
+    )
+
+
+def _route(path: str) -> tuple[str, str]:
+    """A path's route (ids after the first replaced) and its major parameter, which together
+    name a rate limit bucket as Discord's do: per channel, guild or webhook."""
+    parts = path.strip("/").split("/")
+    major_at = {"channels": 1, "guilds": 1, "webhooks": 2}.get(parts[0], 0)
+    major = "/".join(parts[1 : major_at + 1]) if major_at else ""
+    template = [
+        part if index <= major_at or not part.isdigit() else ":id" for index, part in enumerate(parts)
+    ]
+    if major_at:
+        template[1 : major_at + 1] = [":major"] * major_at
+    return "/".join(template), major
 
 
 def _uid(user: FakeUser | int) -> int:

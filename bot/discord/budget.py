@@ -1,0 +1,116 @@
+"""The presenter's share of Discord's request limit, spent urgent requests first.
+
+Discord lets one bot make about 50 requests per second in all, across every shard and process
+(interaction answers aside), and answers anything beyond with 429s. A bot that meets them
+waits anyway, and one that meets too many is locked out for an hour; so the presenter asks this
+budget before each request it sends and never goes over its share. What a player waits on
+(their hand DM, the mention that it is their turn, a result) is urgent and goes first; the
+table messages take what is left, so under load each table message is edited less often and
+shows more moves at once (see `Presenter._refresh_loop`), never an older state than the last.
+
+A token bucket: `rate` requests per second, with at most `burst` saved up while idle. Over any
+one second it spends at most `rate + burst`, so a share of 40 with the default burst of a
+tenth keeps inside Discord's 50 with room for the bot's other requests (slash command sync,
+league messages).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class RequestBudget:
+    def __init__(self, rate: float | None, *, clock: Callable[[], float] = time.monotonic) -> None:
+        """`rate` in requests per second; None spends without limit (tests, the terminal)."""
+        self.clock = clock
+        self.rate: float | None = None
+        self.burst = 1.0
+        self._tokens = 0.0
+        self._at = clock()
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._later: deque[asyncio.Future[None]] = deque()
+        self._pump: asyncio.Task[None] | None = None
+        self.set_rate(rate)
+
+    def set_rate(self, rate: float | None) -> None:
+        """A new share (processes came or went, see `bot.discord.share`); what is saved up is
+        capped at the new burst."""
+        self._refill()
+        self.rate = rate if rate is not None and rate > 0 else None
+        self.burst = max(1.0, (self.rate or 0.0) / 10)
+        self._tokens = min(self._tokens, self.burst)
+
+    @property
+    def waiting(self) -> int:
+        """Requests queued for a token: how far demand is over the share."""
+        return sum(not f.done() for f in self._urgent) + sum(not f.done() for f in self._later)
+
+    async def spend(self, *, urgent: bool = False) -> None:
+        """Returns once one request may be sent; urgent ones are let through before the rest."""
+        if self.rate is None:
+            return
+        self._refill()
+        if not self._urgent and not self._later and self._tokens >= 1:
+            self._tokens -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        (self._urgent if urgent else self._later).append(waiter)
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.get_running_loop().create_task(self._let_through())
+        await waiter
+
+    def _refill(self) -> None:
+        now = self.clock()
+        if self.rate is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    async def _let_through(self) -> None:
+        """One task hands out tokens as they come, in order (urgent first); a waiter that was
+        cancelled meanwhile is skipped, so its token goes to the next."""
+        while self._urgent or self._later:
+            queue = self._urgent or self._later
+            if queue[0].done():
+                queue.popleft()
+                continue
+            self._refill()
+            if self.rate is None:
+                queue.popleft().set_result(None)
+            elif self._tokens >= 1:
+                self._tokens -= 1
+                queue.popleft().set_result(None)
+            else:
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+
+BEAT = 5.0  # seconds between a process's heartbeats in the database
+GONE_AFTER = 3 * BEAT  # a process not heard from for this long no longer takes a share
+
+
+async def share_budget(
+    budget: RequestBudget, total: float, store: Store, now: Callable[[], float], stop: asyncio.Event
+) -> None:
+    """Splits `total` requests per second between the live processes of one bot (shards in
+    several processes share Discord's one limit per token). Every `BEAT` seconds this process
+    notes itself alive in the database (`Store.live_processes`) and takes `total` divided by
+    the processes heard from within `GONE_AFTER`: a process that starts takes its share
+    within a beat, and one that dies leaves its share to the others within three."""
+    process = uuid.uuid4().hex
+    while not stop.is_set():
+        moment = now()
+        try:
+            budget.set_rate(total / await store.live_processes(process, moment, moment - GONE_AFTER))
+        except Exception:  # the database is away for a moment: keep the last share
+            log.exception("could not count this bot's processes")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), BEAT)
