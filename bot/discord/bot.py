@@ -145,8 +145,6 @@ class RummyBot(commands.Bot):
             host, port = self.metrics_address
             self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
             log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
-        if self.ownership is not None and self.ownership.shared():
-            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         shared = self.ownership is not None and self.ownership.shared()  # others change settings
         self.preferences = Preferences(
             self.store, self.service.clock, users_for=USER_SETTINGS_SECONDS if shared else None
@@ -169,6 +167,9 @@ class RummyBot(commands.Bot):
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
+        if self.ownership is not None and self.ownership.shared():  # once its tables are loaded:
+            # a press handed on earlier would find none and be answered "this table has closed"
+            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
         self.retention = Retention(
             self.store,
