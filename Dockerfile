@@ -1,7 +1,7 @@
 # rummy-bot in a slim image, run by an unprivileged user, its SQLite database on the /data volume
 # (or PostgreSQL: set RUMMY_DATABASE_URL). See the README, "Run it for a big server".
 #   docker build -t rummy-bot .
-#   docker run -d --name rummy --restart unless-stopped --env-file .env -v rummy-data:/data rummy-bot
+#   docker run -d --init --name rummy --restart unless-stopped --env-file .env -v rummy-data:/data rummy-bot
 FROM python:3.11-slim-bookworm
 
 # Pillow's wheels bring their own image and font libraries and text shaping (raqm), but load

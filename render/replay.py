@@ -44,6 +44,10 @@ HAND_LEFT = PAD + INFO_WIDTH + 14
 PLATE_HEIGHT = 10 + 20 + 4 + LIFT + card_height(STYLE.card_width) + 10
 GAP = 8
 ANIMATION_LIMIT = 8 * 1024 * 1024  # an animation larger than this is not made (Discord takes 10 MiB)
+# A deal of more steps is not animated: each frame is solved and drawn (~25 ms of CPU) and kept
+# until the GIF is encoded, and a deal lasts as long as its players pick and throw. 500 frames
+# of ~11 KB (six seats, benchmarks/replay.py) stay well under the limit.
+ANIMATION_FRAMES = 500
 ANIMATION_SCALE = 0.5
 FRAME_MS = 900
 LAST_FRAME_MS = 5000
@@ -95,7 +99,7 @@ def _caption(draw: ImageDraw.ImageDraw, scene: ReplayScene, top: int) -> None:
         for part in _wrapped(clean_text(line), size, weight, width):
             if y + size > bottom - 10:
                 break
-            if is_devanagari(part):
+            if is_devanagari(part) and text_width(part, size, weight) <= width:  # else cut to fit
                 _mixed_line(draw, (CAPTION_LEFT + 18, y), part, size, ink, weight)
             else:
                 fitted = fit_text(part, font(size, weight), width)

@@ -3,13 +3,18 @@ replayed privately frame by frame (each frame the picture of the replayed engine
 buttons stepping forward and back, a running deal refused, a forged or outside press refused
 privately, and the history naming the deals to replay; each in the asker's language."""
 
+import pytest
 from discord_double import DiscordDouble
 from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
+from test_replay import played_deal as played_record
 
+from bot.discord import replay_presenter
+from bot.discord.bot import RummyBot
 from bot.engine.replay import replay_deal
 from bot.i18n import EN, words
 from bot.replay_scene import replay_scene
 from bot.service import ManualClock
+from bot.service.errors import ShuttingDownError
 from bot.service.replays import DealRef, ReplayedDeal
 from render.replay import render_replay
 
@@ -215,3 +220,27 @@ async def test_a_hindi_player_replays_and_reads_histories_in_hindi(discord_doubl
     assert hi("Last deals (replay one with `/rummy replay deal:<id>`):") in text and "won" not in text
     text = await answer(double, await double.slash_command(double.user("carol"), "rummy history"))
     assert text.endswith("has played no match in this server yet.")  # Carol's app: English
+
+
+def test_a_deal_too_long_to_animate_is_not_drawn_at_all(monkeypatch):
+    """A deal lasts as long as its players pick and throw (the open pile is reshuffled), and its
+    animation costs a solved, drawn frame per move before its size is known: past the most
+    frames it is refused before any is drawn."""
+    replay = replay_deal(played_record(3))
+    replayed = ReplayedDeal(DealRef(1, 1), "points", ("Asha", "Bilal", "Chen"), 0.0, replay)
+    monkeypatch.setattr(replay_presenter, "ANIMATION_FRAMES", len(replay.steps) - 1)
+    drawn: list[object] = []
+    monkeypatch.setattr(replay_presenter, "replay_scene", lambda *scene: drawn.append(scene))
+    assert replay_presenter.animation(replayed, False, EN) is None
+    assert drawn == []
+
+
+async def test_an_animation_waiting_when_the_bot_stops_is_not_made(tmp_path):
+    """A shutdown waits for every handler at work: an animation still to make (behind others, one
+    at a time) would hold up what the stop must announce, for a picture nobody needs then."""
+    replay = replay_deal(played_record(3))
+    replayed = ReplayedDeal(DealRef(1, 1), "points", ("Asha", "Bilal", "Chen"), 0.0, replay)
+    bot = RummyBot(tmp_path / "rummy.db")
+    bot.closing = True
+    with pytest.raises(ShuttingDownError):
+        await bot.replay_presenter._animation(replayed, False, EN)

@@ -14,7 +14,7 @@ import pytest
 from backends import execute
 from service_helpers import GUILD, open_and_start, open_service, play_one
 
-from bot.discord.bot import ShardedRummyBot
+from bot.discord.bot import RummyBot, ShardedRummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
 from bot.service.errors import HandedOverError, saving
 from bot.service.preferences import Deck, Preferences
@@ -188,6 +188,30 @@ async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(postgr
         await store.close()
 
 
+@pytest.mark.postgres
+async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper_notices(postgres_url):
+    """The keeper fences by this process's clock, but a stalled event loop (a long collection, a
+    paused container) can let the lease run out and another process take the shard before the
+    keeper runs again: the database itself refuses the stalled holder's writes then."""
+    store = await Store.open(postgres_url)
+    try:
+        store.serve_shards(Shards(2, (1,)))
+        stalled = store.leases(Shards(2, (1,)), "stalled", 30)
+        await stalled.acquire()
+        await store.create_table(table(store, ONE, 7), 1.0)  # saved while it holds the lease
+        await execute(store, "UPDATE shard_leases SET expires_at = 0")  # its loop stalled past it
+        with pytest.raises(HandedOverError), saving():  # refused as soon as the lease ran out
+            await store.create_table(table(store, ONE, 8), 1.0)
+        assert isinstance(store.lost, LeaseLostError)  # and nothing is saved from then on
+        # Nor is the lease renewed when its keeper wakes up: it hears it lost the shard and the
+        # bot stops, rather than keeping a shard it refuses every move of.
+        assert await stalled.renew() == [1]
+        await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
+        assert [active.table.channel_id for active in await store.active_tables()] == [7]
+    finally:
+        await store.close()
+
+
 class Unreachable(ShardLeases):
     async def renew(self) -> list[int]:
         raise OSError("the database cannot be reached")
@@ -308,3 +332,26 @@ async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgre
             assert (await sharded.prune(later, later)).matches == pruned
         finally:
             await sharded.close()
+
+
+@pytest.mark.postgres
+async def test_a_bot_not_sharded_on_postgresql_holds_every_server_and_is_refused_beside_a_sharded_one(
+    postgres_url, discord_double, bot_runner
+):
+    """Without RUMMY_SHARD_COUNT a bot runs every server's tables: beside a live sharded process
+    (or another such bot) it would run the same tables and hand out the same ids."""
+    store = await Store.open(postgres_url)
+    try:
+        sharded = store.leases(Shards(2, (0, 1)), "sharded", 30)
+        await sharded.acquire()
+        with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT than 1"):
+            await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+        await sharded.release()
+
+        alone = await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+        with pytest.raises(ShardTakenError, match=r"shard 0 of 1 is run by another process"):
+            await store.leases(Shards(1, (0,)), "second", 30).acquire()
+        await alone.close()
+        await store.leases(Shards(1, (0,)), "next", 30).acquire()  # released at a clean stop
+    finally:
+        await store.close()

@@ -46,6 +46,7 @@ from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
 from bot.settings import KEEP_DAYS, LEASE_SECONDS, METRICS_HOST
 from bot.store import LeaseLostError, Shards, Store, StoreError
+from bot.store.store import is_database_url
 
 log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
@@ -82,10 +83,12 @@ class RummyBot(commands.Bot):
         sight. Finished matches' move logs are deleted `keep_days` after their end
         (`bot.service.retention`). After a restart, `republish_concurrency` tables are shown
         again at a time (`Presenter.republish`). `shards`: this process runs only those shards'
-        servers, holding their leases (`ShardedRummyBot`). With a `metrics_port` (0: any free
-        one), Prometheus metrics and a health check are served there (`bot.metrics`). The table
-        presenter sends Discord at most `request_budget` requests per second, shared between this
-        bot's live processes (`bot.discord.budget`); None sets no limit of its own."""
+        servers, holding their leases (`ShardedRummyBot`); on PostgreSQL a bot without them holds
+        the one shard of one, so that no other process, sharded or not, runs its tables too. With
+        a `metrics_port` (0: any free one), Prometheus metrics and a health check are served
+        there (`bot.metrics`). The table presenter sends Discord at most `request_budget`
+        requests per second, shared between this bot's live processes (`bot.discord.budget`);
+        None sets no limit of its own."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -119,6 +122,8 @@ class RummyBot(commands.Bot):
         self._resumed: list[TableEvent] = []
         self._woken: list[LeagueEvent | TableEvent] = []
         self._shown_ready = asyncio.Event()  # what start-up had to show is handed on (`on_ready`)
+        if shards is None and is_database_url(db_path):
+            shards = Shards(1, (0,))
         self.ownership = None if shards is None else ShardOwnership(shards, lease_seconds, self._lost_shards)
         self.failure: StoreError | None = None  # why the bot stopped itself (a lost shard lease)
         self._stopping: asyncio.Task[None] | None = None
@@ -140,10 +145,10 @@ class RummyBot(commands.Bot):
             host, port = self.metrics_address
             self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
             log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
-        if self.ownership is not None:
-            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
-        shared = None if self.ownership is None else USER_SETTINGS_SECONDS  # other processes change them
-        self.preferences = Preferences(self.store, self.service.clock, users_for=shared)
+        shared = self.ownership is not None and self.ownership.shared()  # others change settings
+        self.preferences = Preferences(
+            self.store, self.service.clock, users_for=USER_SETTINGS_SECONDS if shared else None
+        )
         self.replays = Replays(self.store, self.service.clock, self.keep_days)
         self.readers = Readers(self)
         self.leagues = LeagueService(
@@ -162,6 +167,9 @@ class RummyBot(commands.Bot):
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
+        if self.ownership is not None and self.ownership.shared():  # once its tables are loaded:
+            # a press handed on earlier would find none and be answered "this table has closed"
+            self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
         self.retention = Retention(
             self.store,

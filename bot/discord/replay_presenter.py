@@ -32,8 +32,9 @@ from bot.replay_text import (
     refusal_text,
     replay_content,
 )
+from bot.service.errors import ShuttingDownError
 from bot.service.replays import DealRef, ReplayedDeal, ReplayRefused, Viewer
-from render.replay import render_replay, render_replay_animation
+from render.replay import ANIMATION_FRAMES, render_replay, render_replay_animation
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -104,6 +105,8 @@ class ReplayPresenter:
     async def _animation(self, replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | None:
         key = (replayed.ref, four_colour, _.language)
         async with self._animating:
+            if key not in self._animations and self.bot.closing:  # the stop waits for this handler
+                raise ShuttingDownError()
             if key not in self._animations:
                 self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour, _)
                 while len(self._animations) > ANIMATIONS_KEPT:
@@ -129,6 +132,9 @@ class ReplayPresenter:
 
 
 def animation(replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | None:
-    """The whole deal animated, or None if too large: a frame per move, so made off the loop."""
+    """The whole deal animated, or None if too large: a frame per move, so made off the loop,
+    and none at all for a deal of more steps than `ANIMATION_FRAMES` (its cost is bounded)."""
     steps = replayed.replay.steps
+    if len(steps) > ANIMATION_FRAMES:
+        return None
     return render_replay_animation([replay_scene(replayed, step.index, four_colour, _) for step in steps])

@@ -117,6 +117,11 @@ class ShardOwnership:
         except _UNREACHABLE as error:
             log.warning("shard leases not released (they expire by themselves): %s", error)
 
+    def shared(self) -> bool:
+        """Whether other processes run servers of this database too (a bot not sharded on
+        PostgreSQL holds the one shard of one: nobody else's DMs to relay, settings to reread)."""
+        return self.shards.count > 1
+
     def syncs_commands(self) -> bool:
         """Slash commands are one per bot, not per shard: the process of shard 0 syncs them."""
         return 0 in self.shards.ids

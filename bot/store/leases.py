@@ -26,6 +26,10 @@ Times are the database server's (`clock_timestamp()`), so processes on machines 
 disagree still agree on when a lease ran out. The holder stops itself earlier, by its own
 monotonic clock: with no renewal confirmed for half the lease it fences its store (`Store.fence`:
 nothing more is saved) and shuts down, before any other process could see the lease expired.
+That clock only runs while its event loop does: a loop stalled past the lease (a paused
+container, a long collection) would wake up to save moves another process may be making too. So
+each write's transaction also checks, in the database, that the leases are still live, and holds
+them so until it commits (`ShardLeases.check`).
 """
 
 from __future__ import annotations
@@ -52,9 +56,17 @@ _TAKE = (
     "shard_count = excluded.shard_count, holder = excluded.holder, "
     "acquired_at = excluded.acquired_at, expires_at = excluded.expires_at"
 )
+# This holder's live leases, kept so until the transaction asking ends: a takeover deletes the
+# expired rows first (`acquire`), which waits for this lock, while a renewal is not held up by it.
+_HELD = (
+    f"SELECT shard_id FROM shard_leases WHERE holder = $1 AND shard_id = ANY($2::bigint[]) "
+    f"AND expires_at > {_NOW} FOR KEY SHARE"
+)
+# A lease that ran out is not renewed, even if nobody took it yet: a write may have found it out
+# already (`_HELD`), and another process may be taking it as this runs.
 _RENEW = (
     f"UPDATE shard_leases SET expires_at = {_NOW} + $3 "
-    "WHERE holder = $1 AND shard_id = ANY($2::bigint[]) RETURNING shard_id"
+    f"WHERE holder = $1 AND shard_id = ANY($2::bigint[]) AND expires_at > {_NOW} RETURNING shard_id"
 )
 
 
@@ -104,8 +116,19 @@ class ShardLeases:
             )
         log.info("leases taken for %s, as %s", self.shards.named(), self.holder)
 
+    async def check(self, conn: asyncpg.Connection) -> None:
+        """Inside a write's transaction on `conn`: `LeaseLostError` unless every lease of this
+        holder is live; they stay so until the transaction ends, however long it takes."""
+        rows = await conn.fetch(_HELD, self.holder, list(self.shards.ids))
+        if len(rows) < len(self.shards.ids):
+            raise LeaseLostError(
+                f"this process lost {self.shards.named()}: its leases ran out before a write "
+                "(its event loop stalled?); it saves nothing more"
+            )
+
     async def renew(self) -> list[int]:
-        """Extends the leases this holder still has; returns the shards it no longer holds."""
+        """Extends the leases this holder still has; returns the shards it no longer holds (taken
+        by another, or run out)."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(_RENEW, self.holder, list(self.shards.ids), self.seconds)
         held = {int(row[0]) for row in rows}
@@ -149,7 +172,8 @@ class LeaseKeeper:
                 if not lost:
                     confirmed = sent
                     continue
-                why = f"another process holds shard {', '.join(map(str, lost))} now"
+                shards = ", ".join(map(str, lost))
+                why = f"another process holds shard {shards} now, or may (its lease ran out)"
             named = self.leases.shards.named()
             await self.on_lost(LeaseLostError(f"this process lost {named}: {why}; it saves nothing more"))
             return

@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.errors import ChannelBusyError, DuplicateCommandError, StoreError
+from bot.store.errors import ChannelBusyError, DuplicateCommandError, LeaseLostError, StoreError
 from bot.store.health import Refusals
 from bot.store.leases import ShardLeases
 from bot.store.postgres_schema import migrate
@@ -68,6 +68,7 @@ class PostgresStore(Store):
         self._conn = writer
         self._pool = readers
         self._refusals = Refusals()
+        self._leases: ShardLeases | None = None  # a sharded process's: every write checks them
 
     @classmethod
     async def connect(cls, url: str) -> PostgresStore:
@@ -86,8 +87,10 @@ class PostgresStore(Store):
         return cls(url, writer, readers, tuple(ids))
 
     def leases(self, shards: Shards, holder: str, seconds: float) -> ShardLeases:
-        """The leases of a sharded process's shards in this database (see `bot.store.leases`)."""
-        return ShardLeases(self._pool, shards, holder, seconds)
+        """The leases of a sharded process's shards in this database (see `bot.store.leases`),
+        which every write from now on checks inside its transaction: none is saved without them."""
+        self._leases = ShardLeases(self._pool, shards, holder, seconds)
+        return self._leases
 
     def relay(self, shards: Shards) -> InteractionRelay:
         """DM presses handed between sharded processes (see `bot.store.relay`)."""
@@ -106,6 +109,12 @@ class PostgresStore(Store):
     async def _transaction(self, statements: Statements) -> None:
         conn = await self._writing_connection()
         async with conn.transaction():
+            if self._leases is not None:
+                try:
+                    await self._leases.check(conn)
+                except LeaseLostError as error:
+                    self.fence(error)
+                    raise
             for sql, rows in statements:
                 if must_change_every_row(sql):
                     changed = await conn.fetchmany(postgres_sql(sql) + " RETURNING 1", rows)
