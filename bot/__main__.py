@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from importlib import metadata
 from pathlib import Path
 
+from bot.i18n import LANGUAGES
 from bot.settings import Settings, SettingsError
 
 NO_TOKEN = """\
@@ -75,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("deal", type=int, help="the deal's number in the match")
     replay.add_argument("--env-file", type=Path, default=argparse.SUPPRESS, help=env_file)
+    replay.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the moves' language (default: LANG's, if it is one of these, else English)",
+    )
     return parser
 
 
@@ -89,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate-db":
         return migrate_db(args.env_file, args.source, args.to)
     if args.command == "replay":
-        return replay(args.env_file, args.table, args.deal)
+        return replay(args.env_file, args.table, args.deal, args.lang)
     return run(args.env_file)
 
 
@@ -119,31 +126,35 @@ def migrate_db(env_file: Path, source: Path | None, url: str) -> int:
     return 0
 
 
-def replay(env_file: Path, table: int, deal: int) -> int:
-    """A finished deal's move list on standard output; one line, not a traceback, for a refusal."""
+def replay(env_file: Path, table: int, deal: int, lang: str | None = None) -> int:
+    """A finished deal's move list on standard output, in `lang` or the terminal's language (as
+    `python -m bot play`); one line, not a traceback, for a refusal."""
+    from bot.i18n import words
     from bot.replay_text import move_list, refusal_text
     from bot.service import SystemClock
     from bot.service.replays import DealRef, ReplayRefused, Replays
     from bot.store import Store, StoreError
+    from bot.terminal.app import language_from_environment
 
     try:
         settings = Settings.load(env_file)
     except SettingsError as error:
         print(f"rummy-bot replay: {error} (set in the environment or {env_file})", file=sys.stderr)
         return 2
+    _ = words(lang or language_from_environment(os.environ))
 
     async def lines() -> list[str]:
         store = await Store.open(settings.database)
         try:
             replays = Replays(store, SystemClock(), settings.keep_days)
-            return move_list(await replays.load(DealRef(table, deal)))
+            return move_list(await replays.load(DealRef(table, deal)), _)
         finally:
             await store.close()
 
     try:
         print("\n".join(asyncio.run(lines())))
     except ReplayRefused as refused:
-        print(f"rummy-bot replay: {refusal_text(refused)}", file=sys.stderr)
+        print(f"rummy-bot replay: {refusal_text(refused, _)}", file=sys.stderr)
         return 1
     except StoreError as error:
         print(f"rummy-bot replay: {settings.database_shown}: {error}", file=sys.stderr)

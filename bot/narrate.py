@@ -38,6 +38,7 @@ from bot.engine.outcomes import Outcome, Stakes
 from bot.game_words import STANDING_WORDS, format_title
 from bot.hand_layout import suggested_groups
 from bot.i18n import EN, N_, Words
+from bot.show_reasons import reason_words
 
 KIND_LABELS = {
     GroupKind.PURE_SEQUENCE: N_("pure sequence"),
@@ -90,7 +91,7 @@ def event_lines(event: Event, viewer: int, names: Sequence[str], _: Words = EN) 
         case Left():
             return [_("{who} left the table.", who=who)]
         case WrongShow():
-            reason = f" {event.reason}" if event.reason else ""
+            reason = f" {reason_words(event.reason, _)}" if event.reason else ""
             return [_("{who} declared wrongly ({points} points).", who=who, points=event.points) + reason]
         case Declared():
             if event.finish is None:

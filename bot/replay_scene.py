@@ -8,6 +8,7 @@ from bot.engine.deal import SeatStatus
 from bot.engine.formats import Family, Format
 from bot.engine.replay import ReplayStep
 from bot.hand_layout import suggested_groups
+from bot.i18n import EN, Words
 from bot.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
 from bot.scenes import labelled_groups
 from bot.service.replays import ReplayedDeal
@@ -16,11 +17,11 @@ from render.scenes import ReplayScene, ReplaySeat
 _OUT = frozenset({SeatStatus.DROPPED, SeatStatus.LEFT, SeatStatus.WRONG_SHOW})
 
 
-def replay_scene(replayed: ReplayedDeal, index: int, four_colour: bool = False) -> ReplayScene:
+def replay_scene(replayed: ReplayedDeal, index: int, four_colour: bool = False, _: Words = EN) -> ReplayScene:
     replay = replayed.replay
     step = replay.step(index)
     seats = tuple(
-        _seat(replayed, step, seat)
+        _seat(replayed, step, seat, _)
         for seat in range(replay.players)
         if step.statuses[seat] is not SeatStatus.SITTING_OUT
     )
@@ -30,14 +31,15 @@ def replay_scene(replayed: ReplayedDeal, index: int, four_colour: bool = False) 
         closed_count=step.closed_count,
         cut_joker=replay.cut_joker,
         wild_rank=replay.wild_rank,
-        caption=tuple(step_lines(step, replayed.names)),
-        title=deal_title(replayed),
-        step=step_counter(step, replay),
+        caption=tuple(step_lines(step, replayed.names, _)),
+        title=deal_title(replayed, _),
+        step=step_counter(step, replay, _),
         four_colour=four_colour,
+        language=_.language,
     )
 
 
-def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int) -> ReplaySeat:
+def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int, _: Words) -> ReplaySeat:
     replay = replayed.replay
     groups = suggested_groups(step.hands[seat], replay.wild_rank, replay.rules)
     picked = None
@@ -45,10 +47,10 @@ def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int) -> ReplaySeat:
         cards = [card for group in groups for card in group]
         picked = max(position for position, card in enumerate(cards, start=1) if card == step.picked.card)
     return ReplaySeat(
-        name=replayed.names[seat] if seat < len(replayed.names) else f"Seat {seat + 1}",
+        name=replayed.names[seat] if seat < len(replayed.names) else _("Seat {number}", number=seat + 1),
         groups=labelled_groups(groups, replay.wild_rank, replay.rules),
-        line=seat_line(step, seat, Format(replayed.format).spec.family is Family.POOL),
-        tag=seat_tag(step, seat),
+        line=seat_line(step, seat, Format(replayed.format).spec.family is Family.POOL, _),
+        tag=seat_tag(step, seat, _),
         acted=step.seat == seat,
         out=step.statuses[seat] in _OUT,
         winner=step.result is not None and step.result.winner == seat,

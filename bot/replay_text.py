@@ -1,7 +1,7 @@
 """Every word a player reads about replays and histories: the move list (Discord's frames and
 the terminal's `python -m bot replay` share it), `/rummy replay`'s and `/rummy history`'s
-answers and refusals, and the words drawn on a replay's frames. Kept in one module so that the
-message catalogs can take them over in one place.
+answers and refusals, and the words drawn on a replay's frames, each in the reader's words
+(`_`: the asker's on Discord, the terminal's `--lang`/`LANG` for `python -m bot replay`).
 
 A replay's moves are told in the game's own words (`bot.narrate`); each event is told as its
 own seat saw it, since a replay shows every hand: the deal is over and its shoe revealed.
@@ -15,6 +15,8 @@ from bot.engine.deal import SeatStatus
 from bot.engine.events import DealOver, Dealt, Turn
 from bot.engine.formats import Family, Format
 from bot.engine.replay import DealReplay, ReplayStep
+from bot.game_words import format_title
+from bot.i18n import EN, N_, Words
 from bot.narrate import deal_result_lines, event_lines
 from bot.service.replays import History, Refusal, ReplayedDeal, ReplayRefused
 from bot.store import DealSummary, MatchSummary, SeatRecord
@@ -22,7 +24,7 @@ from bot.store import DealSummary, MatchSummary, SeatRecord
 # ----------------------------------------------------------------- the moves
 
 
-def step_lines(step: ReplayStep, names: Sequence[str], *, winner: bool = True) -> list[str]:
+def step_lines(step: ReplayStep, names: Sequence[str], _: Words = EN, *, winner: bool = True) -> list[str]:
     """What happened at this step, one line each (the deal itself at step 0), each event as its
     own seat saw it (the card drawn from the closed deck, a wrong show's groups)."""
     lines = []
@@ -30,69 +32,72 @@ def step_lines(step: ReplayStep, names: Sequence[str], *, winner: bool = True) -
         if isinstance(event, Turn | DealOver):
             continue
         if isinstance(event, Dealt):
-            lines.append(f"{names[event.seat]} plays first.")
-        lines.extend(
-            line for line in event_lines(event, -1 if event.seat is None else event.seat, names) if line
-        )
+            lines.append(_("{name} plays first.", name=names[event.seat]))
+        seen_by = -1 if event.seat is None else event.seat
+        lines.extend(line for line in event_lines(event, seen_by, names, _) if line)
     over = step.result
     if over is not None and winner:
-        lines.append(f"{names[over.winner]} wins the deal.")
+        lines.append(_("{who} wins the deal.", who=names[over.winner]))
     return lines
 
 
-def move_list(replayed: ReplayedDeal) -> list[str]:
+def move_list(replayed: ReplayedDeal, _: Words = EN) -> list[str]:
     """The whole deal as text, a line per move, then every hand as it was scored."""
-    replay, names = replayed.replay, replayed.names
-    lines = [f"{deal_title(replayed)} · table {replayed.ref.table_id}, deal {replayed.ref.number}"]
-    lines.append(f"Shuffle commitment {replay.commitment}")
+    replay, names, ref = replayed.replay, replayed.names, replayed.ref
+    title = deal_title(replayed, _)
+    lines = [_("{title} · table {table}, deal {deal}", title=title, table=ref.table_id, deal=ref.number)]
+    lines.append(_("Shuffle commitment: {commitment}", commitment=replay.commitment))
     for step in replay.steps:
-        told = step_lines(step, names, winner=False)  # the result follows, hand by hand
+        told = step_lines(step, names, _, winner=False)  # the result follows, hand by hand
         prefix = f"{step.index:>4}. " if step.index else "      "
         lines.extend(prefix + line if number == 0 else "      " + line for number, line in enumerate(told))
     over = next(event for event in replay.steps[-1].events if isinstance(event, DealOver))
-    lines.extend(deal_result_lines(over, names, replay.wild_rank, replay.rules))
+    lines.extend(deal_result_lines(over, names, replay.wild_rank, replay.rules, _=_))
     return lines
 
 
 # ----------------------------------------------------------------- the frames
 
 
-def deal_title(replayed: ReplayedDeal) -> str:
-    return f"{Format(replayed.format).spec.title} · Deal {replayed.ref.number} replay"
+def deal_title(replayed: ReplayedDeal, _: Words = EN) -> str:
+    title = format_title(Format(replayed.format).spec, _)
+    return _("{title} · Deal {number} replay", title=title, number=replayed.ref.number)
 
 
-def step_counter(step: ReplayStep, replay: DealReplay) -> str:
+def step_counter(step: ReplayStep, replay: DealReplay, _: Words = EN) -> str:
     last = len(replay.steps) - 1
-    return f"Move {step.index} of {last}" if step.index else f"The deal · {last} moves follow"
+    if step.index:
+        return _("Move {number} of {last}", number=step.index, last=last)
+    return _.n("The deal · {count} move follows", "The deal · {count} moves follow", last)
 
 
 SEAT_TAGS = {
-    SeatStatus.DROPPED: "DROPPED",
-    SeatStatus.LEFT: "LEFT",
-    SeatStatus.WRONG_SHOW: "WRONG SHOW",
-    SeatStatus.DECLARED: "DECLARED",
-    SeatStatus.SITTING_OUT: "SITTING OUT",
+    SeatStatus.DROPPED: N_("DROPPED"),
+    SeatStatus.LEFT: N_("LEFT"),
+    SeatStatus.WRONG_SHOW: N_("WRONG SHOW"),
+    SeatStatus.DECLARED: N_("DECLARED"),
+    SeatStatus.SITTING_OUT: N_("SITTING OUT"),
 }
-TO_ACT, WINNER = "TO ACT", "WINNER"
+TO_ACT, WINNER = N_("TO ACT"), N_("WINNER")
 
 
-def seat_line(step: ReplayStep, seat: int, adds_up: bool) -> str:
+def seat_line(step: ReplayStep, seat: int, adds_up: bool, _: Words = EN) -> str:
     """Under a seat's name: its cards while the deal runs, what it paid once it is over (added
     to a pool score, `adds_up`, rather than paid)."""
     if step.result is not None:
         points = step.result.points[seat]
-        sign = "+" if adds_up else "−"
-        return "" if points is None else f"{sign}{points} pts" if points else "0 pts"
-    count = len(step.hands[seat])
-    return f"{count} card{'s' if count != 1 else ''}"
+        if points is None:
+            return ""
+        return _("{points} pts", points=f"{'+' if adds_up else '−'}{points}" if points else "0")
+    return _.n("{count} card", "{count} cards", len(step.hands[seat]))
 
 
-def seat_tag(step: ReplayStep, seat: int) -> str:
+def seat_tag(step: ReplayStep, seat: int, _: Words = EN) -> str:
     if step.result is not None and step.result.winner == seat:
-        return WINNER
+        return _(WINNER)
     if step.result is None and step.turn == seat and step.statuses[seat] is SeatStatus.PLAYING:
-        return TO_ACT
-    return SEAT_TAGS.get(step.statuses[seat], "")
+        return _(TO_ACT)
+    return _(SEAT_TAGS.get(step.statuses[seat], ""))
 
 
 # ----------------------------------------------------------------- Discord's answers
@@ -102,95 +107,131 @@ REPLAY_FILE = "replay.png"
 ANIMATION_FILE = "replay.gif"
 
 
-def replay_content(replayed: ReplayedDeal, step: ReplayStep) -> str:
+def replay_content(replayed: ReplayedDeal, step: ReplayStep, _: Words = EN) -> str:
     """The words above a frame: the deal's id (to pass to `/rummy replay deal:`) and the move."""
-    lines = step_lines(step, replayed.names)
-    told = " ".join(lines) if lines else ""
-    return f"**{deal_title(replayed)}** (`{replayed.ref}`) · {step_counter(step, replayed.replay)}\n{told}"[
-        :1900
-    ]
+    told = " ".join(step_lines(step, replayed.names, _))
+    title, counter = deal_title(replayed, _), step_counter(step, replayed.replay, _)
+    return f"**{title}** (`{replayed.ref}`) · {counter}\n{told}"[:1900]
 
 
-ANIMATION_NOTE = "The whole deal, move by move:"
-ANIMATION_TOO_LARGE = "This deal is too long to send as one animation: step through it with the buttons."
+ANIMATION_NOTE = N_("The whole deal, move by move:")
+ANIMATION_TOO_LARGE = N_("This deal is too long to send as one animation: step through it with the buttons.")
 
 
-def refusal_text(refused: ReplayRefused) -> str:
-    ref = f" `{refused.ref}`" if refused.ref is not None else ""
+def refusal_text(refused: ReplayRefused, _: Words = EN) -> str:
+    """Why a replay is refused; the deal, when one was named, as the `12-3` its asker typed."""
+    ref = f"`{refused.ref}`"
     match refused.reason:
         case Refusal.NOT_A_DEAL:
-            return "Name a deal by its table and number, like `12-3` (`/rummy history` lists yours)."
+            return _("Name a deal by its table and number, like `12-3` (`/rummy history` lists yours).")
+        case Refusal.NO_SUCH_DEAL if refused.ref is not None:
+            return _("There is no finished deal {deal}.", deal=ref)
         case Refusal.NO_SUCH_DEAL:
-            return f"There is no finished deal{ref}."
+            return _("There is no such finished deal.")
         case Refusal.OTHER_SERVER:
-            return "Replays are shown to members of the deal's server, in one of its channels."
+            return _("Replays are shown to members of the deal's server, in one of its channels.")
         case Refusal.NOT_YOURS:
-            return f"You can replay deal{ref} in the channel it was played in, or any deal you played in."
+            return _(
+                "You can replay deal {deal} in the channel it was played in, or any deal you played in.",
+                deal=ref,
+            )
         case Refusal.RUNNING:
-            return f"Deal{ref} is still being played: its replay opens once it has ended."
+            return _("Deal {deal} is still being played: its replay opens once it has ended.", deal=ref)
         case Refusal.NOT_KEPT:
-            days = f"{refused.keep_days:g}"
-            return f"Deal{ref} is no longer kept: moves are kept for {days} days after a match ends."
+            return _(
+                "Deal {deal} is no longer kept: moves are kept for {days} days after a match ends.",
+                deal=ref,
+                days=f"{refused.keep_days:g}",
+            )
         case Refusal.NONE_YET:
-            return "You have no finished deal in this server yet to replay."
+            return _("You have no finished deal in this server yet to replay.")
         case Refusal.DAMAGED:
-            return f"Deal{ref} cannot be replayed: its stored moves are damaged."
-    return "That deal cannot be replayed."
+            return _("Deal {deal} cannot be replayed: its stored moves are damaged.", deal=ref)
+    return _("That deal cannot be replayed.")
 
 
-def choice_name(deal: DealSummary) -> str:
+def choice_name(deal: DealSummary, _: Words = EN) -> str:
     """An autocomplete choice: the deal's id, its format, who won it (at most 100 characters)."""
-    title = Format(deal.format).spec.title
-    return f"{deal.table_id}-{deal.number} · {title} · won by {_name(deal.seats, deal.winner)}"[:100]
+    return _(
+        "{deal} · {title} · won by {name}",
+        deal=f"{deal.table_id}-{deal.number}",
+        title=format_title(Format(deal.format).spec, _),
+        name=_name(deal.seats, deal.winner),
+    )[:100]
 
 
 # ----------------------------------------------------------------- /rummy history
 
-HISTORY_IN_SERVER = "Histories are kept per server: ask in one of its channels."
+HISTORY_IN_SERVER = N_("Histories are kept per server: ask in one of its channels.")
 
 
-def history_text(history: History, name: str, user_id: int) -> str:
+def history_text(history: History, name: str, user_id: int, _: Words = EN) -> str:
     if not history.matches and not history.deals:
-        return f"**{name}** has played no match in this server yet."
-    lines = [f"**{name}**'s last matches in this server:"]
-    lines += [_match_line(match, history) for match in history.matches]
+        return _("**{name}** has played no match in this server yet.", name=name)
+    lines = [_("**{name}**'s last matches in this server:", name=name)]
+    lines += [_match_line(match, history, _) for match in history.matches]
     if history.deals:
-        lines.append("Last deals (replay one with `/rummy replay deal:<id>`):")
-        lines += [_deal_line(deal, user_id) for deal in history.deals]
+        lines.append(_("Last deals (replay one with `/rummy replay deal:<id>`):"))
+        lines += [_deal_line(deal, user_id, _) for deal in history.deals]
     return "\n".join(lines)
 
 
-def _match_line(match: MatchSummary, history: History) -> str:
-    title = Format(match.format).spec.title
-    when = f"<t:{int(match.updated_at)}:R>"
-    if match.status == "playing":
-        result = "still playing"
-    elif match.status == "abandoned":
-        result = "cancelled"
+# A match's status as the store keeps it, in the history's words.
+MATCH_STATUS = {"playing": N_("still playing"), "abandoned": N_("cancelled")}
+
+
+def _match_line(match: MatchSummary, history: History, _: Words) -> str:
+    spec = Format(match.format).spec
+    if match.status in MATCH_STATUS:
+        result = _(MATCH_STATUS[match.status])
     elif match.winner is not None:
-        result = "won" if match.winner == match.seat else f"won by {_name(match.seats, match.winner)}"
+        result = _won(match.seats, match.winner, match.seat, _)
     else:
-        result = "over"
-    pool = Format(match.format).spec.family is Family.POOL
-    standing = f"{match.standing} points" if pool else f"{match.standing:+,} chips"
-    deals = (
-        f"deals `{match.table_id}-1`…`{match.table_id}-{match.deals}`" if match.deals else "no finished deal"
-    )
+        result = _("over")
+    if spec.family is Family.POOL:
+        standing = _.n("{count} point", "{count} points", match.standing)
+    else:
+        standing = _("{chips} chips", chips=f"{match.standing:+,}")
     if not history.kept(match):
-        deals = "moves no longer kept"
-    standing = f"{standing} ({match.standing_status})"
-    return f"• {title} at table {match.table_id} · {result} · {standing} · {deals} · {when}"
-
-
-def _deal_line(deal: DealSummary, user_id: int) -> str:
-    title = Format(deal.format).spec.title
-    seat = next((index for index, seat in enumerate(deal.seats) if seat.user_id == user_id), None)
-    if seat is not None and deal.winner == seat:
-        result = "won"
+        deals = _("moves no longer kept")
+    elif match.deals:
+        deals = _(
+            "deals {first}…{last}", first=f"`{match.table_id}-1`", last=f"`{match.table_id}-{match.deals}`"
+        )
     else:
-        paid = deal.points[seat] if seat is not None and seat < len(deal.points) else None
-        result = f"won by {_name(deal.seats, deal.winner)}" + (f", −{paid} pts" if paid else "")
-    return f"• `{deal.table_id}-{deal.number}` {title} · {result} · <t:{int(deal.finished_at)}:R>"
+        deals = _("no finished deal")
+    return _(
+        "• {title} at table {table} · {result} · {standing} ({status}) · {deals} · {when}",
+        title=format_title(spec, _),
+        table=match.table_id,
+        result=result,
+        standing=standing,
+        status=_(match.standing_status),  # "in", "eliminated", "left": STANDING_WORDS
+        deals=deals,
+        when=f"<t:{int(match.updated_at)}:R>",
+    )
+
+
+def _deal_line(deal: DealSummary, user_id: int, _: Words) -> str:
+    seat = next((index for index, seat in enumerate(deal.seats) if seat.user_id == user_id), None)
+    result = _won(deal.seats, deal.winner, seat, _)
+    paid = deal.points[seat] if seat is not None and seat < len(deal.points) else None
+    if deal.winner != seat and paid:
+        result = _("{result}, {points} pts", result=result, points=f"−{paid}")
+    return _(
+        "• {deal} {title} · {result} · {when}",
+        deal=f"`{deal.table_id}-{deal.number}`",
+        title=format_title(Format(deal.format).spec, _),
+        result=result,
+        when=f"<t:{int(deal.finished_at)}:R>",
+    )
+
+
+def _won(seats: Sequence[SeatRecord], winner: int | None, mine: int | None, _: Words) -> str:
+    """Who won, as the player whose history it is reads it: "won" when it was them."""
+    if winner is not None and winner == mine:
+        return _("won")
+    return _("won by {name}", name=_name(seats, winner))
 
 
 def _name(seats: Sequence[SeatRecord], seat: int | None) -> str:

@@ -83,6 +83,13 @@ def has_glyph(char: str) -> bool:
     return not (mask.size == missing.size and bytes(mask) == bytes(missing))
 
 
+@lru_cache(maxsize=1024)
+def devanagari_has(char: str) -> bool:
+    """Whether Noto Sans Devanagari draws `char` (it has Latin and digits, not card suits)."""
+    probe = devanagari_font(20)
+    return bytes(probe.getmask(char)) != bytes(probe.getmask(_MISSING)) or char.isspace()
+
+
 def clean_text(text: str) -> str:
     """Removes what the font cannot draw (emoji, controls, joiners) and tidies the spaces left behind."""
     kept = []

@@ -16,7 +16,15 @@ from PIL import Image, ImageDraw
 from bot.i18n import words
 from render import theme
 from render.canvas import felt, labelled_pill, text, text_width, wild_label
-from render.fonts import clean_text, fit_text, font, player_name
+from render.fonts import (
+    clean_text,
+    devanagari_font,
+    devanagari_has,
+    fit_text,
+    font,
+    is_devanagari,
+    player_name,
+)
 from render.groups import RowStyle, draw_labels, paste_cards, place_row
 from render.palette import to_palette
 from render.png import encode
@@ -91,11 +99,28 @@ def _caption(draw: ImageDraw.ImageDraw, scene: ReplayScene, top: int) -> None:
         for part in _wrapped(clean_text(line), size, weight, width):
             if y + size > bottom - 10:
                 break
-            text(draw, (CAPTION_LEFT + 18, y), fit_text(part, font(size, weight), width), size, ink, weight)
+            if is_devanagari(part) and text_width(part, size, weight) <= width:  # else cut to fit
+                _mixed_line(draw, (CAPTION_LEFT + 18, y), part, size, ink, weight)
+            else:
+                fitted = fit_text(part, font(size, weight), width)
+                text(draw, (CAPTION_LEFT + 18, y), fitted, size, ink, weight)
             y += size + 10
         y += 6
     if scene.step:
         text(draw, (CAPTION_LEFT + 18, bottom + 30), scene.step, 19, theme.MUTED, "regular", "lm")
+
+
+def _mixed_line(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size: int, ink: theme.RGB, weight: str
+) -> None:
+    """A Hindi line in Noto Sans Devanagari, but for the words it has no letters for (a card's
+    suit: "2♣"), drawn with DejaVu Sans on the same baseline."""
+    hindi, other = devanagari_font(size, weight), font(size, weight)
+    x, baseline = xy[0], xy[1] + hindi.getmetrics()[0]
+    for word in line.split(" "):
+        face = hindi if all(devanagari_has(char) for char in word) else other
+        draw.text((x, baseline), word, font=face, fill=ink, anchor="ls")
+        x += face.getlength(word) + hindi.getlength(" ")
 
 
 def _wrapped(line: str, size: int, weight: str, width: int) -> list[str]:

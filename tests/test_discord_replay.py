@@ -1,7 +1,7 @@
 """`/rummy replay` and `/rummy history` end to end through the Discord double: a played deal
 replayed privately frame by frame (each frame the picture of the replayed engine state), the
 buttons stepping forward and back, a running deal refused, a forged or outside press refused
-privately, and the history naming the deals to replay."""
+privately, and the history naming the deals to replay; each in the asker's language."""
 
 import pytest
 from discord_double import DiscordDouble
@@ -11,6 +11,7 @@ from test_replay import played_deal as played_record
 from bot.discord import replay_presenter
 from bot.discord.bot import RummyBot
 from bot.engine.replay import replay_deal
+from bot.i18n import EN, words
 from bot.replay_scene import replay_scene
 from bot.service import ManualClock
 from bot.service.errors import ShuttingDownError
@@ -49,12 +50,12 @@ async def played_deal(double: DiscordDouble, bot, alice, bob):
     return table
 
 
-def frame_picture(table, step: int) -> bytes:
-    """The picture of the engine's state at that step of the table's first deal."""
+def frame_picture(table, step: int, _=EN) -> bytes:
+    """The picture of the engine's state at that step of the table's first deal, in `_`'s words."""
     replay = replay_deal(table.match.finished_deals[0])
     names = tuple(seat.name for seat in table.record.seats)
     replayed = ReplayedDeal(DealRef(table.id, 1), table.record.format, names, 0.0, replay)
-    return render_replay(replay_scene(replayed, step))
+    return render_replay(replay_scene(replayed, step, _=_))
 
 
 def frame_of(message) -> bytes:
@@ -179,6 +180,48 @@ async def test_the_history_names_each_deal_to_replay(discord_double, bot_runner,
     assert "no match in this server yet" in await answer(double, ix)
 
 
+async def test_a_hindi_player_replays_and_reads_histories_in_hindi(discord_double, bot_runner, tmp_path):
+    """Asha's app speaks Hindi, Bob's English: each replays the same deal in their own words."""
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    asha, bob = double.user("alice"), double.user("bob")
+    double.set_locale(asha, "hi")
+    table = await played_deal(double, bot, asha, bob)
+    hi = words("hi")
+
+    ix = await double.slash_command(asha, "rummy replay")
+    await settle(bot)
+    shown = double.original_response(ix)
+    assert shown.content.startswith("**पॉइंट्स · डील 1 का रीप्ले**") and "पहले खेलेंगे" in shown.content
+    assert frame_of(shown) == frame_picture(table, 0, hi) != frame_picture(table, 0)
+    [note] = [m for m in double.followups(ix) if any(f.filename == "replay.gif" for f in m.files.values())]
+    assert note.content == hi("The whole deal, move by move:")
+    await double.press_button(asha, shown, replay_button(shown, "last"))
+    await settle(bot)
+    steps = len(table.match.finished_deals[0]["log"])
+    assert f"चाल {steps} / {steps}" in shown.content and frame_of(shown) == frame_picture(table, steps, hi)
+
+    ix = await double.slash_command(bob, "rummy replay")  # the same deal, in English for him
+    await settle(bot)
+    assert "Deal 1 replay" in double.original_response(ix).content
+    [english] = [m for m in double.followups(ix) if any(f.filename == "replay.gif" for f in m.files.values())]
+    assert english.content == "The whole deal, move by move:"
+
+    listed = await double.autocomplete(asha, "rummy replay", focused="deal", options={"deal": ""})
+    assert [choice["name"].split(" · ")[1] for choice in listed] == ["पॉइंट्स"]
+    refused = await double.slash_command(asha, "rummy replay", options={"deal": "twelve"})
+    assert await answer(double, refused) == hi(
+        "Name a deal by its table and number, like `12-3` (`/rummy history` lists yours)."
+    )
+
+    text = await answer(double, await double.slash_command(asha, "rummy history", options={"user": bob}))
+    assert text.startswith("इस सर्वर में **bob** के पिछले मैच:")
+    assert f"टेबल {table.id} पर पॉइंट्स" in text and f"`{table.id}-1`" in text
+    assert hi("Last deals (replay one with `/rummy replay deal:<id>`):") in text and "won" not in text
+    text = await answer(double, await double.slash_command(double.user("carol"), "rummy history"))
+    assert text.endswith("has played no match in this server yet.")  # Carol's app: English
+
+
 def test_a_deal_too_long_to_animate_is_not_drawn_at_all(monkeypatch):
     """A deal lasts as long as its players pick and throw (the open pile is reshuffled), and its
     animation costs a solved, drawn frame per move before its size is known: past the most
@@ -188,7 +231,7 @@ def test_a_deal_too_long_to_animate_is_not_drawn_at_all(monkeypatch):
     monkeypatch.setattr(replay_presenter, "ANIMATION_FRAMES", len(replay.steps) - 1)
     drawn: list[object] = []
     monkeypatch.setattr(replay_presenter, "replay_scene", lambda *scene: drawn.append(scene))
-    assert replay_presenter.animation(replayed, False) is None
+    assert replay_presenter.animation(replayed, False, EN) is None
     assert drawn == []
 
 
@@ -200,4 +243,4 @@ async def test_an_animation_waiting_when_the_bot_stops_is_not_made(tmp_path):
     bot = RummyBot(tmp_path / "rummy.db")
     bot.closing = True
     with pytest.raises(ShuttingDownError):
-        await bot.replay_presenter._animation(replayed, False)
+        await bot.replay_presenter._animation(replayed, False, EN)

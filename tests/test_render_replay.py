@@ -7,7 +7,7 @@ from dataclasses import replace
 from PIL import Image
 
 from render import samples
-from render.replay import FRAME_MS, LAST_FRAME_MS, render_replay_animation, replay_height
+from render.replay import FRAME_MS, LAST_FRAME_MS, render_replay, render_replay_animation, replay_height
 
 
 def test_the_animation_has_a_frame_per_step_and_holds_the_last():
@@ -30,3 +30,15 @@ def test_an_animation_over_the_limit_is_not_made():
     assert size > 0
     assert render_replay_animation(scenes, limit=size - 1) is None
     assert render_replay_animation([]) is None
+
+
+def test_a_hindi_caption_draws_the_cards_suits():
+    """Noto Sans Devanagari has no suits: a Hindi line draws "2♣" with DejaVu Sans, so two
+    suits differ on the picture (both would be the same missing-glyph box)."""
+
+    def frame(card: str) -> bytes:
+        return render_replay(
+            replace(samples.REPLAY, caption=(f"आशा ने बंद गड्डी से {card} उठाया।",), language="hi")
+        )
+
+    assert frame("2♣") != frame("2♠")

@@ -1,5 +1,5 @@
 """`python -m bot replay TABLE DEAL`: a finished deal's moves printed from the bot's database,
-and a running deal refused in one line."""
+and a running deal refused in one line; both in the terminal's language (`--lang`, else LANG)."""
 
 import random
 import time
@@ -9,6 +9,7 @@ from test_main import run_bot
 from test_store_replays import ASHA, BALU, play_deals, play_one, start
 
 from bot.engine.commands import parse_command
+from bot.i18n import words
 from bot.service import ManualClock
 from bot.store import Store
 
@@ -41,3 +42,12 @@ async def test_the_terminal_prints_a_finished_deals_moves_and_refuses_a_running_
     refused = run_bot("replay", str(running.id), "1", cwd=tmp_path, env_extra=env)
     assert refused.returncode == 1 and "still being played" in refused.stderr
     assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+
+    hindi = run_bot("replay", str(finished.id), "1", "--lang", "hi", cwd=tmp_path, env_extra=env)
+    assert hindi.returncode == 0, hindi.stderr
+    assert hindi.stdout.startswith(f"पॉइंट्स · डील 1 का रीप्ले · टेबल {finished.id}, डील 1")
+    assert words("hi")("{who} wins the deal.", who=winner) in hindi.stdout
+    assert len(hindi.stdout.splitlines()) == len(lines)
+    posix_hindi = {**env, "LANG": "hi_IN.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    refused = run_bot("replay", str(running.id), "1", cwd=tmp_path, env_extra=posix_hindi)
+    assert refused.returncode == 1 and f"डील `{running.id}-1` अभी चल रही है" in refused.stderr

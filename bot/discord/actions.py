@@ -29,6 +29,7 @@ from bot.hand_layout import HandLayout
 from bot.i18n import N_, Words
 from bot.service import Table, TableEvent
 from bot.service.errors import ShuttingDownError
+from bot.show_reasons import reason_words
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -329,7 +330,7 @@ class Actions:
         verdict = (
             _("This looks valid.")
             if judgement.valid
-            else _("**This is not valid**: {reason}", reason=judgement.reason)
+            else _("**This is not valid**: {reason}", reason=reason_words(judgement.reason, _))
         )
         finish = declaration.finish
         if finish is not None:
@@ -372,8 +373,8 @@ class Actions:
             events = await self.play(interaction, table, lambda seat: declaration, turn)
             await self.presenter.publish(events)
             shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
-            verdict = (shows[0].reason or "") if shows else ""
             _ = await self.bot.readers.asker(interaction)
+            verdict = reason_words(shows[0].reason or "", _) if shows else ""
             await interaction.followup.send(f"{_('Declared.')} {verdict}".strip(), ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

@@ -70,7 +70,7 @@ class LeagueAdminCog(
     ) -> None:
         async def work(_: Words) -> str:
             assert interaction.guild_id is not None
-            refusal = self.league_channel_refusal(interaction, channel or interaction.channel)
+            refusal = self.league_channel_refusal(interaction, channel or interaction.channel, _)
             if refusal:
                 raise LeagueError(refusal)
             events = await self.service.create(

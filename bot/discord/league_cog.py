@@ -84,13 +84,14 @@ class LeagueCommands:
         return _("Night {number} is {when}.", number=night.number, when=text.when(night.starts_at))
 
     @staticmethod
-    def league_channel_refusal(interaction: Interaction, channel: Any) -> str:
-        """Why a league cannot live in `channel` (empty when it can): its nights need a text
-        channel where the bot posts, opens public threads and talks in them, and manages events.
-        The bot's permissions come from the interaction for the channel it was used in, else from
-        the cached channel and the bot's member (the interaction only knows its own channel)."""
+    def league_channel_refusal(interaction: Interaction, channel: Any, _: Words = EN) -> str:
+        """Why a league cannot live in `channel` (empty when it can), in `_`'s words: its nights
+        need a text channel where the bot posts, opens public threads and talks in them, and
+        manages events. The bot's permissions come from the interaction for the channel it was
+        used in, else from the cached channel and the bot's member (the interaction only knows its
+        own channel). Permissions are named as Discord's English settings name them, as elsewhere."""
         if not isinstance(channel, discord.TextChannel) or channel.is_news():
-            return (
+            return _(
                 "A league needs a text channel for its announcements and table threads (not a thread, "
                 "forum, voice or announcement channel): use the command there or choose one with `channel:`."
             )
@@ -101,7 +102,11 @@ class LeagueCommands:
         )
         missing = [label for flag, label in LEAGUE_CHANNEL_NEEDS.items() if not getattr(allowed, flag)]
         if missing:
-            return f"I can't run a league in {channel.mention}: I need {', '.join(missing)} there."
+            return _(
+                "I can't run a league in {channel}: I need {permissions} there.",
+                channel=channel.mention,
+                permissions=", ".join(missing),
+            )
         return ""
 
     async def league_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -394,7 +394,7 @@ class LeaguePresenter:
             "🏆 **{name}** is a new league: {format}, {schedule} ({timezone}). Nights are announced here.",
             name=league.name,
             format=format_title(league.format.spec, _),
-            schedule=league.schedule.describe(),
+            schedule=text.schedule_words(league.schedule, _),
             timezone=league.timezone,
         )
         await self.say(league.channel_id, created + "\n" + text.table_rules(league, _))

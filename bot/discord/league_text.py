@@ -15,7 +15,8 @@ from bot.engine.formats import Format
 from bot.game_words import format_title
 from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
-from bot.leagues.schedule import discord_timestamp
+from bot.leagues.points import PointsTable, ordinal_form
+from bot.leagues.schedule import DAY_NAMES, Schedule, discord_timestamp
 from bot.rules_options import preset, rules_line
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
@@ -102,6 +103,17 @@ def night_end(league: League, night: Night) -> datetime:
     return night.starts_at + ROUND_ESTIMATE.get(league.format, timedelta(hours=1)) * night.rounds
 
 
+def schedule_words(schedule: Schedule, _: Words = EN) -> str:
+    """`Schedule.describe()` in the reader's words: "every Friday at 20:00"."""
+    return _(schedule.describe_form(), **schedule.describe_values(_(DAY_NAMES[schedule.weekday])))
+
+
+def points_words(table: PointsTable, _: Words = EN) -> str:
+    """`PointsTable.describe()` in the reader's words: "1st 10, 2nd 6, …"."""
+    places = enumerate(table.by_position, start=1)
+    return ", ".join(f"{_(ordinal_form(place), n=place)} {points}" for place, points in places)
+
+
 def table_rules(league: League, _: Words = EN) -> str:
     """The rules the league's tables play: the season's (fixed for it), else the next season's."""
     rules = league.seasons[-1].rules if league.season is not None else preset(league.rules)
@@ -121,7 +133,7 @@ def rules_lines(league: League, _: Words = EN) -> list[str]:
         _(
             "League points by finishing position: {points}; a no-show scores {no_show}. Ties: more "
             "wins, better average position, fewer pool points conceded.",
-            points=league.points_table.describe(),
+            points=points_words(league.points_table, _),
             no_show=league.points_table.no_show,
         ),
         _(

@@ -3,6 +3,7 @@
 A frame is rendered on demand from the replayed deal (a press replays the deal again from its
 record: nothing is kept per viewer). The animation of a whole deal costs a frame per move, so
 one is made at a time and the last few are kept, a deal's replay never changing once it ended.
+Every answer is private, so in the asker's language (`readers.asker`), the pictures' words too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.discord.components import channel_of
 from bot.discord.presenter import message_chunks
 from bot.discord.replay_components import replay_view
 from bot.engine.errors import RummyError
+from bot.i18n import Words
 from bot.replay_scene import replay_scene
 from bot.replay_text import (
     ANIMATION_FILE,
@@ -48,25 +50,27 @@ class ReplayPresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self._animating = asyncio.Lock()
-        self._animations: OrderedDict[tuple[DealRef, bool], bytes | None] = OrderedDict()
+        self._animations: OrderedDict[tuple[DealRef, bool, str], bytes | None] = OrderedDict()
 
-    async def _open(self, interaction: discord.Interaction[Any], ref: DealRef | str | None) -> ReplayedDeal:
+    async def _open(
+        self, interaction: discord.Interaction[Any], ref: DealRef | str | None, _: Words
+    ) -> ReplayedDeal:
         """The deal named, or the refusal in the player's words (answered privately by `guarded`)."""
         try:
             return await self.bot.replays.open(
                 viewer_of(interaction), DealRef.parse(ref) if isinstance(ref, str) else ref
             )
         except ReplayRefused as refused:
-            raise RummyError(refusal_text(refused)) from None
+            raise RummyError(refusal_text(refused, _)) from None
 
     async def _frame(
-        self, replayed: ReplayedDeal, step: int, four_colour: bool
+        self, replayed: ReplayedDeal, step: int, four_colour: bool, _: Words
     ) -> tuple[str, discord.File, discord.ui.View]:
         shown = replayed.replay.step(step)
-        png = await asyncio.to_thread(render_replay, replay_scene(replayed, shown.index, four_colour))
+        png = await asyncio.to_thread(render_replay, replay_scene(replayed, shown.index, four_colour, _))
         last = len(replayed.replay.steps) - 1
         return (
-            replay_content(replayed, shown),
+            replay_content(replayed, shown, _),
             discord.File(io.BytesIO(png), filename=REPLAY_FILE),
             replay_view(replayed.ref, shown.index, last),
         )
@@ -77,56 +81,60 @@ class ReplayPresenter:
     async def open(self, interaction: discord.Interaction[Any], text: str | None) -> None:
         """`/rummy replay [deal]`: the deal's first frame with its buttons, then its animation."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        replayed = await self._open(interaction, text or None)
+        _ = await self.bot.readers.asker(interaction)
+        replayed = await self._open(interaction, text or None, _)
         four_colour = await self._four_colour(interaction)
-        content, file, view = await self._frame(replayed, 0, four_colour)
+        content, file, view = await self._frame(replayed, 0, four_colour, _)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
-        animation = await self._animation(replayed, four_colour)
+        animation = await self._animation(replayed, four_colour, _)
         if animation is None:
-            await interaction.followup.send(ANIMATION_TOO_LARGE, ephemeral=True)
+            await interaction.followup.send(_(ANIMATION_TOO_LARGE), ephemeral=True)
         else:
             file = discord.File(io.BytesIO(animation), filename=ANIMATION_FILE)
-            await interaction.followup.send(ANIMATION_NOTE, file=file, ephemeral=True)
+            await interaction.followup.send(_(ANIMATION_NOTE), file=file, ephemeral=True)
 
     async def step(self, interaction: discord.Interaction[Any], ref: DealRef, step: int) -> None:
         """A ◀ ▶ press: the frame of `step`, in place of the one pressed under. Who pressed is
         checked before anything is acknowledged, so a refusal is a private message of its own."""
-        replayed = await self._open(interaction, ref)
+        _ = await self.bot.readers.asker(interaction)
+        replayed = await self._open(interaction, ref, _)
         await interaction.response.defer()
-        content, file, view = await self._frame(replayed, step, await self._four_colour(interaction))
+        content, file, view = await self._frame(replayed, step, await self._four_colour(interaction), _)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
-    async def _animation(self, replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
-        key = (replayed.ref, four_colour)
+    async def _animation(self, replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | None:
+        key = (replayed.ref, four_colour, _.language)
         async with self._animating:
             if key not in self._animations and self.bot.closing:  # the stop waits for this handler
                 raise ShuttingDownError()
             if key not in self._animations:
-                self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour)
+                self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour, _)
                 while len(self._animations) > ANIMATIONS_KEPT:
                     self._animations.popitem(last=False)
             return self._animations[key]
 
     async def choices(self, interaction: discord.Interaction[Any], current: str) -> list[tuple[str, str]]:
         """The deals to offer as `deal:` is typed: (name, value) pairs."""
+        _ = await self.bot.readers.asker(interaction)
         deals = await self.bot.replays.choices(viewer_of(interaction))
-        named = [(choice_name(deal), f"{deal.table_id}-{deal.number}") for deal in deals]
+        named = [(choice_name(deal, _), f"{deal.table_id}-{deal.number}") for deal in deals]
         return [(name, value) for name, value in named if current.strip().lower() in name.lower()]
 
     async def history(self, interaction: discord.Interaction[Any], who: discord.abc.User) -> None:
         if interaction.guild_id is None:
             raise RummyError(HISTORY_IN_SERVER)
+        _ = await self.bot.readers.asker(interaction)
         history = await self.bot.replays.history(interaction.guild_id, who.id)
-        first, *more = message_chunks(history_text(history, who.display_name, who.id).split("\n"))
+        first, *more = message_chunks(history_text(history, who.display_name, who.id, _).split("\n"))
         await interaction.response.send_message(first, ephemeral=True)
         for chunk in more:
             await interaction.followup.send(chunk, ephemeral=True)
 
 
-def animation(replayed: ReplayedDeal, four_colour: bool) -> bytes | None:
+def animation(replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | None:
     """The whole deal animated, or None if too large: a frame per move, so made off the loop,
     and none at all for a deal of more steps than `ANIMATION_FRAMES` (its cost is bounded)."""
     steps = replayed.replay.steps
     if len(steps) > ANIMATION_FRAMES:
         return None
-    return render_replay_animation([replay_scene(replayed, step.index, four_colour) for step in steps])
+    return render_replay_animation([replay_scene(replayed, step.index, four_colour, _) for step in steps])

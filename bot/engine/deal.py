@@ -57,6 +57,7 @@ from bot.engine.events import (
     Turn,
     WrongShow,
 )
+from bot.engine.marks import N_
 from bot.engine.melds import judge_groups
 from bot.engine.outcomes import Outcome as Outcome
 from bot.engine.outcomes import Phase as Phase
@@ -276,7 +277,7 @@ class Deal:
         return _allowed(self.verify_pick, seat, source)
 
     def verify_pick(self, seat: int, source: Source | str) -> None:
-        self._verify_turn(seat, Phase.PICK, "pick a card")
+        self._verify_turn(seat, Phase.PICK, N_("pick a card"))
         if Source(source) is Source.OPEN:
             if not self.open_pile:
                 raise IllegalActionError("The open pile is empty: pick from the closed deck.")
@@ -315,9 +316,9 @@ class Deal:
 
     def verify_discard(self, seat: int, card: Card | str) -> None:
         card = _card(card)
-        self._verify_turn(seat, Phase.DISCARD, "discard")
+        self._verify_turn(seat, Phase.DISCARD, N_("discard"))
         self._verify_holds(seat, card)
-        self._verify_not_handed_back(card, "discard")
+        self._verify_not_handed_back(card, N_("discard"))
 
     def _verify_not_handed_back(self, card: Card, verb: str) -> None:
         """The card just taken from the open pile may not go straight back, and the finish slot
@@ -352,7 +353,7 @@ class Deal:
     def verify_drop(self, seat: int) -> None:
         if not self.rules.drops_allowed:
             raise IllegalActionError("Dropping is not allowed in this format.")
-        self._verify_turn(seat, Phase.PICK, "drop")
+        self._verify_turn(seat, Phase.PICK, N_("drop"))
 
     def drop_cost(self, seat: int) -> int:
         """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
@@ -447,19 +448,19 @@ class Deal:
         declared = Counter(card for group in groups for card in group)
         if finish is None:
             if not self._may_show_before_pick(seat):
-                self._verify_turn(seat, Phase.DISCARD, "declare")
+                self._verify_turn(seat, Phase.DISCARD, N_("declare"))
                 raise IllegalActionError("Put a card in the finish slot to declare.")
             if declared != Counter(self.seats[seat].hand):
                 raise IllegalActionError("Your groups must use exactly the 13 cards in your hand, each once.")
             return
         finish = _card(finish)
-        self._verify_turn(seat, Phase.DISCARD, "declare")
+        self._verify_turn(seat, Phase.DISCARD, N_("declare"))
         declared[finish] += 1
         if declared != Counter(self.seats[seat].hand):
             raise IllegalActionError(
                 "Your groups and finish card must use exactly the 14 cards in your hand, each once."
             )
-        self._verify_not_handed_back(finish, "finish with")
+        self._verify_not_handed_back(finish, N_("finish with"))
 
     def declare(
         self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str | None = None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from bot.engine.marks import Word
+
 
 class RummyError(Exception):
     """Base of every error the engine raises on bad input; the message is player-readable."""
@@ -22,12 +24,16 @@ class RummyError(Exception):
         super().__init__(self.render(lambda seat: f"seat {seat + 1}"))
 
     def render(self, name_of_seat: Callable[[int], str], translate: Callable[[str], str] = str) -> str:
-        """The message in the reader's words (`translate` looks the template up), values filled in."""
+        """The message in the reader's words (`translate` looks the template up, and the words of
+        ours quoted into it, `Word`s), values filled in."""
         template = translate(self.template)
         if not self.seats and not self.values:
             return template
         names = {key: name_of_seat(seat) for key, seat in self.seats.items()}
-        return template.format(**names, **self.values)
+        values = {
+            key: translate(value) if isinstance(value, Word) else value for key, value in self.values.items()
+        }
+        return template.format(**names, **values)
 
 
 class CardNotationError(RummyError):

@@ -34,6 +34,7 @@ from bot.engine.cards import (
     rank_from_label,
 )
 from bot.engine.errors import RulesError
+from bot.engine.marks import N_
 from bot.engine.rules import CARDS_PER_HAND, Rules
 
 HIGH_ACE = KING + 1  # an Ace played above the King (Q-K-A) sits at this position
@@ -248,24 +249,61 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
     return Meld(kind, tuple(ordered))
 
 
+# Why a show fails, as `judge_groups` tells it: each a template, so that a reason kept in an
+# event log in English can be read back into its values and shown in another language
+# (`bot.show_reasons`).
+TOO_FEW = N_("a group needs at least 3 cards")
+JOKERS_ALONE = N_("a group cannot be made of printed jokers alone")
+SET_TOO_BIG = N_("a set holds at most {count} cards")
+SET_SUITS = N_("a set needs cards of different suits")
+SEQUENCE_SUITS = N_("a sequence needs cards of one suit")
+ONE_JOKER = N_("a sequence may use only one joker")
+NOT_CONSECUTIVE = N_("its cards are not consecutive")
+CARD_COUNT = N_("A declaration needs {needed} cards in groups; these groups hold {size}.")
+NOT_PURE = N_("You need a pure sequence: {cards} is not one.")
+USES_JOKER = N_("You need a pure sequence: {cards} uses a joker.")
+NO_PURE = N_("You need a pure sequence.")
+NO_SECOND = N_("You need a second sequence.")
+NO_LONG = N_("One of your two required sequences needs {count} or more cards.")
+INVALID_GROUP = N_("{cards} is not a valid group: {why}.")
+VALID = N_("Valid declaration.")
+SHOW_REASONS = (
+    TOO_FEW,
+    JOKERS_ALONE,
+    SET_TOO_BIG,
+    SET_SUITS,
+    SEQUENCE_SUITS,
+    ONE_JOKER,
+    NOT_CONSECUTIVE,
+    CARD_COUNT,
+    NOT_PURE,
+    USES_JOKER,
+    NO_PURE,
+    NO_SECOND,
+    NO_LONG,
+    INVALID_GROUP,
+    VALID,
+)
+
+
 def why_invalid(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> str:
     """A short reason a player can act on, for a group `classify_group` refuses."""
     if len(cards) < 3:
-        return "a group needs at least 3 cards"
+        return TOO_FEW
     naturals = [card for card in cards if not is_wild(card, wild_rank)]
     if not naturals:
         if not rules.joker_only_groups and all(card.rank != wild_rank for card in cards):
-            return "a group cannot be made of printed jokers alone"
-        return f"a set holds at most {rules.max_set_size} cards"
+            return JOKERS_ALONE
+        return SET_TOO_BIG.format(count=rules.max_set_size)
     if len({card.rank for card in naturals}) == 1 and len(naturals) > 1:
         if len({card.suit for card in naturals}) != len(naturals):
-            return "a set needs cards of different suits"
-        return f"a set holds at most {rules.max_set_size} cards"
+            return SET_SUITS
+        return SET_TOO_BIG.format(count=rules.max_set_size)
     if len({card.suit for card in naturals}) > 1:
-        return "a sequence needs cards of one suit"
+        return SEQUENCE_SUITS
     if _run_reading(cards, wild_rank) is not None and rules.one_joker_per_impure_sequence:
-        return "a sequence may use only one joker"
-    return "its cards are not consecutive"
+        return ONE_JOKER
+    return NOT_CONSECUTIVE
 
 
 # ------------------------------------------------------------------ life and points
@@ -366,20 +404,20 @@ def _reason(
     count, the first life (the rule players most often miss), the second life, then any group
     that is not a meld."""
     if size != CARDS_PER_HAND:
-        return f"A declaration needs {CARDS_PER_HAND} cards in groups; these groups hold {size}."
+        return CARD_COUNT.format(needed=CARDS_PER_HAND, size=size)
     if pure == 0:
         one_suit = [g for g in invalid if len({c.suit for c in g if not is_wild(c, wild)}) == 1]
         if one_suit:
-            return f"You need a pure sequence: {pretty_cards(one_suit[0])} is not one."
+            return NOT_PURE.format(cards=pretty_cards(one_suit[0]))
         impure = [g for k, g in zip(kinds, groups, strict=True) if k is GroupKind.IMPURE_SEQUENCE]
         if impure:
-            return f"You need a pure sequence: {pretty_cards(impure[0])} uses a joker."
-        return "You need a pure sequence."
+            return USES_JOKER.format(cards=pretty_cards(impure[0]))
+        return NO_PURE
     if sequences < 2:
-        return "You need a second sequence."
+        return NO_SECOND
     if not life:
-        return f"One of your two required sequences needs {LONG_LIFE} or more cards."
+        return NO_LONG.format(count=LONG_LIFE)
     if invalid:
         group = invalid[0]
-        return f"{pretty_cards(group)} is not a valid group: {why_invalid(group, wild, rules)}."
-    return "Valid declaration."
+        return INVALID_GROUP.format(cards=pretty_cards(group), why=why_invalid(group, wild, rules))
+    return VALID

@@ -15,6 +15,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from bot.engine.marks import N_, Word
 from bot.engine.match import Match
 from bot.leagues.errors import LeagueError
 from bot.leagues.points import Placing, PointsTable, table_placings, walkover
@@ -161,14 +162,16 @@ class Night:
             raise LeagueError(
                 "Sign-up for night {number} is not waiting to open ({status}).",
                 number=self.number,
-                status=self.status,
+                status=Word(self.status),
             )
         self.status = NightStatus.SIGNUP
 
     def sign_up(self, user: int, now: datetime) -> None:
         if self.status not in SIGNUP_OPEN:
             raise LeagueError(
-                "Sign-up for night {number} is not open ({status}).", number=self.number, status=self.status
+                "Sign-up for night {number} is not open ({status}).",
+                number=self.number,
+                status=Word(self.status),
             )
         if as_utc(now) >= self.starts_at:
             raise LeagueError("This night has already started; sign up for the next one.")
@@ -186,19 +189,19 @@ class Night:
 
     def add(self, user: int) -> None:
         """An admin's add: allowed until seating, even after the start time or with sign-up closed."""
-        self._verify_before_seating("add a player")
+        self._verify_before_seating(N_("add a player"))
         if user in self.signups:
             raise LeagueError("That member is already signed up.")
         self.signups.append(user)
 
     def remove(self, user: int) -> None:
-        self._verify_before_seating("remove a player")
+        self._verify_before_seating(N_("remove a player"))
         if user not in self.signups:
             raise LeagueError("That member is not signed up for this night.")
         self.signups.remove(user)
 
     def postpone(self, new_start: datetime, now: datetime, reason: str = "") -> None:
-        self._verify_before_seating("postpone it")
+        self._verify_before_seating(N_("postpone it"))
         new_start = as_utc(new_start)
         if new_start <= as_utc(now):
             raise LeagueError("A night can only be postponed to a time still to come.")
@@ -209,12 +212,12 @@ class Night:
         self.note = reason
 
     def cancel(self, reason: str = "") -> None:
-        self._verify_before_seating("cancel it")
+        self._verify_before_seating(N_("cancel it"))
         self.status = NightStatus.CANCELLED
         self.note = reason
 
     def miss(self) -> None:
-        self._verify_before_seating("mark it missed")
+        self._verify_before_seating(N_("mark it missed"))
         self.status = NightStatus.MISSED
         self.note = "The bot was offline at the start time."
 
@@ -223,7 +226,7 @@ class Night:
             raise LeagueError(
                 "Night {number} is {status}; it is too late to {action}.",
                 number=self.number,
-                status=self.status,
+                status=Word(self.status),
                 action=action,
             )
 
@@ -231,7 +234,7 @@ class Night:
 
     def seat(self, points: Mapping[int, float], max_size: int) -> list[Table]:
         """Seats round 1 from the sign-ups, balanced by season points (see `seating`)."""
-        self._verify_before_seating("seat it")
+        self._verify_before_seating(N_("seat it"))
         tables = self._seat_round(1, self.signups, points, max_size)
         self.status = NightStatus.RUNNING
         return tables
@@ -323,7 +326,9 @@ class Night:
     def _unsettled(self, round_number: int, number: int) -> Table:
         if self.status is not NightStatus.RUNNING:
             raise LeagueError(
-                "Night {number} is not being played ({status}).", number=self.number, status=self.status
+                "Night {number} is not being played ({status}).",
+                number=self.number,
+                status=Word(self.status),
             )
         table = self.table(round_number, number)
         if table.settled:

@@ -23,9 +23,20 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.engine.marks import N_
 from bot.leagues.errors import ScheduleError
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAY_NAMES = (
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
+EVERY_WEEK, EVERY_N_WEEKS = N_("every {day} at {time}"), N_("every {weeks} weeks on {day} at {time}")
 MAX_EVERY_WEEKS = 8
 DEFAULT_REMINDERS: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(minutes=15))
 # A night whose start passed while the bot was down still starts if the bot is back within this:
@@ -132,8 +143,15 @@ class Schedule:
         return replace(self, anchor=day)
 
     def describe(self) -> str:
-        every = "every" if self.every_weeks == 1 else f"every {self.every_weeks} weeks on"
-        return f"{every} {WEEKDAYS[self.weekday].title()} at {self.hour:02d}:{self.minute:02d}"
+        """In English; a front end fills `describe_form()` with its reader's words instead."""
+        return self.describe_form().format(**self.describe_values(DAY_NAMES[self.weekday]))
+
+    def describe_form(self) -> str:
+        return EVERY_WEEK if self.every_weeks == 1 else EVERY_N_WEEKS
+
+    def describe_values(self, day: str) -> dict[str, object]:
+        """The values of `describe_form()`, with the weekday's name (`day`) in the reader's words."""
+        return {"day": day, "weeks": self.every_weeks, "time": f"{self.hour:02d}:{self.minute:02d}"}
 
     def _is_on(self, day: date) -> bool:
         if day.weekday() != self.weekday:

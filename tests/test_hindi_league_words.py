@@ -1,0 +1,49 @@
+"""The leagues' and the engine's own words in the reader's language (issue 15): a schedule and
+a points table as a Hindi league channel reads them, and the words quoted into a refusal (what
+could not be done, a night's status) told in Hindi with the rest of it, names never."""
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.discord.league_text import points_words, schedule_words
+from bot.engine import Rules, RummyError
+from bot.engine.deal import Deal
+from bot.engine.marks import Word
+from bot.i18n import EN, words
+from bot.leagues import Night, NightStatus
+from bot.leagues.points import PointsTable
+from bot.leagues.schedule import Schedule
+
+HI = words("hi")
+
+
+def test_a_schedule_and_a_points_table_in_hindi_and_in_english():
+    weekly, fortnightly = (
+        Schedule.parse("every friday 20:00"),
+        Schedule.parse("every 2 weeks on Sunday 18:00"),
+    )
+    assert schedule_words(weekly, EN) == weekly.describe() == "every Friday at 20:00"
+    assert schedule_words(fortnightly, EN) == fortnightly.describe()
+    assert schedule_words(weekly, HI) == "हर शुक्रवार 20:00 बजे"
+    assert schedule_words(fortnightly, HI) == "हर 2 हफ़्ते रविवार को 18:00 बजे"
+    assert points_words(PointsTable(), EN) == PointsTable().describe()
+    assert points_words(PointsTable((5, 3, 1, 0)), HI) == "1ला 5, 2रा 3, 3रा 1, 4वाँ 0"
+
+
+def test_a_deals_refusal_tells_what_could_not_be_done_in_the_readers_words():
+    deal, _ = Deal.start(2, Rules(), random.Random(3))
+    with pytest.raises(RummyError) as refused:
+        deal.discard(deal.turn, deal.seats[deal.turn].hand[0])
+    assert refused.value.render(str, HI) == "फेंकने से पहले एक पत्ता उठाएँ (बंद गड्डी या खुली गड्डी से)।"
+    assert str(refused.value) == "Pick a card first (closed deck or open pile) before you discard."
+
+
+def test_a_nights_status_and_action_are_translated_and_a_name_is_not():
+    night = Night(3, datetime(2026, 3, 6, 20, tzinfo=UTC), status=NightStatus.CANCELLED)
+    with pytest.raises(RummyError) as refused:
+        night.postpone(datetime(2026, 3, 7, 20, tzinfo=UTC), datetime(2026, 3, 1, tzinfo=UTC), "rain")
+    assert refused.value.render(str, HI) == "नाइट 3 रद्द है; अब इसे टालने के लिए बहुत देर हो चुकी है।"
+    named = RummyError("{league} has no night waiting to be played.", league="cancelled")
+    assert named.render(str, HI).startswith("cancelled ") and isinstance(Word("x"), str)
