@@ -14,6 +14,7 @@ import os
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from bot.i18n import LANGUAGES
 from bot.settings import Settings, SettingsError
@@ -181,31 +182,21 @@ def run(env_file: Path) -> int:
     from bot.serve import serve
     from bot.store import Store, StoreError
 
-    guild, days, budget = settings.dev_guild_id, settings.keep_days, settings.request_budget
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
         asyncio.run(Store.check(settings.database))
-        port, host = settings.metrics_port, settings.metrics_host
+        options: dict[str, Any] = {
+            "dev_guild_id": settings.dev_guild_id,
+            "keep_days": settings.keep_days,
+            "request_budget": settings.request_budget,
+            "tune_gc": True,
+            "metrics_port": settings.metrics_port,
+            "metrics_host": settings.metrics_host,
+        }
         if settings.shards is None:
-            bot = RummyBot(
-                settings.database,
-                dev_guild_id=guild,
-                keep_days=days,
-                request_budget=budget,
-                tune_gc=True,
-                metrics_port=port,
-                metrics_host=host,
-            )
+            bot = RummyBot(settings.database, **options)
         else:  # a shard another process holds is refused in one line too, before any gateway
             bot = ShardedRummyBot(
-                settings.database,
-                shards=settings.shards,
-                lease_seconds=settings.lease_seconds,
-                dev_guild_id=guild,
-                keep_days=days,
-                request_budget=budget,
-                tune_gc=True,
-                metrics_port=port,
-                metrics_host=host,
+                settings.database, shards=settings.shards, lease_seconds=settings.lease_seconds, **options
             )
         asyncio.run(serve(bot, settings.token))  # until SIGTERM or Ctrl-C, which close it cleanly
     except StoreError as error:
