@@ -147,6 +147,19 @@ def line(name, total, total_p90, total_cpu, parts, data, size):
     )
 
 
+def timed_with_sprites_drawn(scenes):
+    """Each scene rendered once, timed, after every sprite they use was drawn once and the tiles
+    and bands were emptied: the figure is about the pictures. Also the tiles' hit rate."""
+    for scene in scenes:
+        render_hand(scene)
+    tiles.clear(columns=False)
+    for cache in BAND_CACHES:
+        cache.cache_clear()
+    walk = iter(scenes)
+    total, total_p90, total_cpu, _ = timed(lambda: render_hand(next(walk)), len(scenes))
+    return total, total_p90, total_cpu, TILES.hits / max(1, TILES.hits + TILES.misses)
+
+
 def hand_figures(runs):
     scene = samples.HAND_14
     render_hand(scene)  # warm the sprites, the tiles and the band caches
@@ -160,7 +173,7 @@ def hand_figures(runs):
     def cached_bands():
         bands = [hand._header_deflated(*hand._header_key(scene), height)]
         for row, top in rows:
-            bands.append(hand._labels_deflated(hand._label_key(row), top, height))
+            bands.append(hand._labels_deflated(hand._label_key(row, scene.language), top, height))
             bands.append(hand._numbers_deflated(hand._numbers_key(row, scene.picked), top, height))
         return bands
 
@@ -181,7 +194,7 @@ def hand_figures(runs):
     def full_colour():
         bands = [hand._header_band(*hand._header_key(scene), height)]
         for row, top in rows:
-            bands.append(hand._labels_band(hand._label_key(row), top, height))
+            bands.append(hand._labels_band(hand._label_key(row, scene.language), top, height))
             bands.append(hand._cards_band(scene, row, top, height))
             bands.append(hand._numbers_band(hand._numbers_key(row, scene.picked), top, height))
         return bands
@@ -192,14 +205,7 @@ def hand_figures(runs):
     parts = {"compose": composed, "palette": mapped, "PNG": encoded}
     print(line("  nothing cached", total, total_p90, total_cpu, parts, data, (hand.WIDTH, height)))
     hands = random_hands(max(runs, 200))
-    for scene in hands:  # draw every sprite they use once: the figure is about the pictures
-        render_hand(scene)
-    tiles.clear(columns=False)
-    for cache in BAND_CACHES:
-        cache.cache_clear()
-    walk = iter(hands)
-    total, total_p90, total_cpu, _ = timed(lambda: render_hand(next(walk)), len(hands))
-    hit_rate = TILES.hits / max(1, TILES.hits + TILES.misses)
+    total, total_p90, total_cpu, hit_rate = timed_with_sprites_drawn(hands)
     sizes = sorted(len(render_hand(scene)) for scene in hands)
     print(
         f"  {len(hands)} different hands: {total:5.2f} ms median ({total_p90:5.2f} p90, "
@@ -211,14 +217,7 @@ def hand_figures(runs):
 
 def play_figures(players, turns):
     scenes = deals_in_play(players, turns)
-    for scene in scenes:  # draw every sprite they use once: the figure is about the pictures
-        render_hand(scene)
-    tiles.clear(columns=False)
-    for cache in BAND_CACHES:
-        cache.cache_clear()
-    walk = iter(scenes)
-    total, total_p90, total_cpu, _ = timed(lambda: render_hand(next(walk)), len(scenes))
-    hit_rate = TILES.hits / max(1, TILES.hits + TILES.misses)
+    total, total_p90, total_cpu, hit_rate = timed_with_sprites_drawn(scenes)
     print(
         f"  {players} deals in play, {len(scenes)} moves: {total:5.2f} ms median ({total_p90:5.2f} p90, "
         f"{total_cpu:5.2f} CPU); tiles {hit_rate:.0%} hits, {len(TILES.entries)} kept "
