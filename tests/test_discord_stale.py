@@ -252,6 +252,34 @@ async def test_a_computer_players_turn_resumes_promptly_after_a_restart(discord_
     assert len(table.match.log) > moves  # it played
 
 
+async def computer_plays_until_alice(bot, clock, table):
+    while table.match.deal.turn == 1:  # its pick, then its discard, each after its delay
+        clock.advance(1.5)
+        await bot.service.fire_due()
+        await settle(bot)
+
+
+async def test_a_persons_turn_after_the_computers_played_is_a_new_mention_not_an_edit(
+    discord_double, bot_runner, tmp_path
+):
+    # While the computer plays, the mention says so (an edit); the person's turn then needs a
+    # new message, or Discord does not notify them.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(bot_thinking_for(tmp_path, clock, 1.5))
+    alice = double.user("alice")
+    table = await start_against_a_computer(double, bot, alice)
+    await computer_plays_until_alice(bot, clock, table)
+    (before,) = live_mentions(double)
+    await double.slash_command(alice, "rummy pick", options={"source": "closed"})
+    await double.slash_command(alice, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert table.match.deal.turn == 1 and "computer players are playing" in double.message(before.id).content
+    await computer_plays_until_alice(bot, clock, table)
+    (after,) = live_mentions(double)
+    assert after.id != before.id and after.content.startswith(f"<@{alice.id}>, your turn")
+    assert before.id in double.deleted_messages
+
+
 async def test_a_hand_dm_is_drawn_again_only_when_the_hand_in_it_changed(
     discord_double, bot_runner, tmp_path
 ):

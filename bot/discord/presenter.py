@@ -555,6 +555,8 @@ class Presenter:
             try:
                 await shown.ping.edit(content=words)
                 shown.ping_words = words
+                if user_id is None:  # it names nobody now: their next turn is a new mention
+                    shown.ping_user = None
                 return
             except discord.NotFound:
                 shown.ping = None
