@@ -320,7 +320,7 @@ class RummyBot(commands.Bot):
 
     def runs_table(self, table_id: int) -> bool:
         """Whether this process runs that table (a sharded one runs its shards' only)."""
-        return any(table.id == table_id for table in self.service.tables())
+        return self.service.table(table_id) is not None
 
     async def _lost_shards(self, error: LeaseLostError) -> None:
         """Another process runs this one's shards now (or may, any moment): nothing more is
