@@ -4,15 +4,19 @@ they stood, and what happened in `bot.replay_text`'s words."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from bot.engine.cards import Card
 from bot.engine.deal import SeatStatus
 from bot.engine.formats import Family, Format
 from bot.engine.replay import ReplayStep
+from bot.engine.rules import Rules
 from bot.hand_layout import suggested_groups
 from bot.i18n import EN, Words
 from bot.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
 from bot.scenes import labelled_groups
 from bot.service.replays import ReplayedDeal
-from render.scenes import ReplayScene, ReplaySeat
+from render.scenes import HandGroup, ReplayScene, ReplaySeat
 
 _OUT = frozenset({SeatStatus.DROPPED, SeatStatus.LEFT, SeatStatus.WRONG_SHOW})
 
@@ -41,14 +45,14 @@ def replay_scene(replayed: ReplayedDeal, index: int, four_colour: bool = False, 
 
 def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int, _: Words) -> ReplaySeat:
     replay = replayed.replay
-    groups = suggested_groups(step.hands[seat], replay.wild_rank, replay.rules)
+    groups, labelled = _grouped(step.hands[seat], replay.wild_rank, replay.rules)
     picked = None
     if step.picked is not None and step.picked.seat == seat and step.picked.card in step.hands[seat]:
         cards = [card for group in groups for card in group]
         picked = max(position for position, card in enumerate(cards, start=1) if card == step.picked.card)
     return ReplaySeat(
         name=replayed.names[seat] if seat < len(replayed.names) else _("Seat {number}", number=seat + 1),
-        groups=labelled_groups(groups, replay.wild_rank, replay.rules),
+        groups=labelled,
         line=seat_line(step, seat, Format(replayed.format).spec.family is Family.POOL, _),
         tag=seat_tag(step, seat, _),
         acted=step.seat == seat,
@@ -56,3 +60,13 @@ def _seat(replayed: ReplayedDeal, step: ReplayStep, seat: int, _: Words) -> Repl
         winner=step.result is not None and step.result.winner == seat,
         picked=picked,
     )
+
+
+@lru_cache(maxsize=256)
+def _grouped(
+    hand: tuple[Card, ...], wild_rank: int | None, rules: Rules
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[HandGroup, ...]]:
+    """A hand's groups and their labels. A step changes one seat's hand at most, so a deal's
+    frames (an animation draws them all) would solve every other hand again without this."""
+    groups = suggested_groups(hand, wild_rank, rules)
+    return tuple(map(tuple, groups)), labelled_groups(groups, wild_rank, rules)
