@@ -29,6 +29,7 @@ _FILES = {
     "bold": "DejaVuSans-Bold.ttf",
     "condensed": "DejaVuSansCondensed-Bold.ttf",
 }
+_WEIGHT_OF_FILE = {file: weight for weight, file in _FILES.items()}
 ELLIPSIS = "…"
 DEVANAGARI = "NotoSansDevanagari.ttf"  # one variable font: weight and width are axes
 _DEVANAGARI_AXES = {"regular": (400, 100), "bold": (700, 100), "condensed": (700, 62.5)}  # (wght, wdth)
@@ -107,7 +108,7 @@ def clean_text(text: str) -> str:
 def fit_text(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
     """`text` cut at the longest prefix that, with an ellipsis, fits in `max_width` pixels."""
     if is_devanagari(text):  # measured in the face it will be drawn in, at the same weight
-        weight = next((name for name, file in _FILES.items() if str(face.path).endswith(file)), "regular")
+        weight = _WEIGHT_OF_FILE.get(Path(str(face.path)).name, "regular")
         face = devanagari_font(round(face.size), weight)
     if face.getlength(text) <= max_width:
         return text

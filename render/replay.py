@@ -28,7 +28,7 @@ from render.fonts import (
 from render.groups import RowStyle, draw_labels, paste_cards, place_row
 from render.palette import to_palette
 from render.png import encode
-from render.scenes import ReplayScene, ReplaySeat, TableScene
+from render.scenes import ReplayScene, ReplaySeat
 from render.sprites import card_height
 from render.table import CARD_WIDTH, SLOT_X, _deck, _face_slot
 
@@ -64,19 +64,10 @@ def replay_image(scene: ReplayScene) -> Image.Image:
     text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
     if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
         labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
-    piles = TableScene(
-        scene.open_card,
-        scene.closed_count,
-        scene.cut_joker,
-        scene.wild_rank,
-        (),
-        four_colour=scene.four_colour,
-        language=scene.language,
-    )
     top = HEADER + 6
     _deck(canvas, draw, top, scene.closed_count, _)
-    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), piles)
-    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), piles)
+    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), scene)
+    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), scene)
     _caption(draw, scene, top)
     top = HEADER + PILES_HEIGHT
     for seat in scene.seats:

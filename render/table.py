@@ -17,7 +17,7 @@ from render import theme
 from render.canvas import felt, labelled_pill, text, text_width, wild_label
 from render.fonts import font, player_name
 from render.png import encode
-from render.scenes import SeatView, TableScene
+from render.scenes import ReplayScene, SeatView, TableScene
 from render.sprites import back_pieces, back_sprite, card_height, card_pieces, sprite_margin
 
 WIDTH = 1200
@@ -96,7 +96,7 @@ def _face_slot(
     top: int,
     card: Card | None,
     caption: str,
-    scene: TableScene,
+    scene: TableScene | ReplayScene,  # what the face is drawn in: its wild rank, colours, language
 ) -> None:
     if card is None:
         _empty_slot(draw, x, top)
