@@ -178,18 +178,17 @@ def standings_lines(match: Match, names: Sequence[str], _: Words = EN) -> list[s
 def hand_lines(
     groups: Sequence[Sequence[Card]], picked: Card | None, wild_rank: int | None, rules: Rules, _: Words = EN
 ) -> list[str]:
-    kinds = judge_groups(groups, wild_rank, rules).kinds
+    judged = judge_groups(groups, wild_rank, rules)
     lines = []
     position = 1
-    for group, kind in zip(groups, kinds, strict=True):
+    for group, kind in zip(groups, judged.kinds, strict=True):
         cells = []
         for card in group:
             mark = "*" if card == picked else ""
             cells.append(f"{position}:{card.pretty}{mark}")
             position += 1
         lines.append(f"  {_(KIND_LABELS[kind]):<16} " + "  ".join(cells))
-    points = judge_groups(groups, wild_rank, rules).points
-    lines.append("  " + _("points as grouped: {points}", points=points))
+    lines.append("  " + _("points as grouped: {points}", points=judged.points))
     return lines
 
 

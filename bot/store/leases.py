@@ -49,10 +49,10 @@ from bot.store.errors import LeaseLostError, ShardTakenError
 from bot.store.shards import Shards
 
 log = logging.getLogger(__name__)
-_NOW = "extract(epoch FROM clock_timestamp())::double precision"
+DATABASE_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 _TAKE = (
     "INSERT INTO shard_leases (shard_id, shard_count, holder, acquired_at, expires_at) "
-    f"VALUES ($1, $2, $3, {_NOW}, {_NOW} + $4) ON CONFLICT (shard_id) DO UPDATE SET "
+    f"VALUES ($1, $2, $3, {DATABASE_NOW}, {DATABASE_NOW} + $4) ON CONFLICT (shard_id) DO UPDATE SET "
     "shard_count = excluded.shard_count, holder = excluded.holder, "
     "acquired_at = excluded.acquired_at, expires_at = excluded.expires_at"
 )
@@ -60,13 +60,13 @@ _TAKE = (
 # expired rows first (`acquire`), which waits for this lock, while a renewal is not held up by it.
 _HELD = (
     f"SELECT shard_id FROM shard_leases WHERE holder = $1 AND shard_id = ANY($2::bigint[]) "
-    f"AND expires_at > {_NOW} FOR KEY SHARE"
+    f"AND expires_at > {DATABASE_NOW} FOR KEY SHARE"
 )
 # A lease that ran out is not renewed, even if nobody took it yet: a write may have found it out
 # already (`_HELD`), and another process may be taking it as this runs.
 _RENEW = (
-    f"UPDATE shard_leases SET expires_at = {_NOW} + $3 "
-    f"WHERE holder = $1 AND shard_id = ANY($2::bigint[]) AND expires_at > {_NOW} RETURNING shard_id"
+    f"UPDATE shard_leases SET expires_at = {DATABASE_NOW} + $3 "
+    f"WHERE holder = $1 AND shard_id = ANY($2::bigint[]) AND expires_at > {DATABASE_NOW} RETURNING shard_id"
 )
 
 
@@ -89,7 +89,7 @@ class ShardLeases:
         async with self.pool.acquire() as conn, conn.transaction():
             # One taker at a time: two processes started at once for one shard cannot both win.
             await conn.execute("LOCK TABLE shard_leases IN SHARE ROW EXCLUSIVE MODE")
-            now = float(await conn.fetchval(f"SELECT {_NOW}"))
+            now = float(await conn.fetchval(f"SELECT {DATABASE_NOW}"))
             live = await conn.fetch(
                 "SELECT shard_id, shard_count, holder, expires_at FROM shard_leases "
                 "WHERE expires_at > $1 AND holder <> $2 ORDER BY shard_id",

@@ -30,7 +30,10 @@ SET_FRONT_END_STATE = (
 # Each bot process's heartbeat, for sharing Discord's request limit between the processes of one
 # bot (see `live_processes`): a row per process in front_end_state, its time the last beat.
 PROCESS_KEY = "process:"
-FORGET_STALE_PROCESSES = "DELETE FROM front_end_state WHERE substr(key, 1, 8) = 'process:' AND updated_at < ?"
+FORGET_STALE_PROCESSES = (
+    "DELETE FROM front_end_state "
+    f"WHERE substr(key, 1, {len(PROCESS_KEY)}) = '{PROCESS_KEY}' AND updated_at < ?"
+)
 
 
 class MessageStore:

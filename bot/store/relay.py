@@ -23,15 +23,16 @@ from typing import Any
 
 import asyncpg
 
+from bot.store.leases import DATABASE_NOW
 from bot.store.shards import Shards
 
 log = logging.getLogger(__name__)
 CHANNEL = "rummy_interactions"
 ANSWER_WINDOW = 3.0  # seconds Discord waits for an interaction's first answer
 _POLL = 1.0  # seconds between looks without a notification (one missed while reconnecting, say)
-_NOW = "extract(epoch FROM clock_timestamp())::double precision"
 _TAKE = (
-    f"DELETE FROM forwarded_interactions WHERE shard_id = ANY($1::bigint[]) RETURNING payload, {_NOW} - at"
+    "DELETE FROM forwarded_interactions WHERE shard_id = ANY($1::bigint[]) "
+    f"RETURNING payload, {DATABASE_NOW} - at"
 )
 
 
@@ -44,7 +45,7 @@ class InteractionRelay:
     async def forward(self, shard: int, payload: dict[str, Any]) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
-                f"INSERT INTO forwarded_interactions (shard_id, payload, at) VALUES ($1, $2, {_NOW})",
+                f"INSERT INTO forwarded_interactions (shard_id, payload, at) VALUES ($1, $2, {DATABASE_NOW})",
                 shard,
                 json.dumps(payload),
             )
