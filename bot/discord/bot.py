@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -93,8 +94,9 @@ class RummyBot(commands.Bot):
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
         self.metrics = Metrics() if metrics_port is not None else None
-        if self.metrics is not None:  # every answer Discord gives, whoever asked
-            options.setdefault("http_trace", self.metrics.discord_trace())
+        trace = options.setdefault("http_trace", aiohttp.TraceConfig())  # every request, whoever asks
+        if self.metrics is not None:
+            self.metrics.watch(trace)
         self.metrics_address = (metrics_host, metrics_port)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.db_path = db_path
@@ -110,6 +112,7 @@ class RummyBot(commands.Bot):
             republish_concurrency=republish_concurrency,
             request_budget=request_budget,
         )
+        self.presenter.budget.watch(trace)  # retries too, and the other presenters' requests
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)

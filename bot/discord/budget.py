@@ -8,10 +8,13 @@ budget before each request it sends and never goes over its share. What a player
 table messages take what is left, so under load each table message is edited less often and
 shows more moves at once (see `Presenter._refresh_loop`), never an older state than the last.
 
-A token bucket: `rate` requests per second, with at most `burst` saved up while idle. Over any
-one second it spends at most `rate + burst`, so a share of 40 with the default burst of a
-tenth keeps inside Discord's 50 with room for the bot's other requests (slash command sync,
-league messages).
+A token bucket: `rate` requests per second, with at most `burst` saved up while idle. A token is
+taken some time before its request leaves (a picture is drawn, discord.py waits out a route's
+limit), and discord.py sends a request again after a 429 without asking: so requests taken
+evenly can still reach Discord bunched, a few over its 50 in one second, and every 429 then
+returns as a retry that takes a later second's room, a storm. Hence the second half, on the
+wire (`watch`): every request Discord counts, whoever makes it and retries included, is held
+at the moment it is sent until fewer than `rate` went out in the second before.
 """
 
 from __future__ import annotations
@@ -24,9 +27,16 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 
+import aiohttp
+import discord
+
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+WINDOW = 1.0  # Discord counts a bot's requests per second
+# Answers to an interaction (its callback, and the webhook of its token: edits, follow-ups) are
+# outside the global limit; every other request to the API counts.
+UNCOUNTED = ("/interactions/", "/webhooks/")
 
 
 class RequestBudget:
@@ -40,6 +50,8 @@ class RequestBudget:
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._later: deque[asyncio.Future[None]] = deque()
         self._pump: asyncio.Task[None] | None = None
+        self._sent: deque[float] = deque()  # when each counted request of the last WINDOW left
+        self._sending = asyncio.Lock()  # requests held on the wire leave in the order they came
         self.set_rate(rate)
 
     def set_rate(self, rate: float | None) -> None:
@@ -68,6 +80,29 @@ class RequestBudget:
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._let_through())
         await waiter
+
+    def watch(self, trace: aiohttp.TraceConfig) -> None:
+        """Holds every request the bot's HTTP session sends (discord.py's `http_trace`) that
+        Discord counts, until it fits in the share (see the module's docstring)."""
+        trace.on_request_start.append(self._before_sending)
+
+    async def _before_sending(
+        self, session: aiohttp.ClientSession, context: object, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        url = str(params.url)
+        if self.rate is None or not url.startswith(discord.http.Route.BASE):
+            return  # the gateway's websocket, or no share set
+        if any(url.startswith(discord.http.Route.BASE + path) for path in UNCOUNTED):
+            return
+        async with self._sending:
+            while True:
+                now = self.clock()
+                while self._sent and self._sent[0] <= now - WINDOW:
+                    self._sent.popleft()
+                if self.rate is None or len(self._sent) < self.rate:
+                    break
+                await asyncio.sleep(self._sent[0] + WINDOW - now)
+            self._sent.append(now)
 
     def _refill(self) -> None:
         now = self.clock()
