@@ -51,6 +51,7 @@ from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import Table, TableEvent, visible_events
 from bot.service.events import Damaged, Deadline, Resumed
+from bot.settings import MENTION_WATCHING_AFTER
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -90,10 +91,14 @@ class Presenter:
         edit_delay: float = 0.8,
         republish_concurrency: int = REPUBLISH_CONCURRENCY,
         request_budget: float | None = None,
+        mention_watching_after: float = MENTION_WATCHING_AFTER,
     ) -> None:
         """`request_budget`: the requests per second this process may send Discord (see
-        `RequestBudget`; None: no limit of its own, only Discord's)."""
+        `RequestBudget`; None: no limit of its own, only Discord's). `mention_watching_after`:
+        the share of their turn's clock after which a person watching their hand DM is
+        mentioned all the same (see `_ping_turn`; 0: at once, as anyone else)."""
         self.bot = bot
+        self.mention_watching_after = mention_watching_after
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
         self.republish_concurrency = republish_concurrency
         self.budget = RequestBudget(request_budget)
@@ -137,7 +142,9 @@ class Presenter:
         else:
             shown.hand_looks[user_id] = looks
         if press is not None:
-            shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
+            now = asyncio.get_running_loop().time()
+            shown.presses[user_id] = (press, now + PRESS_EDITS_FOR)
+            shown.pressed[user_id] = now
 
     def lags(self) -> list[float]:
         """How stale the latest table messages were when edited: seconds from the first change
@@ -193,6 +200,8 @@ class Presenter:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
         shown = self._shown.pop(table_id, None)
+        if shown is not None and shown.mention_later is not None:
+            shown.mention_later.cancel()
         if shown is not None and shown.ping is not None:
             await self._spend_in_channel(shown, urgent=True)
             with contextlib.suppress(discord.HTTPException):
@@ -510,7 +519,7 @@ class Presenter:
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
 
-    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
+    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
         does not already name is posted anew (and the old mention deleted after, at the table
@@ -520,7 +529,13 @@ class Presenter:
         so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
         that the computer players are playing is left to the table's refresh loop, so a turn
         that comes back to the person before it runs costs no edit at all. Called under the
-        table's `showing` lock: two publishes never replace one mention twice."""
+        table's `showing` lock: two publishes never replace one mention twice.
+
+        A person who pressed in their hand DM within the table's turn clock is watching it (and
+        sees their turn there, edited through that press, outside Discord's global limit): with
+        `hold` their mention, two requests against the limit, is held back until
+        `mention_watching_after` of their clock has gone without a press (`_mention_later`),
+        and a mention naming someone else meanwhile is deleted, at the lower priority."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
@@ -533,6 +548,18 @@ class Presenter:
                 await self.forget(f"table:{table.id}:ping")
             return
         user_id = table.record.seats[deal.turn].user_id
+        if (
+            hold
+            and user_id is not None
+            and shown.ping_user != user_id
+            and self._watching(shown, user_id, deal)
+        ):
+            self._mention_later(table, shown, user_id, deal)
+            if shown.ping is not None:
+                named, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+                await self.forget(f"table:{table.id}:ping")
+                self.bot.in_background(self._delete_old_ping(shown, named))
+            return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
             if urgent or shown.ping is None:
@@ -570,6 +597,41 @@ class Presenter:
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
             self.bot.in_background(self._delete_old_ping(shown, old))
+
+    def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
+        """Whether the person pressed in their hand DM within the table's turn clock."""
+        pressed = shown.pressed.get(user_id)
+        now = asyncio.get_running_loop().time()
+        return (
+            self.mention_watching_after > 0
+            and pressed is not None
+            and now - pressed <= deal.rules.turn_seconds
+        )
+
+    def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
+        """Once per turn: the mention is posted after `mention_watching_after` of the clock now
+        running, unless the person pressed in their DM since, or the turn passed."""
+        turn = table.turn_token()
+        if shown.mention_turn == turn:
+            return
+        if shown.mention_later is not None:
+            shown.mention_later.cancel()
+        delay = self.mention_watching_after * deal.clock_seconds
+        shown.mention_turn = turn
+        shown.mention_later = asyncio.get_running_loop().create_task(
+            self._mention_if_idle(table.id, shown, user_id, turn, delay)
+        )
+
+    async def _mention_if_idle(
+        self, table_id: int, shown: Shown, user_id: int, turn: str | None, delay: float
+    ) -> None:
+        since = asyncio.get_running_loop().time()
+        await asyncio.sleep(delay)
+        async with shown.showing:
+            table = self.table(table_id)
+            if table is None or table.turn_token() != turn or shown.pressed.get(user_id, since) > since:
+                return
+            await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
 
     async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
         await self._spend_in_channel(shown, urgent=False)
