@@ -19,7 +19,9 @@ pytest_plugins = ("discord_double.fixtures",)
 
 def mentions_of(double: DiscordDouble, user) -> list:
     """The live channel messages telling `user` it is their turn."""
-    return [m for m in double.messages_to(double.channel_id) if m.content.startswith(f"<@{user.id}>, your turn")]
+    return [
+        m for m in double.messages_to(double.channel_id) if m.content.startswith(f"<@{user.id}>, your turn")
+    ]
 
 
 async def move_in_dm(double: DiscordDouble, bot, user) -> None:
@@ -35,22 +37,24 @@ async def move_in_dm(double: DiscordDouble, bot, user) -> None:
 async def test_a_person_who_just_pressed_in_their_dm_is_not_mentioned_and_an_idle_one_is(
     discord_double: DiscordDouble, bot_runner, tmp_path
 ):
-    double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
     alice, bob = double.user("alice"), double.user("bob")
     table = await start_table(double, bot, alice, bob)
     first, second = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
-    assert mentions_of(double, first)  # nobody has pressed yet: the first to act is mentioned
+    assert mentions_of(double, first) == []  # their new hand DM, just sent, notified them
 
-    await move_in_dm(double, bot, first)
-    (mention,) = mentions_of(double, second)  # idle: mentioned at once, in a new message
+    clock.advance(table.match.deal.rules.turn_seconds + 1)  # both idle since (the clock's bank
+    await move_in_dm(double, bot, first)  # keeps it first's turn): first moves in their DM
+    (mention,) = mentions_of(double, second)  # second is idle: mentioned at once, a new message
     await move_in_dm(double, bot, second)
 
     assert table.match.deal.turn == [alice, bob].index(first)
-    assert mentions_of(double, first) == [] and mentions_of(double, second) == []  # theirs went
-    assert mention.id in double.deleted_messages
-    dm = hand_message(double, first)  # first pressed moments ago: their DM says it is their turn
+    assert mentions_of(double, first) == []  # first pressed moments ago: their DM shows it ...
+    dm = hand_message(double, first)
     assert button(dm, "closed") and "your turn" in dm.content.lower()
+    assert mentions_of(double, second) == [] and mention.id in double.deleted_messages  # ... and
+    # the mention of second, whose turn is over, went
 
 
 async def test_a_person_watching_their_dm_is_mentioned_once_their_share_of_the_clock_went_by(
@@ -64,13 +68,32 @@ async def test_a_person_watching_their_dm_is_mentioned_once_their_share_of_the_c
     first, second = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
     await move_in_dm(double, bot, first)
     await move_in_dm(double, bot, second)  # first's turn again: they pressed moments ago
+    assert mentions_of(double, first) == []
 
-    await double.wait_for(lambda: mentions_of(double, first), timeout=5)
+    await double.wait_for(lambda: mentions_of(double, first), timeout=5)  # they did not move
     assert table.match.deal.turn == [alice, bob].index(first)  # still their turn, as mentioned
 
 
-LIMIT = 11  # the double's global limit per second
-BUDGET = 10.0  # the bot's share, one under it
+async def test_a_press_in_the_dm_calls_the_held_back_mention_off(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    double = discord_double
+    share = 0.05  # of the points clock's 30 s: 1.5 s without a move
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=share))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    first = (alice, bob)[table.match.deal.turn]
+    hand = hand_message(double, first)
+    await double.press_button(first, hand, button(hand, "closed"))  # a pick: still their turn
+    await settle(bot)
+
+    await asyncio.sleep(share * table.match.deal.rules.turn_seconds + 0.5)
+    assert table.match.deal.turn == [alice, bob].index(first) and mentions_of(double, first) == []
+
+
+BUDGET = 10.0  # the bot's share of requests per second, and the double's global limit: a
+# request is counted from leaving until a second after its answer, so none is over it, however
+# the double's time to read a burst spreads its arrivals
 
 
 @pytest.mark.parametrize("budget", [BUDGET, None], ids=["budget", "no budget"])
@@ -79,7 +102,7 @@ async def test_requests_outside_the_presenter_are_held_on_the_wire_within_the_bu
 ):
     double = discord_double
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), request_budget=budget))
-    limits = double.enforce_limits(global_per_second=LIMIT, per_route=100, route_window=1.0)
+    limits = double.enforce_limits(global_per_second=int(BUDGET), per_route=100, route_window=1.0)
     channel = bot.get_partial_messageable(double.channel_id)
     posts = int(2 * BUDGET) + 1  # at once: two seconds' share and one more
 

@@ -14,7 +14,11 @@ limit), and discord.py sends a request again after a 429 without asking: so requ
 evenly can still reach Discord bunched, a few over its 50 in one second, and every 429 then
 returns as a retry that takes a later second's room, a storm. Hence the second half, on the
 wire (`watch`): every request Discord counts, whoever makes it and retries included, is held
-at the moment it is sent until fewer than `rate` went out in the second before.
+at the moment it is sent until fewer than `rate` are under way or were answered in the second
+before. Discord counts a request when it arrives, some time between its leaving and its answer,
+so counting each from leaving to a second after its answer never undercounts a second there,
+however the network delays some requests more than others (a second counted from leaving alone
+does: a burst that arrives spread out overlaps the next).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -39,6 +44,15 @@ WINDOW = 1.0  # Discord counts a bot's requests per second
 UNCOUNTED = ("/interactions/", "/webhooks/")
 
 
+class _Sent:
+    """One counted request on the wire: when its answer came (None: not yet)."""
+
+    __slots__ = ("answered",)
+
+    def __init__(self) -> None:
+        self.answered: float | None = None
+
+
 class RequestBudget:
     def __init__(self, rate: float | None, *, clock: Callable[[], float] = time.monotonic) -> None:
         """`rate` in requests per second; None spends without limit (tests, the terminal)."""
@@ -50,8 +64,9 @@ class RequestBudget:
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._later: deque[asyncio.Future[None]] = deque()
         self._pump: asyncio.Task[None] | None = None
-        self._sent: deque[float] = deque()  # when each counted request of the last WINDOW left
+        self._sent: list[_Sent] = []  # counted requests under way or answered within WINDOW
         self._sending = asyncio.Lock()  # requests held on the wire leave in the order they came
+        self._answered = asyncio.Event()  # set when one of them is answered
         self.set_rate(rate)
 
     def set_rate(self, rate: float | None) -> None:
@@ -85,9 +100,14 @@ class RequestBudget:
         """Holds every request the bot's HTTP session sends (discord.py's `http_trace`) that
         Discord counts, until it fits in the share (see the module's docstring)."""
         trace.on_request_start.append(self._before_sending)
+        trace.on_request_end.append(self._after_sending)
+        trace.on_request_exception.append(self._after_sending)
 
     async def _before_sending(
-        self, session: aiohttp.ClientSession, context: object, params: aiohttp.TraceRequestStartParams
+        self,
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
     ) -> None:
         url = str(params.url)
         if self.rate is None or not url.startswith(discord.http.Route.BASE):
@@ -97,12 +117,24 @@ class RequestBudget:
         async with self._sending:
             while True:
                 now = self.clock()
-                while self._sent and self._sent[0] <= now - WINDOW:
-                    self._sent.popleft()
+                self._sent = [s for s in self._sent if s.answered is None or s.answered > now - WINDOW]
                 if self.rate is None or len(self._sent) < self.rate:
                     break
-                await asyncio.sleep(self._sent[0] + WINDOW - now)
-            self._sent.append(now)
+                answered = [s.answered for s in self._sent if s.answered is not None]
+                self._answered.clear()
+                with contextlib.suppress(TimeoutError):
+                    wait = min(answered) + WINDOW - now if answered else None
+                    await asyncio.wait_for(self._answered.wait(), wait)
+            context.sent = sent = _Sent()
+            self._sent.append(sent)
+
+    async def _after_sending(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: object
+    ) -> None:
+        sent: _Sent | None = getattr(context, "sent", None)
+        if sent is not None and sent.answered is None:
+            sent.answered = self.clock()
+            self._answered.set()
 
     def _refill(self) -> None:
         now = self.clock()

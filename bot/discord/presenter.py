@@ -142,9 +142,10 @@ class Presenter:
         else:
             shown.hand_looks[user_id] = looks
         if press is not None:
-            now = asyncio.get_running_loop().time()
-            shown.presses[user_id] = (press, now + PRESS_EDITS_FOR)
-            shown.pressed[user_id] = now
+            shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
+            shown.watched[user_id] = self.bot.service.clock.now()
+            if shown.mention_user == user_id and shown.mention_later is not None:
+                shown.mention_later.cancel()  # they are here: no mention this turn
 
     def lags(self) -> list[float]:
         """How stale the latest table messages were when edited: seconds from the first change
@@ -431,6 +432,7 @@ class Presenter:
             await self.budget.spend(urgent=True)
             sent = await user.send(content=message.content, file=file, view=view)
             shown.hands[user_id] = sent
+            shown.watched[user_id] = now  # a new DM notifies them
             shown.hand_looks[user_id] = looks
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
@@ -531,11 +533,12 @@ class Presenter:
         that comes back to the person before it runs costs no edit at all. Called under the
         table's `showing` lock: two publishes never replace one mention twice.
 
-        A person who pressed in their hand DM within the table's turn clock is watching it (and
-        sees their turn there, edited through that press, outside Discord's global limit): with
-        `hold` their mention, two requests against the limit, is held back until
-        `mention_watching_after` of their clock has gone without a press (`_mention_later`),
-        and a mention naming someone else meanwhile is deleted, at the lower priority."""
+        A person who pressed in their hand DM within the table's turn clock, or was sent it anew
+        (which Discord notifies), is watching it, and sees their turn there (edited through
+        their press, outside Discord's global limit): with `hold` their mention, two requests
+        against the limit, is held back until `mention_watching_after` of their clock has gone
+        without a press in the DM (`_mention_later`), and a mention naming someone else is
+        deleted meanwhile, at the lower priority."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
@@ -599,37 +602,36 @@ class Presenter:
             self.bot.in_background(self._delete_old_ping(shown, old))
 
     def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
-        """Whether the person pressed in their hand DM within the table's turn clock."""
-        pressed = shown.pressed.get(user_id)
-        now = asyncio.get_running_loop().time()
+        """Whether the person pressed in their hand DM, or was sent it, within the table's turn
+        clock."""
+        watched = shown.watched.get(user_id)
+        now = self.bot.service.clock.now()
         return (
             self.mention_watching_after > 0
-            and pressed is not None
-            and now - pressed <= deal.rules.turn_seconds
+            and watched is not None
+            and now - watched <= deal.rules.turn_seconds
         )
 
     def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
         """Once per turn: the mention is posted after `mention_watching_after` of the clock now
-        running, unless the person pressed in their DM since, or the turn passed."""
+        running, unless the person pressed in their DM since (`hand_shown_by_press` calls it
+        off), or the turn passed."""
         turn = table.turn_token()
         if shown.mention_turn == turn:
             return
         if shown.mention_later is not None:
             shown.mention_later.cancel()
         delay = self.mention_watching_after * deal.clock_seconds
-        shown.mention_turn = turn
+        shown.mention_turn, shown.mention_user = turn, user_id
         shown.mention_later = asyncio.get_running_loop().create_task(
-            self._mention_if_idle(table.id, shown, user_id, turn, delay)
+            self._mention_if_idle(table.id, shown, turn, delay)
         )
 
-    async def _mention_if_idle(
-        self, table_id: int, shown: Shown, user_id: int, turn: str | None, delay: float
-    ) -> None:
-        since = asyncio.get_running_loop().time()
+    async def _mention_if_idle(self, table_id: int, shown: Shown, turn: str | None, delay: float) -> None:
         await asyncio.sleep(delay)
         async with shown.showing:
             table = self.table(table_id)
-            if table is None or table.turn_token() != turn or shown.pressed.get(user_id, since) > since:
+            if table is None or table.turn_token() != turn:
                 return
             await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
 

@@ -31,9 +31,10 @@ class Shown:
     # user id -> their last press in their hand DM, and until when (the event loop's clock) the
     # DM can be edited through it, outside Discord's global limit (see `Presenter._edit_hand`)
     presses: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
-    # user id -> when (the event loop's clock) they last pressed in their hand DM: they are
-    # watching it, so their turn need not be a mention at once (`Presenter._ping_turn`)
-    pressed: dict[int, float] = field(default_factory=dict)
+    # user id -> when (the service's clock) they last pressed in their hand DM or were sent it
+    # anew (Discord notifies a new DM): they are watching it, so their turn need not be a mention
+    # at once (`Presenter._ping_turn`)
+    watched: dict[int, float] = field(default_factory=dict)
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
     moves: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
@@ -41,8 +42,9 @@ class Shown:
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
     # whom it named when posted (Discord notified them then); after a restart, whoever is to act
     ping_user: int | None = None
-    # the mention held back from a person watching their DM, posted if they do not move in time
+    # the mention held back from a person watching their DM, posted unless they press in time
     mention_later: asyncio.Task[None] | None = None
+    mention_user: int | None = None  # whom it is for
     mention_turn: str | None = None  # the turn it is for (`Table.turn_token`)
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
