@@ -103,6 +103,10 @@ class Presenter:
         self.republish_concurrency = republish_concurrency
         self.budget = RequestBudget(request_budget)
         self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
+        # user -> their DM channel's id: a new hand DM is then one request, where discord.py may
+        # need two more (the user, whom it keeps only while referenced, and the DM channel, of
+        # which it keeps the latest 128)
+        self.dm_channels: dict[int, int] = {}
         self._shown: dict[int, Shown] = {}
         self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
 
@@ -178,6 +182,7 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
+                self.dm_channels[int(parts[3])] = channel_id
             elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
@@ -409,11 +414,16 @@ class Presenter:
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 _ = await self.bot.readers.user(user_id, table.record.guild_id)
+                over = _("This deal is over: see the result in the channel.")
+                press = self._live_press(shown, user_id)
+                if press is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await press.edit_original_response(content=over, view=None)
+                        return
+                    shown.presses.pop(user_id, None)
                 await self.budget.spend(urgent=True)
                 with contextlib.suppress(discord.NotFound):
-                    await existing.edit(
-                        content=_("This deal is over: see the result in the channel."), view=None
-                    )
+                    await existing.edit(content=over, view=None)
             return
         looks = message.looks()
         try:
@@ -421,16 +431,12 @@ class Presenter:
                 with contextlib.suppress(discord.NotFound):
                     await self._edit_hand(table, seat, shown, user_id, existing, message, before)
                     return
-            user = self.bot.get_user(user_id)
-            if user is None:
-                await self.budget.spend(urgent=True)
-                user = await self.bot.fetch_user(user_id)
             view = message.view or discord.utils.MISSING
             file = await message.file()
-            if user.dm_channel is None:  # opening the DM channel is a request of its own
-                await self.budget.spend(urgent=True)
+            dm = await self._dm_channel(user_id)
             await self.budget.spend(urgent=True)
-            sent = await user.send(content=message.content, file=file, view=view)
+            sent = await dm.send(content=message.content, file=file, view=view)
+            self.dm_channels[user_id] = sent.channel.id
             shown.hands[user_id] = sent
             shown.watched[user_id] = now  # a new DM notifies them
             shown.hand_looks[user_id] = looks
@@ -456,6 +462,28 @@ class Presenter:
                 ),
             )
 
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """Where the user's DMs go: the channel known from an earlier DM, else the user's own
+        (fetched, and the DM channel opened, each a request, if discord.py does not have it)."""
+        known = self.dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        user = self.bot.get_user(user_id)
+        if user is None:
+            await self.budget.spend(urgent=True)
+            user = await self.bot.fetch_user(user_id)
+        if user.dm_channel is None:  # opening the DM channel is a request of its own
+            await self.budget.spend(urgent=True)
+        return user
+
+    def _live_press(self, shown: Shown, user_id: int) -> Interaction | None:
+        """The user's last press in their hand DM, while its token can still edit the DM."""
+        press, until = shown.presses.get(user_id, (None, 0.0))
+        if press is not None and asyncio.get_running_loop().time() >= until:
+            shown.presses.pop(user_id, None)
+            return None
+        return press
+
     async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
         """The hand DM as `user_id` reads it: their deck colours, their language."""
         settings = await self.bot.preferences.user(user_id)
@@ -478,10 +506,7 @@ class Presenter:
         through their last press in it while its token lasts (outside Discord's global limit),
         else as a message edit the request budget allows. A move made while waiting for the
         budget is shown by this edit (the message is built again once it may go)."""
-        press, until = shown.presses.get(user_id, (None, 0.0))
-        if press is not None and asyncio.get_running_loop().time() >= until:
-            shown.presses.pop(user_id, None)
-            press = None
+        press = self._live_press(shown, user_id)
         spent = press is not None  # nothing to spend: a press's edits are outside the limit
         while True:
             looks = message.looks()
@@ -634,6 +659,12 @@ class Presenter:
             if table is None or table.turn_token() != turn:
                 return
             await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+
+    def call_off_mentions(self) -> None:
+        """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
+        for shown in self._shown.values():
+            if shown.mention_later is not None:
+                shown.mention_later.cancel()
 
     async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
         await self._spend_in_channel(shown, urgent=False)
