@@ -546,7 +546,9 @@ class Presenter:
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
 
-    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True) -> None:
+    async def _ping_turn(
+        self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
+    ) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
         does not already name is posted anew (and the old mention deleted after, at the table
@@ -563,7 +565,8 @@ class Presenter:
         their press, outside Discord's global limit): with `hold` their mention, two requests
         against the limit, is held back until `mention_watching_after` of their clock has gone
         without a press in the DM (`_mention_later`), and a mention naming someone else is
-        deleted meanwhile, at the lower priority."""
+        deleted meanwhile, at the lower priority. A change at that priority waits for its request
+        outside the lock (`_ping_turn_later`), and comes back `spent`."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
@@ -605,7 +608,13 @@ class Presenter:
             words = f"{turn} {hint}"
         if shown.ping_words == words:
             return
-        await self._spend_in_channel(shown, urgent=urgent)
+        if not urgent and not spent:
+            if not shown.ping_later:
+                shown.ping_later = True
+                self.bot.in_background(self._ping_turn_later(table, shown))
+            return
+        if not spent:
+            await self._spend_in_channel(shown, urgent=urgent)
         if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
             try:
                 await shown.ping.edit(content=words)
@@ -625,6 +634,17 @@ class Presenter:
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
             self.bot.in_background(self._delete_old_ping(shown, old))
+
+    async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
+        """A change of the mention at the table edits' priority (the computer players are
+        playing, say): on a busy bot its request waits long, and the table's next moves must
+        not wait behind it for the table's lock."""
+        try:
+            await self._spend_in_channel(shown, urgent=False)
+        finally:
+            shown.ping_later = False
+        async with shown.showing:
+            await self._guard(table, self._ping_turn(table, shown, urgent=False, spent=True))
 
     def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
         """Whether the person pressed in their hand DM, or was sent it, within the table's turn

@@ -42,6 +42,7 @@ class Shown:
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
     # whom it named when posted (Discord notified them then); after a restart, whoever is to act
     ping_user: int | None = None
+    ping_later: bool = False  # a change of it waits for its request (`Presenter._ping_turn_later`)
     # the mention held back from a person watching their DM, posted unless they press in time
     mention_later: asyncio.Task[None] | None = None
     mention_user: int | None = None  # whom it is for
