@@ -1,0 +1,52 @@
+"""Every message a player has is current, after every move and every restart, within Discord's
+request limit: the DMs of players waiting for their turn at a table of three, the old turn mention
+after a crash, a DM's language whichever path edits it, and a server's language change; acting as
+users through the Discord double."""
+
+from __future__ import annotations
+
+import re
+
+from test_discord_frontend import make_bot, settle, start_table
+
+from bot.service import ManualClock
+
+pytest_plugins = ("discord_double.fixtures",)
+
+CARD = re.compile("[♠♥♦♣🃏]")  # every card as chat messages write it (`Card.pretty`)
+
+
+def dm_edits(double, message) -> list:
+    return double.requests_matching("PATCH", rf"/channels/\d+/messages/{message.id}")
+
+
+async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_others_moves(
+    discord_double, bot_runner, tmp_path
+):
+    # An edit of every player's DM on every move would spend the bot's ~50 requests a second
+    # several times over: a waiting DM says only what stays true until its player's turn.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    deal = table.match.deal
+    for _ in range(len(users) + 1):  # a round and one more move: each waits while two others move
+        mover = users[deal.turn]
+        dms = {user: double.dms_to(user)[0] for user in users}  # slash commands answer privately too
+        edits = {user: len(dm_edits(double, dms[user])) for user in users}
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+        to_act = users[deal.turn]
+        assert all(len(double.dms_to(user)) == 1 for user in users)  # edited in place, never sent again
+        mover_edits = dm_edits(double, dms[mover])[edits[mover] :]
+        assert any(edit.files for edit in mover_edits)  # their hand changed: its picture is sent again
+        for user in users:
+            dm = double.message(dms[user].id)
+            if user is to_act:
+                assert "Your turn" in dm.content and deal.open_card.pretty in dm.content
+            else:  # names nobody and no card, so nothing in it goes stale
+                assert not [u.name for u in users if u.name in dm.content], dm.content
+                assert not CARD.search(dm.content) and "Not your turn" in dm.content, dm.content
+            if user not in (mover, to_act):  # a bystander's DM costs no request
+                assert len(dm_edits(double, dms[user])) == edits[user], user.name
