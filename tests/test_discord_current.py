@@ -50,3 +50,32 @@ async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_ot
                 assert not CARD.search(dm.content) and "Not your turn" in dm.content, dm.content
             if user not in (mover, to_act):  # a bystander's DM costs no request
                 assert len(dm_edits(double, dms[user])) == edits[user], user.name
+
+
+def turn_mentions(double) -> list:
+    return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
+
+
+async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after_a_restart(
+    discord_double, bot_runner, tmp_path
+):
+    # The old mention goes after the new one is posted, in the background: a crash or an outage
+    # in between must not leave it in the channel for good.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    (old,) = turn_mentions(double)
+    double.inject("DELETE", rf"/channels/\d+/messages/{old.id}$", 503, {"message": "outage", "code": 0})
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert len(turn_mentions(double)) == 2 and old.id not in double.deleted_messages
+
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    await settle(bot)
+    (mention,) = turn_mentions(double)
+    assert old.id in double.deleted_messages and mention.id != old.id
+    to_act = users[bot.service.table_in(double.channel_id).match.deal.turn]
+    assert mention.content.startswith(f"<@{to_act.id}>, your turn")

@@ -77,6 +77,10 @@ PICTURES_PER_SECOND = 20.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
+# The stored key of a posted message still to be deleted (an old turn mention, by its message id):
+# remembered before anything else takes its place, forgotten once it is gone, so a restart that
+# comes first (a crash, an outage) deletes it. Not under its table's key: it outlives the table.
+TO_DELETE = "delete:"
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
 # more would only queue behind the request budget, ahead of live play.
@@ -157,20 +161,26 @@ class Presenter:
     async def restore(self) -> None:
         """After a restart: the table messages, hand DMs and turn mentions of the resumed tables
         are found again (their old buttons already work; an old mention is deleted when the
-        next one is posted), and recent DM refusals are not retried."""
+        next one is posted), old mentions whose deletion was cut short are deleted, and recent DM
+        refusals are not retried."""
         store = self.bot.store
         active = {table.id for table in self.bot.service.tables()}
-        for key, (channel_id, message_id) in (await store.posted_messages()).items():
+        posted = await store.posted_messages()
+        doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE)}
+        for key, (channel_id, message_id) in posted.items():
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            if key.startswith(TO_DELETE):  # its deletion was cut short
+                self.bot.in_background(self._delete_old_ping(None, message))
+                continue
             parts = key.split(":")
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
-            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             shown = self.shown(int(parts[1]))
             if len(parts) == 2:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
-            elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
+            elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
@@ -567,14 +577,25 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
+        if old is not None:  # stored to delete before the new mention takes its place in the store
+            await self.remember(f"{TO_DELETE}{old.id}", old.channel.id, old.id)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
             self.bot.in_background(self._delete_old_ping(shown, old))
 
-    async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
+    async def _delete_old_ping(self, shown: Shown | None, old: Posted) -> None:
+        """Deletes a turn mention that is no longer current (stored under `TO_DELETE`), and then
+        forgets it; after a failure of Discord's own (an outage) it is kept, for the next restart
+        to try again."""
         await self._spend_in_channel(shown, urgent=False)
-        with contextlib.suppress(discord.HTTPException):
+        try:
             await old.delete()
+        except discord.DiscordServerError as error:
+            log.warning("could not delete the old turn mention %s: %s", old.id, error)
+            return
+        except discord.HTTPException:  # gone already, or never to be deleted (its channel is)
+            pass
+        await self.forget(f"{TO_DELETE}{old.id}")
 
     # ----------------------------------------------------------------- the table message
 
