@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from test_discord_frontend import make_bot, settle, start_table
+from test_discord_frontend import button, make_bot, settle, start_table
 
 from bot.service import ManualClock
 
@@ -79,3 +79,25 @@ async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after
     assert old.id in double.deleted_messages and mention.id != old.id
     to_act = users[bot.service.table_in(double.channel_id).match.deal.turn]
     assert mention.content.startswith(f"<@{to_act.id}>, your turn")
+
+
+async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_it(
+    discord_double, bot_runner, tmp_path
+):
+    # Apps in a language the bot lacks, in a server set to Hindi: a DM follows the server's
+    # language, and so does whatever a press in it is answered with.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "fr")
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    assert "डील 1" in dm.content  # sent by the presenter
+    await double.press_button(mover, dm, button(dm, "sort"))
+    await settle(bot)
+    assert "डील 1" in double.message(dm.id).content  # edited through the press
+    ask = await double.press_button(mover, dm, button(double.message(dm.id), "drop"))
+    assert ask.response_data["content"].startswith("इस डील से ड्रॉप करें?")

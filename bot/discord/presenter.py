@@ -402,7 +402,7 @@ class Presenter:
         now = self.bot.service.clock.now()
         if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
-        message = await self._hand_message(table, seat, user_id)
+        message = await self.hand_message(table, seat, user_id)
         shown = self.shown(table.id)
         existing = shown.hands.get(user_id)
         before = shown.hand_looks.pop(user_id, None)
@@ -455,8 +455,9 @@ class Presenter:
                 ),
             )
 
-    async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
-        """The hand DM as `user_id` reads it: their deck colours, their language."""
+    async def hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+        """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
+        built here for the presenter's edits and their own presses alike."""
         settings = await self.bot.preferences.user(user_id)
         _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
@@ -495,7 +496,7 @@ class Presenter:
             spent = True
             if table.turn_token() == turn:
                 break
-            latest = await self._hand_message(table, seat, user_id)
+            latest = await self.hand_message(table, seat, user_id)
             if latest is None:
                 return
             message = latest
