@@ -101,3 +101,33 @@ async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_
     assert "डील 1" in double.message(dm.id).content  # edited through the press
     ask = await double.press_button(mover, dm, button(double.message(dm.id), "drop"))
     assert ask.response_data["content"].startswith("इस डील से ड्रॉप करें?")
+
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+
+
+async def test_a_servers_new_language_redraws_its_tables_and_the_dms_that_follow_it(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    double.set_locale(alice, "fr")  # a language we lack: her DMs follow the server's
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    posts = [m for m in double.messages_to(double.channel_id) if "table.png" in str(m.payload)]
+    table_message = posts[-1]
+    assert "› " in table_message.content and not DEVANAGARI.search(table_message.content)
+    dms = {user: double.dms_to(user)[0] for user in (alice, bob)}
+    bobs_edits = len(dm_edits(double, dms[bob]))
+
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    await settle(bot)
+    moves = [line for line in double.message(table_message.id).content.splitlines() if line.startswith("› ")]
+    assert moves and all(DEVANAGARI.search(line) for line in moves), moves  # none left in English
+    assert "डील 1" in double.message(dms[alice].id).content
+    assert "deal 1" in double.message(dms[bob].id).content  # his app speaks English: left alone
+    assert len(dm_edits(double, dms[bob])) == bobs_edits

@@ -51,10 +51,17 @@ class Readers:
     async def user(self, user_id: int, guild_id: int | None) -> Words:
         """The texts of a DM to this user, sent from a table or league of server `guild_id`: the
         one answer for their hand DM, whether the presenter edits it or their press in it does."""
+        own = await self._own(user_id)
+        return words(own) if own else await self.channel(guild_id)
+
+    async def follows_server(self, user_id: int) -> bool:
+        """Whether this user's DMs speak the language of the server they come from (`user`)."""
+        return await self._own(user_id) is None
+
+    async def _own(self, user_id: int) -> str | None:
+        """The user's own language: their choice, else their Discord app's when it is one of ours."""
         mine = await self.bot.preferences.user(user_id)
-        if mine.language or mine.seen_language:
-            return words(mine.language or mine.seen_language)
-        return await self.channel(guild_id)
+        return mine.language or mine.seen_language
 
     async def channel(self, guild_id: int | None, guild_locale: object = None) -> Words:
         """The texts of a post in a channel of server `guild_id`."""

@@ -36,7 +36,6 @@ from bot.engine.events import (
     Left,
     MissedTurn,
     Picked,
-    Reshuffled,
     Turn,
     WrongShow,
 )
@@ -45,7 +44,6 @@ from bot.engine.match import MatchPhase
 from bot.game_words import format_title
 from bot.hand_layout import HandLayout
 from bot.i18n import EN, N_, Words
-from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
@@ -331,7 +329,7 @@ class Presenter:
                 shown.moves.clear()
                 shown.layouts.clear()  # last deal's groups mean nothing now
             if isinstance(event, Event):
-                shown.moves.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
+                shown.note_move(event, names)
             clock = event.clock if isinstance(event, Resumed) else event
             if isinstance(clock, Deadline) and clock.deadline:
                 shown.deadline = (clock.seat, float(clock.deadline))
@@ -341,10 +339,6 @@ class Presenter:
                 hands.update(self._seats_in_deal(table))
             elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
-            elif isinstance(event, Reshuffled):
-                shown.moves.append(
-                    _("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`")
-                )
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
@@ -520,6 +514,21 @@ class Presenter:
             seat = table.seat_of(user_id)
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
+
+    def server_language_changed(self, guild_id: int) -> None:
+        """The server's posts speak another language now: its open tables' messages are drawn
+        again by their usual refresh (moves, picture and turn mention included), and the hand DMs
+        of the players who follow the server's language are edited in the background."""
+        for table in self.bot.service.tables():
+            if table.record.guild_id == guild_id:
+                self.schedule_table_refresh(table.id)
+                self.bot.in_background(self._hands_in_server_language(table))
+
+    async def _hands_in_server_language(self, table: Table) -> None:
+        async with self.shown(table.id).showing:
+            for seat, sitter in enumerate(table.record.seats):
+                if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
+                    await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
@@ -771,8 +780,8 @@ class Presenter:
                 lines.append(_("The next deal starts {when}.", when=f"<t:{int(deadline)}:R>"))
             else:
                 lines.append(_("The next deal starts soon."))
-        if shown.moves:
-            lines.append("\n".join(f"› {line}" for line in shown.moves))
+        if moves := shown.move_lines(names, _):
+            lines.append("\n".join(f"› {line}" for line in moves))
         if scene is None:
             return "\n".join(lines), [], None
         png = await asyncio.to_thread(render_table, scene)
