@@ -128,6 +128,8 @@ async def test_a_servers_new_language_redraws_its_tables_and_the_dms_that_follow
     await settle(bot)
     moves = [line for line in double.message(table_message.id).content.splitlines() if line.startswith("› ")]
     assert moves and all(DEVANAGARI.search(line) for line in moves), moves  # none left in English
+    (mention,) = [m for m in double.messages_to(double.channel_id) if m.content.startswith("<@")]
+    assert "आपकी बारी" in mention.content
     assert "डील 1" in double.message(dms[alice].id).content
     assert "deal 1" in double.message(dms[bob].id).content  # his app speaks English: left alone
     assert len(dm_edits(double, dms[bob])) == bobs_edits
