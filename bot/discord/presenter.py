@@ -75,10 +75,12 @@ PICTURES_PER_SECOND = 20.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
-# The stored key of a posted message still to be deleted (an old turn mention, by its message id):
-# remembered before anything else takes its place, forgotten once it is gone, so a restart that
-# comes first (a crash, an outage) deletes it. Not under its table's key: it outlives the table.
-TO_DELETE = "delete:"
+# The stored key of a posted message still to be deleted (an old turn mention): `delete:` its
+# server, its id. Remembered before anything else takes its place, forgotten once it is gone, so
+# a restart that comes first (a crash, an outage) deletes it: the restart of the process serving
+# that server (sharded, each touches its own servers' channels only). Not under its table's key:
+# it outlives the table.
+TO_DELETE = "delete"
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
 # more would only queue behind the request budget, ahead of live play.
@@ -164,13 +166,15 @@ class Presenter:
         store = self.bot.store
         active = {table.id for table in self.bot.service.tables()}
         posted = await store.posted_messages()
-        doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE)}
+        doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
+        ownership = self.bot.ownership
         for key, (channel_id, message_id) in posted.items():
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-            if key.startswith(TO_DELETE):  # its deletion was cut short
-                self.bot.in_background(self._delete_old_ping(None, message))
-                continue
             parts = key.split(":")
+            if parts[0] == TO_DELETE:  # its deletion was cut short
+                if ownership is None or ownership.shards.owns(int(parts[1])):
+                    self.bot.in_background(self._delete_old_ping(None, key, message))
+                continue
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
             shown = self.shown(int(parts[1]))
@@ -588,15 +592,15 @@ class Presenter:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
         if old is not None:  # stored to delete before the new mention takes its place in the store
-            await self.remember(f"{TO_DELETE}{old.id}", old.channel.id, old.id)
+            await self.remember(_to_delete(table, old), old.channel.id, old.id)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, old))
+            self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
 
-    async def _delete_old_ping(self, shown: Shown | None, old: Posted) -> None:
-        """Deletes a turn mention that is no longer current (stored under `TO_DELETE`), and then
-        forgets it; after a failure of Discord's own (an outage) it is kept, for the next restart
-        to try again."""
+    async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
+        """Deletes a turn mention that is no longer current (stored under `key`, see
+        `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
+        kept, for the next restart to try again."""
         await self._spend_in_channel(shown, urgent=False)
         try:
             await old.delete()
@@ -605,7 +609,7 @@ class Presenter:
             return
         except discord.HTTPException:  # gone already, or never to be deleted (its channel is)
             pass
-        await self.forget(f"{TO_DELETE}{old.id}")
+        await self.forget(key)
 
     # ----------------------------------------------------------------- the table message
 
@@ -851,6 +855,11 @@ def _to_act(table: Table | None) -> int | None:
     match = table.match if table is not None else None
     deal = match.deal if match is not None else None
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
+
+
+def _to_delete(table: Table, message: Posted) -> str:
+    """The stored key of a message of `table` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{table.record.guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:
