@@ -169,14 +169,15 @@ class Presenter:
         doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
         ownership = self.bot.ownership
         for key, (channel_id, message_id) in posted.items():
-            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             parts = key.split(":")
-            if parts[0] == TO_DELETE:  # its deletion was cut short
+            if parts[0] == TO_DELETE:  # its deletion was cut short: the process serving it deletes it
                 if ownership is None or ownership.shards.owns(int(parts[1])):
-                    self.bot.in_background(self._delete_old_ping(None, key, message))
+                    old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+                    self.bot.in_background(self._delete_old_ping(None, key, old))
                 continue
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             shown = self.shown(int(parts[1]))
             if len(parts) == 2:
                 shown.message = message
