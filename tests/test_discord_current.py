@@ -133,3 +133,22 @@ async def test_a_servers_new_language_redraws_its_tables_and_the_dms_that_follow
     assert "डील 1" in double.message(dms[alice].id).content
     assert "deal 1" in double.message(dms[bob].id).content  # his app speaks English: left alone
     assert len(dm_edits(double, dms[bob])) == bobs_edits
+
+
+async def test_a_press_on_an_old_rendering_is_refused_in_the_pressers_language(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "hi")
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    old, pick = dm.snapshot(), button(dm, "closed")
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)  # a turn later: that Pick is on no message any more
+    ix = await double.press_button(mover, old, pick, check=False)
+    assert ix.response_data["content"].startswith("यह बटन पिछली बारी का है")
