@@ -573,12 +573,12 @@ def _run_kinds(
     return kinds
 
 
-def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """Fewest jokers, then least deadwood, then the most life flags, and last the code itself:
-    a total order, so that a table lists its entries the same way whatever order they were
-    found in (a table made under a lower bound finds them in another order, see `_suit_table`),
-    and an answer never depends on what the memos held before."""
-    return entry[0], entry[2], -_LEVEL[entry[1]], entry[1]
+# Tables list their entries by fewest jokers, then least deadwood, then the most life flags,
+# and last the code itself: a total order, so that a table lists its entries the same way
+# whatever order they were found in (a table made under a lower bound finds them in another
+# order, see `_suit_table`), and an answer never depends on what the memos held before. The
+# codes' place in it after jokers and deadwood:
+_CODE_RANK = [sorted(_CODES, key=lambda code: (-_LEVEL[code], code)).index(code) for code in _CODES]
 
 
 def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
@@ -588,7 +588,9 @@ def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
         return tuple(candidates.values())
     beaten = [1 << 30] * 12  # beaten[c]: least deadwood kept so far with flags at least c's
     kept: list[_E] = []
-    for entry in sorted(candidates.values(), key=_entry_order):
+    rank = _CODE_RANK
+    # The order as one int (deadwood stays below 1 << 16): sorted without a call per entry.
+    for _, entry in sorted([(((e[0] << 16) + e[2] << 4) + rank[e[1]], e) for e in candidates.values()]):
         deadwood = entry[2]
         if beaten[entry[1]] <= deadwood:
             continue
@@ -819,10 +821,16 @@ def _discard_table(
                 table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
     moves, shift = _moves(counts, x, wild_position, jokers, config)
     most = (jokers + 1) * 16  # keys at or above it take too many jokers
+    young = _DISCARD_MEMO.young
     for taken, dk, add, dw in moves:
         if dw:
             continue
-        rest = _discard_table(counts - (taken << shift), wild_position, jokers, config, allowed)
+        taken <<= shift
+        # As in `_suit_table`, the rest's key is this key less the cards taken: a memo hit, the
+        # common case, costs no call (and no table is stored for counts `allowed` misses).
+        rest = young.get(key - taken)
+        if rest is None:
+            rest = _discard_table(counts - taken, wild_position, jokers, config, allowed)
         if add is None:
             for reached, mask in rest.items():
                 reached += dk * 16
@@ -925,10 +933,18 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
     so that each part's table is shared by every suit that holds the same few cards. An Ace
     (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
     held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
+    held = (counts | counts >> 1 | counts >> 2) & _LOWEST_BITS
+    covered = 0  # positions with a held card at most `max_gap` + 1 below them
+    spread = held
+    for _ in range(max_gap + 1):
+        spread <<= _BITS
+        covered |= spread
+    starts = held & ~covered
+    if not starts & (starts - 1):
+        return [counts]  # one part: the common case, found without visiting every position
     clusters: list[int] = []
     current = 0
     previous = -HIGH_ACE
-    held = (counts | counts >> 1 | counts >> 2) & _LOWEST_BITS
     while held:
         low = held & -held
         held ^= low
@@ -1624,15 +1640,15 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(search: _Search) -> tuple[int, int]:
-    """What the 14 cards themselves would be charged, uncapped, and the fewest points a card
-    worth leaving out for a show must have. Keeping 13 of them and leaving out card `d` is one
-    way to arrange the 14 with `d` unmatched, so no discard can leave less than this floor
-    minus `d`'s points: once discards tried costliest first reach that, none after them can do
-    better. Where sets are free, a discard that leaves a show leaves only itself out of an
-    arrangement with both lives, so it is worth at least the least deadwood of those (where
-    sets count against a hand the cheapest such arrangement was looked for without sets, and
-    says nothing: any card may be the one)."""
+def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
+    """What the 14 cards themselves would be charged, uncapped, the fewest points a card worth
+    leaving out for a show must have, and the arrangement charged that (None when it is every
+    card). Keeping 13 of them and leaving out card `d` is one way to arrange the 14 with `d`
+    unmatched, so no discard can leave less than this floor minus `d`'s points: once discards
+    tried costliest first reach that, none after them can do better. Where sets are free, a
+    discard that leaves a show leaves only itself out of an arrangement with both lives, so it
+    is worth at least the least deadwood of those (where sets count against a hand the cheapest
+    such arrangement was looked for without sets, and says nothing: any card may be the one)."""
     hand = search.hand
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
@@ -1644,7 +1660,23 @@ def _discard_floor(search: _Search) -> tuple[int, int]:
         least = 0
     else:
         least = assessment.life.deadwood if assessment.life is not None else hand.all_points
-    return floor, least
+    return floor, least, _chosen(assessment)
+
+
+def _loose_discard(search: _Search, floor: _Best | None, order: list[Card]) -> int | None:
+    """The index in `order` of the first card the 14 cards' cheapest arrangement (`floor`, see
+    `_discard_floor`) leaves unmatched, or None. That arrangement less the card is one of the 13
+    others, charged the floor minus the card's points, and no discard of no more points can
+    leave less (`_discard_floor`): so that discard's points are known without a search, and
+    every discard tried before it is searched only for what would beat them."""
+    if floor is None or not floor.deadwood:
+        return None
+    loose = {
+        _card_at(descriptor[1], suit)
+        for suit, descriptor in floor.groups(search.hand.pool)
+        if descriptor[0] == "loose"
+    }
+    return next((index for index, card in enumerate(order) if card in loose), None)
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1753,7 +1785,7 @@ def best_arrangement(
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
     search = _Search(cards, wild, rules)
     if rules.sets_protected:
-        floor, least = _discard_floor(search)
+        floor, least, cheapest = _discard_floor(search)
         whole = search.show_discards(least)
         # A show is then charged nothing: the first discard in the order that leaves one wins.
         for discard in order:
@@ -1766,27 +1798,34 @@ def best_arrangement(
         shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
-        floor, _ = _discard_floor(search)
+        floor, _, cheapest = _discard_floor(search)
     # No discard leaves a show. Where sets are free and no pure sequence protects alone, 13
     # cards worth anything are charged nothing only if they all meld: a discard outside `whole`
     # leaves points.
     nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
     best: _Assessment | None = None
-    best_index = len(order)
+    best_points, best_index = _INFINITE, len(order)
+    known = _loose_discard(search, cheapest, order)
+    if known is not None:  # its points are known: the best so far, to be assessed if it stays so
+        best_points = min(floor - card_points(order[known], wild, ace), rules.score_cap)
+        best_index = known
     for index, discard in enumerate(order):
+        if index == known:
+            continue  # charged `best_points` (nothing before it beat that) or more (one did)
         before = index < best_index  # comes first in the order: wins a tie
         # A discard before the best in the order needs no more points to win, one after it less
         # (and at most 0 to beat a hand charged nothing).
-        bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
+        bound = best_points + 1 if before else max(best_points, 1)
         points = card_points(discard, wild, ace)
         if min(floor - points, rules.score_cap) >= bound:
             break  # this discard and every cheaper one (in the order) leave at least the best found
         if bound <= 1 and nothing_needs_whole and discard not in whole and search.hand.all_points > points:
             continue  # it leaves points, and only 0 would win
         assessment = _assess(_without_card(cards, discard), wild, rules, bound)
-        if best is None or (assessment.points, index) < (best.points, best_index):
-            best, best_index = assessment, index
-    assert best is not None
+        if (assessment.points, index) < (best_points, best_index):
+            best, best_points, best_index = assessment, assessment.points, index
+    if best is None:
+        best = _assess(_without_card(cards, order[best_index]), wild, rules, best_points + 1)
     return _arrangement(best, order[best_index])
 
 
