@@ -659,7 +659,7 @@ def _suit_table(
         )
         _POINTS_MEMO.put(key, table)
         return table
-    candidates: dict[int, Entry] = {}
+    least: dict[int, int] = {}  # net jokers * 16 + life code -> least deadwood
     memo = _POINTS_MEMO
     moves, shift = _moves(counts, x, wild_position, jokers, config)
     for taken, dk, add, dw in moves:
@@ -676,14 +676,15 @@ def _suit_table(
             if nk > jokers:
                 break  # entries come sorted by jokers
             nd = deadwood + dw
-            if nd >= bound:
-                continue
-            ncode = add[code] if add is not None else code
-            key2 = nk * 16 + ncode
-            old = candidates.get(key2)
-            if old is None or nd < old[2]:
-                candidates[key2] = (nk, ncode, nd)
-    table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
+            if nd < bound:
+                reached = nk * 16 + (code if add is None else add[code])
+                if nd < least.get(reached, _UNBOUNDED):
+                    least[reached] = nd
+    if not least:
+        table = _no_table(bound)
+    else:
+        candidates = {reached: (reached >> 4, reached & 15, nd) for reached, nd in least.items()}
+        table = _as_table(_prune(candidates, exact), bound)
     _POINTS_MEMO.put(key, table)
     return table
 
@@ -1765,18 +1766,22 @@ def best_arrangement(
     chooses the discard: a valid show first, then the fewest points left, then the costliest
     card out of the hand (then the first in sorted order).
 
-    One search finds the discards that could leave a show (`_Search.show_discards`; where sets
-    are free, over the cards worth what the 14 cards' cheapest arrangement with both lives
-    leaves out), and any show beats any points: where a show is charged nothing the first of
-    them in that order that shows wins; where cards in sets count against a hand (home rules)
-    the show charged least does, weighed one by one like the points below. Only when no
-    discard shows is every discard weighed against the best found so far, costliest first, and
-    only an arrangement that would beat it is looked for (a bound that lets each search skip
-    most of its work): one that comes before the best in that order wins a tie, one that comes
-    after must be charged strictly less, and where sets are free a discard that cannot leave
-    all 13 cards melded is not searched to beat a hand charged 1 point or less. The 14 cards'
-    own price (`_discard_floor`) ends the search once no cheaper discard can beat the best (a
-    hand with no possible life then stops after its first discard)."""
+    The 14 cards' own cheapest arrangement (`_discard_floor`) bounds every discard: none leaves
+    less than its price less the discard's points, which ends the search once no cheaper
+    discard can beat the best found, and the costliest card it leaves unmatched is a discard
+    whose points are known without a search (`_loose_discard`). Any show beats any points.
+    Where a show is charged nothing, only a discard worth what that arrangement leaves out can
+    show: when the known discard is charged something, those all come before it in the order
+    and are searched there anyway, so the first of them that shows wins; else one search finds
+    the discards that could leave a show (`_Search.show_discards`) and the first of them that
+    shows wins. Where cards in sets count against a hand (home rules) the show charged least
+    wins, weighed one by one like the points below. When no discard shows, every discard is
+    weighed against the best found so far, costliest first, and only an arrangement that would
+    beat it is looked for (a bound that lets each search skip most of its work): one that comes
+    before the best in that order wins a tie, one that comes after must be charged strictly
+    less, and where sets are free a discard that cannot leave all 13 cards melded is not
+    searched to beat a hand charged 1 point or less (a hand with no possible life stops after
+    its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1784,28 +1789,31 @@ def best_arrangement(
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
     search = _Search(cards, wild, rules)
+    whole: set[Card] | None = None
     if rules.sets_protected:
         floor, least, cheapest = _discard_floor(search)
-        whole = search.show_discards(least)
-        # A show is then charged nothing: the first discard in the order that leaves one wins.
-        for discard in order:
-            if discard in whole:
-                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
-                if assessment.valid:
-                    return _arrangement(assessment, discard)
+        known = _loose_discard(search, cheapest, order)
+        if known is None or floor == card_points(order[known], wild, ace):
+            whole = search.show_discards(least)
+            # A show is then charged nothing: the first discard in the order that leaves one wins.
+            for discard in order:
+                if discard in whole:
+                    assessment = _assess(_without_card(cards, discard), wild, rules, 1)
+                    if assessment.valid:
+                        return _arrangement(assessment, discard)
     else:
         whole = search.show_discards(0)
         shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
         floor, _, cheapest = _discard_floor(search)
-    # No discard leaves a show. Where sets are free and no pure sequence protects alone, 13
-    # cards worth anything are charged nothing only if they all meld: a discard outside `whole`
-    # leaves points.
-    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
+        known = _loose_discard(search, cheapest, order)
+    # No discard leaves a show but perhaps those before the known one (`whole` is then None).
+    # Where sets are free and no pure sequence protects alone, 13 cards worth anything are
+    # charged nothing only if they all meld: a discard outside `whole` leaves points.
+    needs_whole = whole if rules.sets_protected and not rules.pure_sequence_protects else None
     best: _Assessment | None = None
     best_points, best_index = _INFINITE, len(order)
-    known = _loose_discard(search, cheapest, order)
     if known is not None:  # its points are known: the best so far, to be assessed if it stays so
         best_points = min(floor - card_points(order[known], wild, ace), rules.score_cap)
         best_index = known
@@ -1814,14 +1822,21 @@ def best_arrangement(
             continue  # charged `best_points` (nothing before it beat that) or more (one did)
         before = index < best_index  # comes first in the order: wins a tie
         # A discard before the best in the order needs no more points to win, one after it less
-        # (and at most 0 to beat a hand charged nothing).
+        # (and at most 0 to beat a hand charged nothing, which may still not show).
         bound = best_points + 1 if before else max(best_points, 1)
         points = card_points(discard, wild, ace)
         if min(floor - points, rules.score_cap) >= bound:
             break  # this discard and every cheaper one (in the order) leave at least the best found
-        if bound <= 1 and nothing_needs_whole and discard not in whole and search.hand.all_points > points:
+        if (
+            bound <= 1
+            and needs_whole is not None
+            and discard not in needs_whole
+            and search.hand.all_points > points
+        ):
             continue  # it leaves points, and only 0 would win
         assessment = _assess(_without_card(cards, discard), wild, rules, bound)
+        if assessment.valid and whole is None:
+            return _arrangement(assessment, discard)  # the first show in the order (see above)
         if (assessment.points, index) < (best_points, best_index):
             best, best_points, best_index = assessment, assessment.points, index
     if best is None:
