@@ -1743,10 +1743,16 @@ def _chosen(assessment: _Assessment) -> _Best | None:
 
 
 def _lay_out(
-    cards: tuple[Card, ...], wild: int | None, rules: Rules, chosen: _Best | None
+    cards: tuple[Card, ...],
+    wild: int | None,
+    rules: Rules,
+    chosen: _Best | None,
+    left_out: Card | None = None,
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """The groups of the arrangement the points came from. A hand that pays for every card
-    shows the melds that leave the least deadwood, so the player sees their progress."""
+    shows the melds that leave the least deadwood, so the player sees their progress. With
+    `left_out`, `chosen` arranges these cards and that one of its unmatched cards is not shown
+    (a 14-card hand's discard, see `best_arrangement`)."""
     if chosen is None:
         search = _Search(cards, wild, rules)
         hand = search.hand
@@ -1756,6 +1762,8 @@ def _lay_out(
     else:
         hand = _Hand(cards, wild, rules.ace_points)
     groups, loose, pool = _plan(hand, chosen, rules)
+    if left_out is not None:
+        loose.remove(left_out)
     return _melds(groups, loose, pool, [], wild, rules)
 
 
@@ -1839,9 +1847,15 @@ def best_arrangement(
             return _arrangement(assessment, discard)  # the first show in the order (see above)
         if (assessment.points, index) < (best_points, best_index):
             best, best_points, best_index = assessment, assessment.points, index
-    if best is None:
-        best = _assess(_without_card(cards, order[best_index]), wild, rules, best_points + 1)
-    return _arrangement(best, order[best_index])
+    discard = order[best_index]
+    if best is not None:
+        return _arrangement(best, discard)
+    if cheapest is not None and best_points < rules.score_cap:
+        # The known discard: the 14 cards' cheapest arrangement less that card, no show (any
+        # would have won above), laid out when read.
+        lay_out = partial(_lay_out, tuple(cards), wild, rules, cheapest, discard)
+        return Arrangement._deferred(False, best_points, discard, lay_out)
+    return _arrangement(_assess(_without_card(cards, discard), wild, rules, best_points + 1), discard)
 
 
 def _without_card(cards: list[Card], card: Card) -> list[Card]:
