@@ -573,12 +573,12 @@ def _run_kinds(
     return kinds
 
 
-# Tables list their entries by fewest jokers, then least deadwood, then the most life flags,
-# and last the code itself: a total order, so that a table lists its entries the same way
-# whatever order they were found in (a table made under a lower bound finds them in another
-# order, see `_suit_table`), and an answer never depends on what the memos held before. The
-# codes' place in it after jokers and deadwood:
-_CODE_RANK = [sorted(_CODES, key=lambda code: (-_LEVEL[code], code)).index(code) for code in _CODES]
+def _entry_order(entry: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Fewest jokers, then least deadwood, then the most life flags, and last the code itself:
+    a total order, so that a table lists its entries the same way whatever order they were
+    found in (a table made under a lower bound finds them in another order, see `_suit_table`),
+    and an answer never depends on what the memos held before."""
+    return entry[0], entry[2], -_LEVEL[entry[1]], entry[1]
 
 
 def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
@@ -588,9 +588,7 @@ def _pareto(candidates: dict[int, _E]) -> Sequence[_E]:
         return tuple(candidates.values())
     beaten = [1 << 30] * 12  # beaten[c]: least deadwood kept so far with flags at least c's
     kept: list[_E] = []
-    rank = _CODE_RANK
-    # The order as one int (deadwood stays below 1 << 16): sorted without a call per entry.
-    for _, entry in sorted([(((e[0] << 16) + e[2] << 4) + rank[e[1]], e) for e in candidates.values()]):
+    for entry in sorted(candidates.values(), key=_entry_order):
         deadwood = entry[2]
         if beaten[entry[1]] <= deadwood:
             continue
@@ -659,7 +657,7 @@ def _suit_table(
         )
         _POINTS_MEMO.put(key, table)
         return table
-    least: dict[int, int] = {}  # net jokers * 16 + life code -> least deadwood
+    candidates: dict[int, Entry] = {}
     memo = _POINTS_MEMO
     moves, shift = _moves(counts, x, wild_position, jokers, config)
     for taken, dk, add, dw in moves:
@@ -676,15 +674,14 @@ def _suit_table(
             if nk > jokers:
                 break  # entries come sorted by jokers
             nd = deadwood + dw
-            if nd < bound:
-                reached = nk * 16 + (code if add is None else add[code])
-                if nd < least.get(reached, _UNBOUNDED):
-                    least[reached] = nd
-    if not least:
-        table = _no_table(bound)
-    else:
-        candidates = {reached: (reached >> 4, reached & 15, nd) for reached, nd in least.items()}
-        table = _as_table(_prune(candidates, exact), bound)
+            if nd >= bound:
+                continue
+            ncode = add[code] if add is not None else code
+            key2 = nk * 16 + ncode
+            old = candidates.get(key2)
+            if old is None or nd < old[2]:
+                candidates[key2] = (nk, ncode, nd)
+    table = _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
     _POINTS_MEMO.put(key, table)
     return table
 
@@ -934,18 +931,10 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
     so that each part's table is shared by every suit that holds the same few cards. An Ace
     (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
     held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
-    held = (counts | counts >> 1 | counts >> 2) & _LOWEST_BITS
-    covered = 0  # positions with a held card at most `max_gap` + 1 below them
-    spread = held
-    for _ in range(max_gap + 1):
-        spread <<= _BITS
-        covered |= spread
-    starts = held & ~covered
-    if not starts & (starts - 1):
-        return [counts]  # one part: the common case, found without visiting every position
     clusters: list[int] = []
     current = 0
     previous = -HIGH_ACE
+    held = (counts | counts >> 1 | counts >> 2) & _LOWEST_BITS
     while held:
         low = held & -held
         held ^= low
