@@ -7,7 +7,7 @@ answers, all tables at once. A finished match is replaced by a new table in the 
 
 The players (`--players`): `ai` is `bot.engine.ai` at `--level`, asked through
 `TableService.decide` as the service asks for its own computer seats, so it thinks in the worker
-processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core less one
+processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core
 unless given; 0 thinks on the event loop, as the bot did before). `simple` plays on without
 thinking, to measure the service alone.
 
@@ -57,7 +57,7 @@ from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
 from bot.runtime import start_thinkers, thinker_count, tune_gc
-from bot.service import TableService, seeded
+from bot.service import TableService
 from bot.service.computer import Policy
 from bot.service.thinkers import Thinkers
 from bot.store import Store
@@ -126,7 +126,8 @@ async def run(
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
     store = await Store.open(database)
-    service = TableService(store, random_source=seeded(tables), policy=policy, thinkers=thinkers)
+    # Shuffles from the OS's randomness, as in play (a seeded source costs a seeding per command).
+    service = TableService(store, policy=policy, thinkers=thinkers)
     latencies: list[float] = []
     thinking: list[float] = []
     refused = 0
