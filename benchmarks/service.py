@@ -28,7 +28,11 @@ queueing behind the other tables: with N tables in a closed loop it is about N /
     python benchmarks/service.py [--tables 1,100,1000] [--seconds 10] [--rate 1000]
                                  [--format points] [--players ai|simple] [--level easy|strong]
                                  [--thinkers N] [--gc tuned|default]
-                                 [--database postgresql://...]
+                                 [--database postgresql://...] [--restart-tables 10000]
+
+Then, unless `--restart-tables 0`, issue 13's restart on each database: that many open tables of
+80 moves built and resumed in a fresh process (`benchmarks/resume.py`), since a store format
+changed for speed must keep that target too.
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import resume  # beside this file (Python puts a script's folder on the path)
 
 from bot.engine import ai
 from bot.engine.commands import Command, Declare, Discard, NextDeal, Pick, Source
@@ -232,6 +238,12 @@ def main() -> None:
         "--database",
         help="a postgresql:// URL: every run is made on a fresh schema there too, beside SQLite",
     )
+    parser.add_argument(
+        "--restart-tables",
+        type=int,
+        default=resume.TABLES,
+        help="then a restart with this many open tables is timed, as benchmarks/resume.py does (0: none)",
+    )
     args = parser.parse_args()
     if args.gc == "tuned":
         tune_gc()
@@ -267,6 +279,25 @@ def main() -> None:
             )
     if thinkers is not None:
         thinkers.close()
+    if args.restart_tables:
+        restart_figures(args.restart_tables, args.database)
+
+
+def restart_figures(tables: int, url: str | None) -> None:
+    """Issue 13's restart beside the throughput (a store format made for speed must keep it):
+    `benchmarks/resume.py` with its defaults but the table count, on each database run here."""
+    print(
+        f"restart ({tables} open tables of {resume.MOVES} moves, {resume.FORMAT}; see benchmarks/resume.py):"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        databases: list[Path | str] = [Path(folder) / "restart.db"]
+        if url:
+            databases.append(asyncio.run(fresh_schema(url, f"restart_{os.getpid()}")))
+        for database in databases:
+            r = resume.restart(database, tables, resume.MOVES, resume.DISTINCT, resume.FORMAT)
+            print(f"  {resume.describe(database, r)}", flush=True)
+        if url:
+            asyncio.run(drop_schema(url, f"restart_{os.getpid()}"))
 
 
 if __name__ == "__main__":
