@@ -11,6 +11,9 @@ processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per
 unless given; 0 thinks on the event loop, as the bot did before). `simple` plays on without
 thinking, to measure the service alone.
 
+On PostgreSQL the store takes shard 0 of 1's lease first, as the bot does there, so that every
+write checks it in its transaction as in play.
+
 Latency is the time `TableService.play` takes to return, which includes waiting for the
 table's lock, applying the command, and waiting for its group commit to reach the database
 (the service reports nothing before that). It does not include the computer player's thinking,
@@ -66,9 +69,14 @@ from bot.runtime import start_thinkers, thinker_count, tune_gc
 from bot.service import TableService
 from bot.service.computer import Policy
 from bot.service.thinkers import Thinkers
+from bot.settings import LEASE_SECONDS
 from bot.store import Store
+from bot.store.leases import new_holder
+from bot.store.postgres import PostgresStore
+from bot.store.shards import Shards
 
 SEATS = 4
+ONE_SHARD = Shards(1, (0,))
 
 
 def simple_players(level: str, view: SeatView, rng: random.Random) -> Command:
@@ -132,6 +140,11 @@ async def run(
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
     store = await Store.open(database)
+    leases = None
+    if isinstance(store, PostgresStore):  # as the bot on PostgreSQL, which holds shard 0 of 1 at
+        store.serve_shards(ONE_SHARD)  # least: every write checks the lease in its transaction
+        leases = store.leases(ONE_SHARD, new_holder(), LEASE_SECONDS)
+        await leases.acquire()
     # Shuffles from the OS's randomness, as in play (a seeded source costs a seeding per command).
     service = TableService(store, policy=policy, thinkers=thinkers)
     latencies: list[float] = []
@@ -189,6 +202,8 @@ async def run(
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     pool_cpu = pool_cpu_seconds() - pool_cpu
     commits = store.commits - commits
+    if leases is not None:
+        await leases.release()
     await store.close()
     latencies.sort()
     thinking.sort()
