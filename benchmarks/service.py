@@ -69,7 +69,6 @@ from bot.runtime import start_thinkers, thinker_count, tune_gc
 from bot.service import TableService
 from bot.service.computer import Policy
 from bot.service.thinkers import Thinkers
-from bot.settings import LEASE_SECONDS
 from bot.store import Store
 from bot.store.leases import new_holder
 from bot.store.postgres import PostgresStore
@@ -77,6 +76,7 @@ from bot.store.shards import Shards
 
 SEATS = 4
 ONE_SHARD = Shards(1, (0,))
+LEASE_SECONDS = 3600  # outlives any run, so no keeper renews it (a renewal is one query in 7 s)
 
 
 def simple_players(level: str, view: SeatView, rng: random.Random) -> Command:
