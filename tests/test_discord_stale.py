@@ -25,6 +25,9 @@ from bot.discord.bot import RummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 
 pytest_plugins = ("discord_double.fixtures",)
+# These tests follow the turn mention itself: every person is mentioned at once, not held back
+# while they watch their hand DM (`test_discord_turn_mentions`).
+AT_ONCE = {"mention_watching_after": 0}
 
 
 def live_controls(message) -> list[str]:
@@ -44,11 +47,12 @@ def discard_options(message) -> int:
 
 
 def live_mentions(double) -> list:
-    return [m for m in double.messages_to(double.channel_id) if "your turn" in m.content]
+    """The turn mentions in the channel ("<@id>, your turn"; a private hand there says "Not your turn")."""
+    return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
 
 
 async def three_players(double, bot_runner, tmp_path, clock):
-    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
     users = [double.user(name) for name in ("alice", "bob", "carol")]
     table = await start_table(double, bot, *users)
     return bot, table, users
@@ -80,7 +84,7 @@ async def test_after_a_restart_every_seated_players_dm_shows_their_current_hand(
         if user is to_act:
             assert "Your turn" in dm.content and live_controls(dm)
         else:  # the last mover included: no old "Discard a card", no live controls
-            assert f"Waiting for {to_act.name}" in dm.content and not live_controls(dm), (seat, dm.content)
+            assert "Not your turn" in dm.content and not live_controls(dm), (seat, dm.content)
     # Table message and the player to act first; the others' DMs after.
     edits = [r for r in double.requests[marker:] if r.method == "PATCH" and "/messages/" in r.path]
     table_edit = next(i for i, r in enumerate(edits) if r.channel_id == channel)
@@ -104,7 +108,7 @@ async def test_a_move_made_with_a_slash_command_brings_the_players_dm_up_to_date
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
     await settle(bot)
     dm = double.dms_to(mover)[-1]
-    assert "Waiting for" in dm.content and not live_controls(dm)
+    assert "Not your turn" in dm.content and not live_controls(dm)
 
 
 @pytest.mark.parametrize("path", ["confirmed button", "slash command"])
@@ -138,7 +142,7 @@ async def test_the_turn_mention_goes_when_nobodys_turn_is_left(
 ):
     """A drop by one of two players ends the deal: the match (Points) or the deal (Pool)."""
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), **AT_ONCE))
     alice, bob = double.user("alice"), double.user("bob")
     lobby, table_id = await open_table(double, bot, alice, bob, fmt=fmt)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
@@ -157,7 +161,7 @@ async def test_after_a_restart_the_old_turn_mention_is_found_and_edited_leaving_
     bot, _, users = await three_players(double, bot_runner, tmp_path, clock)
     (before,) = live_mentions(double)
     edits = len(double.requests_matching("PATCH", rf"/channels/\d+/messages/{before.id}"))
-    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
     await settle(bot)
     (after,) = live_mentions(double)
     assert after.id == before.id and not double.deleted_messages
@@ -228,7 +232,7 @@ def bot_thinking_for(tmp_path, clock, seconds: float) -> RummyBot:
             on_events=on_events,
         )
 
-    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0)
+    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0, **AT_ONCE)
 
 
 async def test_a_computer_players_turn_resumes_promptly_after_a_restart(discord_double, bot_runner, tmp_path):
@@ -309,7 +313,7 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
     discord_double, bot_runner, tmp_path, concurrency
 ):
     double, clock = discord_double, ManualClock()
-    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
     alice, bob = double.user("alice"), double.user("bob")
     channels = [double.add_channel(f"table-{n}") for n in range(3)]
     for channel in channels:  # started 10 s apart: their deadlines in this order...
@@ -324,7 +328,7 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
     await bot.service.play(channels[0], mover.id, {"command": "discard", "card": card})  # ...but this one's
     marker = len(double.requests)
 
-    restarted = make_bot(tmp_path, clock, republish_concurrency=concurrency)
+    restarted = make_bot(tmp_path, clock, republish_concurrency=concurrency, **AT_ONCE)
     bot = await bot_runner.restart(bot, restarted)
     await settle(bot)
     posts = [r for r in double.requests[marker:] if r.method == "POST" and r.channel_id in channels]
@@ -334,4 +338,4 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
         assert shown == [channels[1], channels[2], channels[0]]
     for channel in channels:  # every table message posted anew, with its turn mention
         assert any(m.files for m in double.messages_to(channel))
-        assert any("your turn" in m.content for m in double.messages_to(channel))
+        assert any(", your turn" in m.content for m in double.messages_to(channel))

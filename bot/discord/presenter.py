@@ -36,7 +36,6 @@ from bot.engine.events import (
     Left,
     MissedTurn,
     Picked,
-    Reshuffled,
     Turn,
     WrongShow,
 )
@@ -45,12 +44,12 @@ from bot.engine.match import MatchPhase
 from bot.game_words import format_title
 from bot.hand_layout import HandLayout
 from bot.i18n import EN, N_, Words
-from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import Table, TableEvent, visible_events
 from bot.service.events import Damaged, Deadline, Resumed
+from bot.settings import MENTION_WATCHING_AFTER
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -77,6 +76,12 @@ PICTURES_PER_SECOND = 20.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
+# The stored key of a posted message still to be deleted (an old turn mention): `delete:` its
+# server, its id. Remembered before anything else takes its place, forgotten once it is gone, so
+# a restart that comes first (a crash, an outage) deletes it: the restart of the process serving
+# that server (sharded, each touches its own servers' channels only). Not under its table's key:
+# it outlives the table.
+TO_DELETE = "delete"
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
 # more would only queue behind the request budget, ahead of live play.
@@ -90,14 +95,22 @@ class Presenter:
         edit_delay: float = 0.8,
         republish_concurrency: int = REPUBLISH_CONCURRENCY,
         request_budget: float | None = None,
+        mention_watching_after: float = MENTION_WATCHING_AFTER,
     ) -> None:
         """`request_budget`: the requests per second this process may send Discord (see
-        `RequestBudget`; None: no limit of its own, only Discord's)."""
+        `RequestBudget`; None: no limit of its own, only Discord's). `mention_watching_after`:
+        the share of their turn's clock after which a person watching their hand DM is
+        mentioned all the same (see `_ping_turn`; 0: at once, as anyone else)."""
         self.bot = bot
+        self.mention_watching_after = mention_watching_after
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
         self.republish_concurrency = republish_concurrency
         self.budget = RequestBudget(request_budget)
         self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
+        # user -> their DM channel's id: a new hand DM is then one request, where discord.py may
+        # need two more (the user, whom it keeps only while referenced, and the DM channel, of
+        # which it keeps the latest 128)
+        self.dm_channels: dict[int, int] = {}
         self._shown: dict[int, Shown] = {}
         self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
 
@@ -138,6 +151,9 @@ class Presenter:
             shown.hand_looks[user_id] = looks
         if press is not None:
             shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
+            shown.watched[user_id] = self.bot.service.clock.now()
+            if shown.mention_user == user_id and shown.mention_later is not None:
+                shown.mention_later.cancel()  # they are here: no mention this turn
 
     def lags(self) -> list[float]:
         """How stale the latest table messages were when edited: seconds from the first change
@@ -157,11 +173,20 @@ class Presenter:
     async def restore(self) -> None:
         """After a restart: the table messages, hand DMs and turn mentions of the resumed tables
         are found again (their old buttons already work; an old mention is deleted when the
-        next one is posted), and recent DM refusals are not retried."""
+        next one is posted), old mentions whose deletion was cut short are deleted, and recent DM
+        refusals are not retried."""
         store = self.bot.store
         active = {table.id for table in self.bot.service.tables()}
-        for key, (channel_id, message_id) in (await store.posted_messages()).items():
+        posted = await store.posted_messages()
+        doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
+        ownership = self.bot.ownership
+        for key, (channel_id, message_id) in posted.items():
             parts = key.split(":")
+            if parts[0] == TO_DELETE:  # its deletion was cut short: the process serving it deletes it
+                if ownership is None or ownership.shards.owns(int(parts[1])):
+                    old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+                    self.bot.in_background(self._delete_old_ping(None, key, old))
+                continue
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -170,7 +195,8 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
-            elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
+                self.dm_channels[int(parts[3])] = channel_id
+            elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
@@ -193,6 +219,8 @@ class Presenter:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
         shown = self._shown.pop(table_id, None)
+        if shown is not None and shown.mention_later is not None:
+            shown.mention_later.cancel()
         if shown is not None and shown.ping is not None:
             await self._spend_in_channel(shown, urgent=True)
             with contextlib.suppress(discord.HTTPException):
@@ -321,7 +349,7 @@ class Presenter:
                 shown.moves.clear()
                 shown.layouts.clear()  # last deal's groups mean nothing now
             if isinstance(event, Event):
-                shown.moves.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
+                shown.note_move(event, names)
             clock = event.clock if isinstance(event, Resumed) else event
             if isinstance(clock, Deadline) and clock.deadline:
                 shown.deadline = (clock.seat, float(clock.deadline))
@@ -331,10 +359,6 @@ class Presenter:
                 hands.update(self._seats_in_deal(table))
             elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
-            elif isinstance(event, Reshuffled):
-                shown.moves.append(
-                    _("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`")
-                )
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
@@ -392,18 +416,23 @@ class Presenter:
         now = self.bot.service.clock.now()
         if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
-        message = await self._hand_message(table, seat, user_id)
+        message = await self.hand_message(table, seat, user_id)
         shown = self.shown(table.id)
         existing = shown.hands.get(user_id)
         before = shown.hand_looks.pop(user_id, None)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 _ = await self.bot.readers.user(user_id, table.record.guild_id)
+                over = _("This deal is over: see the result in the channel.")
+                press = self._live_press(shown, user_id)
+                if press is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await press.edit_original_response(content=over, view=None)
+                        return
+                    shown.presses.pop(user_id, None)
                 await self.budget.spend(urgent=True)
                 with contextlib.suppress(discord.NotFound):
-                    await existing.edit(
-                        content=_("This deal is over: see the result in the channel."), view=None
-                    )
+                    await existing.edit(content=over, view=None)
             return
         looks = message.looks()
         try:
@@ -411,17 +440,14 @@ class Presenter:
                 with contextlib.suppress(discord.NotFound):
                     await self._edit_hand(table, seat, shown, user_id, existing, message, before)
                     return
-            user = self.bot.get_user(user_id)
-            if user is None:
-                await self.budget.spend(urgent=True)
-                user = await self.bot.fetch_user(user_id)
             view = message.view or discord.utils.MISSING
             file = await message.file()
-            if user.dm_channel is None:  # opening the DM channel is a request of its own
-                await self.budget.spend(urgent=True)
+            dm = await self._dm_channel(user_id)
             await self.budget.spend(urgent=True)
-            sent = await user.send(content=message.content, file=file, view=view)
+            sent = await dm.send(content=message.content, file=file, view=view)
+            self.dm_channels[user_id] = sent.channel.id
             shown.hands[user_id] = sent
+            shown.watched[user_id] = now  # a new DM notifies them
             shown.hand_looks[user_id] = looks
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
@@ -445,8 +471,31 @@ class Presenter:
                 ),
             )
 
-    async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
-        """The hand DM as `user_id` reads it: their deck colours, their language."""
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """Where the user's DMs go: the channel known from an earlier DM, else the user's own
+        (fetched, and the DM channel opened, each a request, if discord.py does not have it)."""
+        known = self.dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        user = self.bot.get_user(user_id)
+        if user is None:
+            await self.budget.spend(urgent=True)
+            user = await self.bot.fetch_user(user_id)
+        if user.dm_channel is None:  # opening the DM channel is a request of its own
+            await self.budget.spend(urgent=True)
+        return user
+
+    def _live_press(self, shown: Shown, user_id: int) -> Interaction | None:
+        """The user's last press in their hand DM, while its token can still edit the DM."""
+        press, until = shown.presses.get(user_id, (None, 0.0))
+        if press is not None and asyncio.get_running_loop().time() >= until:
+            shown.presses.pop(user_id, None)
+            return None
+        return press
+
+    async def hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+        """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
+        built here for the presenter's edits and their own presses alike."""
         settings = await self.bot.preferences.user(user_id)
         _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
@@ -467,10 +516,7 @@ class Presenter:
         through their last press in it while its token lasts (outside Discord's global limit),
         else as a message edit the request budget allows. A move made while waiting for the
         budget is shown by this edit (the message is built again once it may go)."""
-        press, until = shown.presses.get(user_id, (None, 0.0))
-        if press is not None and asyncio.get_running_loop().time() >= until:
-            shown.presses.pop(user_id, None)
-            press = None
+        press = self._live_press(shown, user_id)
         spent = press is not None  # nothing to spend: a press's edits are outside the limit
         while True:
             looks = message.looks()
@@ -485,7 +531,7 @@ class Presenter:
             spent = True
             if table.turn_token() == turn:
                 break
-            latest = await self._hand_message(table, seat, user_id)
+            latest = await self.hand_message(table, seat, user_id)
             if latest is None:
                 return
             message = latest
@@ -510,7 +556,24 @@ class Presenter:
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
 
-    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
+    def server_language_changed(self, guild_id: int) -> None:
+        """The server's posts speak another language now: its open tables' messages are drawn
+        again by their usual refresh (moves, picture and turn mention included), and the hand DMs
+        of the players who follow the server's language are edited in the background."""
+        for table in self.bot.service.tables():
+            if table.record.guild_id == guild_id:
+                self.schedule_table_refresh(table.id)
+                self.bot.in_background(self._hands_in_server_language(table))
+
+    async def _hands_in_server_language(self, table: Table) -> None:
+        async with self.shown(table.id).showing:
+            for seat, sitter in enumerate(table.record.seats):
+                if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
+                    await self._guard(table, self.send_hand(table, seat))
+
+    async def _ping_turn(
+        self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
+    ) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
         does not already name is posted anew (and the old mention deleted after, at the table
@@ -520,7 +583,15 @@ class Presenter:
         so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
         that the computer players are playing is left to the table's refresh loop, so a turn
         that comes back to the person before it runs costs no edit at all. Called under the
-        table's `showing` lock: two publishes never replace one mention twice."""
+        table's `showing` lock: two publishes never replace one mention twice.
+
+        A person who pressed in their hand DM within the table's turn clock, or was sent it anew
+        (which Discord notifies), is watching it, and sees their turn there (edited through
+        their press, outside Discord's global limit): with `hold` their mention, two requests
+        against the limit, is held back until `mention_watching_after` of their clock has gone
+        without a press in the DM (`_mention_later`), and a mention naming someone else is
+        deleted meanwhile, at the lower priority. A change at that priority waits for its request
+        outside the lock (`_ping_turn_later`), and comes back `spent`."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
@@ -533,6 +604,19 @@ class Presenter:
                 await self.forget(f"table:{table.id}:ping")
             return
         user_id = table.record.seats[deal.turn].user_id
+        if (
+            hold
+            and user_id is not None
+            and shown.ping_user != user_id
+            and self._watching(shown, user_id, deal)
+        ):
+            self._mention_later(table, shown, user_id, deal)
+            if shown.ping is not None:
+                named, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+                await self.remember(_to_delete(table, named), named.channel.id, named.id)
+                await self.forget(f"table:{table.id}:ping")
+                self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, named), named))
+            return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
             if urgent or shown.ping is None:
@@ -550,7 +634,13 @@ class Presenter:
             words = f"{turn} {hint}"
         if shown.ping_words == words:
             return
-        await self._spend_in_channel(shown, urgent=urgent)
+        if not urgent and not spent:
+            if not shown.ping_later:
+                shown.ping_later = True
+                self.bot.in_background(self._ping_turn_later(table, shown))
+            return
+        if not spent:
+            await self._spend_in_channel(shown, urgent=urgent)
         if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
             try:
                 await shown.ping.edit(content=words)
@@ -567,14 +657,76 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
+        if old is not None:  # stored to delete before the new mention takes its place in the store
+            await self.remember(_to_delete(table, old), old.channel.id, old.id)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, old))
+            self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
 
-    async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
+    async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
+        """A change of the mention at the table edits' priority (the computer players are
+        playing, say): on a busy bot its request waits long, and the table's next moves must
+        not wait behind it for the table's lock."""
+        try:
+            await self._spend_in_channel(shown, urgent=False)
+        finally:
+            shown.ping_later = False
+        async with shown.showing:
+            await self._guard(table, self._ping_turn(table, shown, urgent=False, spent=True))
+
+    def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
+        """Whether the person pressed in their hand DM, or was sent it, within the table's turn
+        clock."""
+        watched = shown.watched.get(user_id)
+        now = self.bot.service.clock.now()
+        return (
+            self.mention_watching_after > 0
+            and watched is not None
+            and now - watched <= deal.rules.turn_seconds
+        )
+
+    def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
+        """Once per turn: the mention is posted after `mention_watching_after` of the clock now
+        running, unless the person pressed in their DM since (`hand_shown_by_press` calls it
+        off), or the turn passed."""
+        turn = table.turn_token()
+        if shown.mention_turn == turn:
+            return
+        if shown.mention_later is not None:
+            shown.mention_later.cancel()
+        delay = self.mention_watching_after * deal.clock_seconds
+        shown.mention_turn, shown.mention_user = turn, user_id
+        shown.mention_later = asyncio.get_running_loop().create_task(
+            self._mention_if_idle(table.id, shown, turn, delay)
+        )
+
+    async def _mention_if_idle(self, table_id: int, shown: Shown, turn: str | None, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with shown.showing:
+            table = self.table(table_id)
+            if table is None or table.turn_token() != turn:
+                return
+            await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+
+    def call_off_mentions(self) -> None:
+        """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
+        for shown in self._shown.values():
+            if shown.mention_later is not None:
+                shown.mention_later.cancel()
+
+    async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
+        """Deletes a turn mention that is no longer current (stored under `key`, see
+        `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
+        kept, for the next restart to try again."""
         await self._spend_in_channel(shown, urgent=False)
-        with contextlib.suppress(discord.HTTPException):
+        try:
             await old.delete()
+        except discord.DiscordServerError as error:
+            log.warning("could not delete the old turn mention %s: %s", old.id, error)
+            return
+        except discord.HTTPException:  # gone already, or never to be deleted (its channel is)
+            pass
+        await self.forget(key)
 
     # ----------------------------------------------------------------- the table message
 
@@ -749,8 +901,8 @@ class Presenter:
                 lines.append(_("The next deal starts {when}.", when=f"<t:{int(deadline)}:R>"))
             else:
                 lines.append(_("The next deal starts soon."))
-        if shown.moves:
-            lines.append("\n".join(f"› {line}" for line in shown.moves))
+        if moves := shown.move_lines(names, _):
+            lines.append("\n".join(f"› {line}" for line in moves))
         if scene is None:
             return "\n".join(lines), [], None
         png = await asyncio.to_thread(render_table, scene)
@@ -820,6 +972,11 @@ def _to_act(table: Table | None) -> int | None:
     match = table.match if table is not None else None
     deal = match.deal if match is not None else None
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
+
+
+def _to_delete(table: Table, message: Posted) -> str:
+    """The stored key of a message of `table` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{table.record.guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:
