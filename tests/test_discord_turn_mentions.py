@@ -74,21 +74,28 @@ async def test_a_person_watching_their_dm_is_mentioned_once_their_share_of_the_c
     assert table.match.deal.turn == [alice, bob].index(first)  # still their turn, as mentioned
 
 
-async def test_a_press_in_the_dm_calls_the_held_back_mention_off(
+async def test_a_press_in_the_dm_puts_the_held_back_mention_off_and_an_idle_person_is_mentioned(
     discord_double: DiscordDouble, bot_runner, tmp_path
 ):
+    """A press that is not a whole move (a pick) shows the person is there, but not that they
+    stay: the mention waits its share of the clock from that press, and then comes, rather than
+    never (their turn would otherwise run out on the clock with no mention at all)."""
     double = discord_double
-    share = 0.05  # of the points clock's 30 s: 1.5 s without a move
+    share = 0.05  # of the points clock's 30 s: 1.5 s without a press
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=share))
     alice, bob = double.user("alice"), double.user("bob")
     table = await start_table(double, bot, alice, bob)
     first = (alice, bob)[table.match.deal.turn]
     hand = hand_message(double, first)
+    await asyncio.sleep(share * table.match.deal.rules.turn_seconds / 2)
     await double.press_button(first, hand, button(hand, "closed"))  # a pick: still their turn
     await settle(bot)
+    picked = asyncio.get_running_loop().time()
 
-    await asyncio.sleep(share * table.match.deal.rules.turn_seconds + 0.5)
-    assert table.match.deal.turn == [alice, bob].index(first) and mentions_of(double, first) == []
+    await double.wait_for(lambda: mentions_of(double, first), timeout=5)  # idle since the pick
+    waited = asyncio.get_running_loop().time() - picked
+    assert waited >= share * table.match.deal.rules.turn_seconds  # counted from the press
+    assert table.match.deal.turn == [alice, bob].index(first)
 
 
 BUDGET = 10.0  # the bot's share of requests per second, and the double's global limit: a
