@@ -88,9 +88,9 @@ async def test_a_press_in_the_dm_puts_the_held_back_mention_off_and_an_idle_pers
     first = (alice, bob)[table.match.deal.turn]
     hand = hand_message(double, first)
     await asyncio.sleep(share * table.match.deal.rules.turn_seconds / 2)
+    picked = asyncio.get_running_loop().time()
     await double.press_button(first, hand, button(hand, "closed"))  # a pick: still their turn
     await settle(bot)
-    picked = asyncio.get_running_loop().time()
 
     await double.wait_for(lambda: mentions_of(double, first), timeout=5)  # idle since the pick
     waited = asyncio.get_running_loop().time() - picked
