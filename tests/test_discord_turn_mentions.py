@@ -121,3 +121,33 @@ async def test_requests_outside_the_presenter_are_held_on_the_wire_within_the_bu
     assert limits.given == []
     sent = sorted(r.at for r in double.requests if r.method == "POST" and r.path.endswith("/messages"))
     assert len(sent) == posts and sent[-1] - sent[0] >= 2.0  # spread over two seconds and more
+
+
+async def test_while_requests_are_held_on_the_wire_the_budget_still_lets_urgent_ones_first(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    """A request is counted from leaving until a second after its answer, so the wire lets
+    fewer through in a second than the budget hands out: under load requests pile up there, in
+    the order they came. A table edit given its token then goes before a hand DM or mention
+    asked for later, and the queue grows. The budget hands out no token while requests are held
+    on the wire, so what waits, waits in its queue, urgent first."""
+    double = discord_double
+    budget = 2.0  # requests per second: two at once fill the wire for a second
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), request_budget=budget))
+    channel = bot.get_partial_messageable(double.channel_id)
+    await asyncio.sleep(1.5)  # what start-up sent has left the wire, and a token is saved up
+
+    async def send(words: str, *, urgent: bool | None) -> None:
+        if urgent is not None:  # the presenter's way: a token first
+            await bot.presenter.budget.spend(urgent=urgent)
+        await channel.send(words)
+
+    filling = [asyncio.create_task(send(f"other {n}", urgent=None)) for n in range(3)]
+    await double.wait_for(lambda: len(double.messages_to(double.channel_id)) >= 2)  # third held
+    edit = asyncio.create_task(send("table edit", urgent=False))
+    await asyncio.sleep(0.05)
+    dm = asyncio.create_task(send("urgent", urgent=True))
+    await asyncio.gather(*filling, edit, dm)
+
+    order = [m.content for m in double.messages_to(double.channel_id)]
+    assert order.index("urgent") < order.index("table edit")
