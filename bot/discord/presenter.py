@@ -215,16 +215,15 @@ class Presenter:
         except Exception:
             log.exception("could not remember message %s", key)
 
-    async def _forget(self, table_id: int) -> None:
+    async def _forget(self, table: Table) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
+        table_id = table.id
         shown = self._shown.pop(table_id, None)
         if shown is not None and shown.mention_later is not None:
             shown.mention_later.cancel()
         if shown is not None and shown.ping is not None:
-            await self._spend_in_channel(shown, urgent=True)
-            with contextlib.suppress(discord.HTTPException):
-                await shown.ping.delete()
+            await self._retire_mention(table_id, table.record.guild_id, shown, urgent=True)
         await self.forget(f"table:{table_id}")
 
     async def forget(self, key: str) -> None:
@@ -597,11 +596,7 @@ class Presenter:
         deal = match.deal if live and match is not None else None
         if deal is None:
             if shown.ping is not None:
-                previous, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
-                await self._spend_in_channel(shown, urgent=True)
-                with contextlib.suppress(discord.HTTPException):
-                    await previous.delete()
-                await self.forget(f"table:{table.id}:ping")
+                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=True)
             return
         user_id = table.record.seats[deal.turn].user_id
         if (
@@ -612,10 +607,7 @@ class Presenter:
         ):
             self._mention_later(table, shown, user_id, deal)
             if shown.ping is not None:
-                named, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
-                await self.remember(_to_delete(table, named), named.channel.id, named.id)
-                await self.forget(f"table:{table.id}:ping")
-                self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, named), named))
+                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=False)
             return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
@@ -657,11 +649,15 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
-        if old is not None:  # stored to delete before the new mention takes its place in the store
-            await self.remember(_to_delete(table, old), old.channel.id, old.id)
+        if old is None:
+            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+            return
+        key = _to_delete(table.record.guild_id, old)
+        await self.remember(key, old.channel.id, old.id)  # before the new one takes its place in the store
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
-        if old is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
+        self.bot.in_background(
+            self._delete_old_ping(shown, key, old)
+        )  # not under the lock: the next move's requests go first
 
     async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
@@ -714,11 +710,28 @@ class Presenter:
             if shown.mention_later is not None:
                 shown.mention_later.cancel()
 
-    async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
+    async def _retire_mention(self, table_id: int, guild_id: int, shown: Shown, *, urgent: bool) -> None:
+        """The turn mention goes: stored to delete before it is forgotten as the table's, so that
+        a restart that comes first deletes it; deleted now if `urgent`, else in the background
+        at the lower priority."""
+        old, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+        if old is None:
+            return
+        key = _to_delete(guild_id, old)
+        await self.remember(key, old.channel.id, old.id)
+        await self.forget(f"table:{table_id}:ping")
+        if urgent:
+            await self._delete_old_ping(shown, key, old, urgent=True)
+        else:
+            self.bot.in_background(self._delete_old_ping(shown, key, old))
+
+    async def _delete_old_ping(
+        self, shown: Shown | None, key: str, old: Posted, *, urgent: bool = False
+    ) -> None:
         """Deletes a turn mention that is no longer current (stored under `key`, see
         `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
         kept, for the next restart to try again."""
-        await self._spend_in_channel(shown, urgent=False)
+        await self._spend_in_channel(shown, urgent=urgent)
         try:
             await old.delete()
         except discord.DiscordServerError as error:
@@ -773,7 +786,7 @@ class Presenter:
             if table is None or not table.record.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
         if table is not None and not table.record.status.active:
-            await self._forget(table_id)
+            await self._forget(table)
 
     def picture_interval(self) -> float:
         """How long a table picture stands before it is drawn again: longer as more tables
@@ -974,9 +987,9 @@ def _to_act(table: Table | None) -> int | None:
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
 
 
-def _to_delete(table: Table, message: Posted) -> str:
-    """The stored key of a message of `table` still to be deleted (see `TO_DELETE`)."""
-    return f"{TO_DELETE}:{table.record.guild_id}:{message.id}"
+def _to_delete(guild_id: int, message: Posted) -> str:
+    """The stored key of a message in a channel of `guild_id` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:
