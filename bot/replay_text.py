@@ -115,6 +115,7 @@ def replay_content(replayed: ReplayedDeal, step: ReplayStep, _: Words = EN) -> s
 
 
 ANIMATION_NOTE = N_("The whole deal, move by move:")
+ANIMATIONS_BUSY = N_("Many replays are being animated right now: step through this one with the buttons.")
 ANIMATION_TOO_LARGE = N_("This deal is too long to send as one animation: step through it with the buttons.")
 
 

@@ -3,6 +3,8 @@ replayed privately frame by frame (each frame the picture of the replayed engine
 buttons stepping forward and back, a running deal refused, a forged or outside press refused
 privately, and the history naming the deals to replay; each in the asker's language."""
 
+import asyncio
+
 import pytest
 from discord_double import DiscordDouble
 from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
@@ -244,3 +246,22 @@ async def test_an_animation_waiting_when_the_bot_stops_is_not_made(tmp_path):
     bot.closing = True
     with pytest.raises(ShuttingDownError):
         await bot.replay_presenter._animation(replayed, False, EN)
+
+
+async def test_past_a_few_animations_waiting_another_is_declined(tmp_path, monkeypatch):
+    """Animations are made one at a time, each up to seconds of work: past `ANIMATIONS_WAITING`
+    asked for and not begun, one more is declined at once with a word (the frames still step),
+    rather than answered minutes later; one already made is still sent."""
+    replay = replay_deal(played_record(3))
+    refs = [DealRef(1, number) for number in range(1, replay_presenter.ANIMATIONS_WAITING + 3)]
+    deals = [ReplayedDeal(ref, "points", ("Asha", "Bilal", "Chen"), 0.0, replay) for ref in refs]
+    monkeypatch.setattr(replay_presenter, "animation", lambda replayed, *_: str(replayed.ref).encode())
+    presenter = RummyBot(tmp_path / "rummy.db").replay_presenter
+    assert await presenter._animation(deals[0], False, EN) == b"1-1"  # made and kept
+    async with presenter._animating:  # one being made: the rest wait their turn
+        waiting = [asyncio.create_task(presenter._animation(deal, False, EN)) for deal in deals[1:-1]]
+        await asyncio.sleep(0)
+        assert await presenter._animation(deals[-1], False, EN) == replay_presenter.ANIMATIONS_BUSY
+        assert await presenter._animation(deals[0], False, EN) == b"1-1"
+    assert await asyncio.gather(*waiting) == [str(ref).encode() for ref in refs[1:-1]]
+    assert await presenter._animation(deals[-1], False, EN) == str(refs[-1]).encode()

@@ -44,7 +44,8 @@ def discard_options(message) -> int:
 
 
 def live_mentions(double) -> list:
-    return [m for m in double.messages_to(double.channel_id) if "your turn" in m.content]
+    """The turn mentions in the channel ("<@id>, your turn"; a private hand there says "Not your turn")."""
+    return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
 
 
 async def three_players(double, bot_runner, tmp_path, clock):
@@ -80,7 +81,7 @@ async def test_after_a_restart_every_seated_players_dm_shows_their_current_hand(
         if user is to_act:
             assert "Your turn" in dm.content and live_controls(dm)
         else:  # the last mover included: no old "Discard a card", no live controls
-            assert f"Waiting for {to_act.name}" in dm.content and not live_controls(dm), (seat, dm.content)
+            assert "Not your turn" in dm.content and not live_controls(dm), (seat, dm.content)
     # Table message and the player to act first; the others' DMs after.
     edits = [r for r in double.requests[marker:] if r.method == "PATCH" and "/messages/" in r.path]
     table_edit = next(i for i, r in enumerate(edits) if r.channel_id == channel)
@@ -104,7 +105,7 @@ async def test_a_move_made_with_a_slash_command_brings_the_players_dm_up_to_date
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
     await settle(bot)
     dm = double.dms_to(mover)[-1]
-    assert "Waiting for" in dm.content and not live_controls(dm)
+    assert "Not your turn" in dm.content and not live_controls(dm)
 
 
 @pytest.mark.parametrize("path", ["confirmed button", "slash command"])
@@ -334,4 +335,4 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
         assert shown == [channels[1], channels[2], channels[0]]
     for channel in channels:  # every table message posted anew, with its turn mention
         assert any(m.files for m in double.messages_to(channel))
-        assert any("your turn" in m.content for m in double.messages_to(channel))
+        assert any(", your turn" in m.content for m in double.messages_to(channel))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import channel_of, confirm_view, drop_view, finish_id
-from bot.discord.hands import HandMessage, build_hand_message
+from bot.discord.hands import HandMessage
 from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
@@ -82,15 +82,21 @@ class Actions:
         try:
             await work()
         except RummyError as error:
-            _ = await self.bot.readers.asker(interaction)
+            _ = await self.reader(interaction, table_id)
             await self.tell(interaction, self.in_words(error, table_id, interaction, _))
         except Exception:
             log.exception("table %s: interaction %s failed", table_id, interaction.id)
-            await self.tell(interaction, (await self.bot.readers.asker(interaction))(APOLOGY))
+            await self.tell(interaction, (await self.reader(interaction, table_id))(APOLOGY))
         finally:
             self.in_flight -= 1
             if self.in_flight == 0:
                 self._idle.set()
+
+    async def reader(self, interaction: discord.Interaction[Any], table_id: int | None) -> Words:
+        """The asker's words: a press in their hand DM is answered as the DM speaks (a DM has no
+        server of its own: the table's is the one `Readers.user` falls back on)."""
+        table = self.presenter.table(table_id) if table_id is not None else None
+        return await self.bot.readers.asker(interaction, table.record.guild_id if table is not None else None)
 
     def in_words(
         self, error: RummyError, table_id: int | None, interaction: discord.Interaction[Any], _: Words
@@ -168,12 +174,9 @@ class Actions:
     async def own_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int
     ) -> HandMessage | None:
-        user_id = interaction.user.id
-        layout = self.presenter.layout(table.id, user_id)
-        deadline = self.presenter.deadline_for(table.id, seat)
-        settings = await self.bot.preferences.user(user_id)
-        _ = await self.bot.readers.asker(interaction)
-        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _)
+        """The person's hand as their DM shows it, whichever path edits that DM."""
+        await self.bot.readers.seen(interaction)
+        return await self.presenter.hand_message(table, seat, interaction.user.id)
 
     async def send_private_hand(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, when_none: str
@@ -197,7 +200,7 @@ class Actions:
             if in_dm:
                 self.presenter.hand_shown_by_press(table.id, interaction.user.id, None)
             if message is None:
-                _ = await self.bot.readers.asker(interaction)
+                _ = await self.reader(interaction, table.id)
                 await interaction.edit_original_response(
                     content=_("This deal is over."), attachments=[], view=None
                 )
@@ -292,7 +295,7 @@ class Actions:
             raise RummyError("You are not playing a deal at this table.")
         deal.verify_drop(seat)  # an IllegalActionError, answered privately like every RummyError
         cost = deal.drop_cost(seat)
-        _ = await self.bot.readers.asker(interaction)
+        _ = await self.reader(interaction, table.id)
         if not deal.seats[seat].has_picked:
             question = _(
                 "Drop out of this deal? It costs **{points} points** (a first drop, before your first pick).",
@@ -311,7 +314,7 @@ class Actions:
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.play(interaction, table, Drop, turn)
             await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
-            _ = await self.bot.readers.asker(interaction)
+            _ = await self.reader(interaction, table.id)
             await interaction.followup.send(_("You dropped out of this deal."), ephemeral=True)
 
         await self.guarded(interaction, table_id, work)
@@ -322,7 +325,7 @@ class Actions:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
         declaration, deal = self.declaration(table, interaction.user.id)
         judgement = judge_groups(declaration.groups, deal.wild_rank, deal.rules)
-        _ = await self.bot.readers.asker(interaction)
+        _ = await self.reader(interaction, table.id)
         shown = "\n".join(
             f"• {_(GROUP_NAMES[kind])}: " + " ".join(card.pretty for card in group)
             for group, kind in zip(declaration.groups, judgement.kinds, strict=True)
@@ -373,7 +376,7 @@ class Actions:
             events = await self.play(interaction, table, lambda seat: declaration, turn)
             await self.presenter.publish(events)
             shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
-            _ = await self.bot.readers.asker(interaction)
+            _ = await self.reader(interaction, table.id)
             verdict = reason_words(shows[0].reason or "", _) if shows else ""
             await interaction.followup.send(f"{_('Declared.')} {verdict}".strip(), ephemeral=True)
 

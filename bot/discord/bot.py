@@ -30,6 +30,7 @@ from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
+from bot.i18n import N_
 from bot.metrics import Metrics
 from bot.service import (
     LeagueEvent,
@@ -52,7 +53,7 @@ log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
 USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
-STALE = "That button is from an earlier turn: use the latest message (or `/rummy hand`)."
+STALE = N_("That button is from an earlier turn: use the latest message (or `/rummy hand`).")
 # How long a clean shutdown waits for what is in flight (moves being saved, then announced) before
 # closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
 # announced, and a restart shows every table again, so what is cut short is only an edit.
@@ -243,7 +244,8 @@ class RummyBot(commands.Bot):
             if getattr(child, "custom_id", None)
         }
         if custom_id not in current and not interaction.response.is_done():
-            await interaction.response.send_message(STALE, ephemeral=True)
+            _ = await self.readers.asker(interaction)
+            await interaction.response.send_message(_(STALE), ephemeral=True)
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:
         """The service's clock must not wait on Discord: showing its events runs on its own."""

@@ -399,9 +399,7 @@ class RummyCog(
                     server = await preferences.set_server_language(
                         interaction.guild_id, language.value, can_manage=can_manage
                     )
-                    for table in self.bot.service.tables():  # their table messages speak it now
-                        if table.record.guild_id == interaction.guild_id:
-                            self.bot.presenter.schedule_table_refresh(table.id)
+                    self.bot.presenter.server_language_changed(interaction.guild_id)
                 _ = await self.bot.readers.asker(interaction)
                 if rules is not None or language is not None:
                     lines.append(_("Saved."))

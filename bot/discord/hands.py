@@ -17,12 +17,18 @@ from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
 from bot.game_words import format_title
 from bot.hand_layout import HandLayout
-from bot.i18n import EN, Words
+from bot.i18n import EN, N_, Words
 from bot.rules_text import wild_words
 from bot.scenes import hand_scene
 from bot.service import Table
 from render import render_hand
 from render.scenes import HandScene
+
+# While it is not their turn a player's DM is not edited on the others' moves (an edit of every
+# player's DM on every move would spend the bot's request limit several times over), so it says
+# only what stays true until their own turn: whose turn it is and the open card are the table
+# message's to show (the hand picture shows neither).
+WAITING = N_("Not your turn: the table message shows whose turn it is and the open card.")
 
 # Everything a player sees of their hand message: the words, the picture's scene, the controls.
 HandLooks = tuple[str, HandScene, list[dict[str, Any]]]
@@ -71,18 +77,17 @@ async def build_hand_message(
         wild=wild_words(view.wild_rank, _),
     )
     lines = [header]
-    open_card = view.open_card.pretty if view.open_card else _("none")
     if view.statuses[seat] is not SeatStatus.PLAYING:
         lines.append(_("You are out of this deal; the others play on."))
     elif view.to_act and view.phase is Phase.PICK:
+        open_card = view.open_card.pretty if view.open_card else _("none")
         lines.append(_("**Your turn**: pick the open card {card} or from the closed deck.", card=open_card))
         if legal.declare:
             lines.append(_("A complete hand may also declare now, before picking."))
     elif view.to_act:
         lines.append(_("**Discard a card**, or declare if your hand is complete."))
-    else:
-        name = table.record.seats[view.turn].name
-        lines.append(_("Waiting for {name}. Open card: {card}.", name=name, card=open_card))
+    else:  # see WAITING
+        lines.append(_(WAITING))
     if view.to_act and deadline:
         lines.append(_("Your time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
     discardable = [

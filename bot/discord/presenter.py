@@ -36,7 +36,6 @@ from bot.engine.events import (
     Left,
     MissedTurn,
     Picked,
-    Reshuffled,
     Turn,
     WrongShow,
 )
@@ -45,7 +44,6 @@ from bot.engine.match import MatchPhase
 from bot.game_words import format_title
 from bot.hand_layout import HandLayout
 from bot.i18n import EN, N_, Words
-from bot.narrate import event_lines
 from bot.rules_options import rules_line
 from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
@@ -83,6 +81,12 @@ EDITS_PER_SECOND = 40.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
+# The stored key of a posted message still to be deleted (an old turn mention): `delete:` its
+# server, its id. Remembered before anything else takes its place, forgotten once it is gone, so
+# a restart that comes first (a crash, an outage) deletes it: the restart of the process serving
+# that server (sharded, each touches its own servers' channels only). Not under its table's key:
+# it outlives the table.
+TO_DELETE = "delete"
 # Tables shown at once after a restart (`republish`). Discord answers a request in some 50-100
 # ms and allows a bot about 50 a second in all, so a handful in flight already meets that limit:
 # more would only queue behind the request budget, ahead of live play.
@@ -164,11 +168,20 @@ class Presenter:
     async def restore(self) -> None:
         """After a restart: the table messages, hand DMs and turn mentions of the resumed tables
         are found again (their old buttons already work; an old mention is deleted when the
-        next one is posted), and recent DM refusals are not retried."""
+        next one is posted), old mentions whose deletion was cut short are deleted, and recent DM
+        refusals are not retried."""
         store = self.bot.store
         active = {table.id for table in self.bot.service.tables()}
-        for key, (channel_id, message_id) in (await store.posted_messages()).items():
+        posted = await store.posted_messages()
+        doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
+        ownership = self.bot.ownership
+        for key, (channel_id, message_id) in posted.items():
             parts = key.split(":")
+            if parts[0] == TO_DELETE:  # its deletion was cut short: the process serving it deletes it
+                if ownership is None or ownership.shards.owns(int(parts[1])):
+                    old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+                    self.bot.in_background(self._delete_old_ping(None, key, old))
+                continue
             if parts[0] != "table" or int(parts[1]) not in active:
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -177,7 +190,7 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
-            elif parts[2] == "ping":  # it named whoever is to act: their turn goes on
+            elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
@@ -328,7 +341,7 @@ class Presenter:
                 shown.moves.clear()
                 shown.layouts.clear()  # last deal's groups mean nothing now
             if isinstance(event, Event):
-                shown.moves.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
+                shown.note_move(event, names)
             clock = event.clock if isinstance(event, Resumed) else event
             if isinstance(clock, Deadline) and clock.deadline:
                 shown.deadline = (clock.seat, float(clock.deadline))
@@ -338,10 +351,6 @@ class Presenter:
                 hands.update(self._seats_in_deal(table))
             elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
-            elif isinstance(event, Reshuffled):
-                shown.moves.append(
-                    _("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`")
-                )
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.record.seats))
                 await self._guard(table, self._post_result(table))
@@ -399,7 +408,7 @@ class Presenter:
         now = self.bot.service.clock.now()
         if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
-        message = await self._hand_message(table, seat, user_id)
+        message = await self.hand_message(table, seat, user_id)
         shown = self.shown(table.id)
         existing = shown.hands.get(user_id)
         before = shown.hand_looks.pop(user_id, None)
@@ -452,8 +461,9 @@ class Presenter:
                 ),
             )
 
-    async def _hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
-        """The hand DM as `user_id` reads it: their deck colours, their language."""
+    async def hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+        """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
+        built here for the presenter's edits and their own presses alike."""
         settings = await self.bot.preferences.user(user_id)
         _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
@@ -492,7 +502,7 @@ class Presenter:
             spent = True
             if table.turn_token() == turn:
                 break
-            latest = await self._hand_message(table, seat, user_id)
+            latest = await self.hand_message(table, seat, user_id)
             if latest is None:
                 return
             message = latest
@@ -516,6 +526,21 @@ class Presenter:
             seat = table.seat_of(user_id)
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
+
+    def server_language_changed(self, guild_id: int) -> None:
+        """The server's posts speak another language now: its open tables' messages are drawn
+        again by their usual refresh (moves, picture and turn mention included), and the hand DMs
+        of the players who follow the server's language are edited in the background."""
+        for table in self.bot.service.tables():
+            if table.record.guild_id == guild_id:
+                self.schedule_table_refresh(table.id)
+                self.bot.in_background(self._hands_in_server_language(table))
+
+    async def _hands_in_server_language(self, table: Table) -> None:
+        async with self.shown(table.id).showing:
+            for seat, sitter in enumerate(table.record.seats):
+                if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
+                    await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
@@ -574,14 +599,25 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
+        if old is not None:  # stored to delete before the new mention takes its place in the store
+            await self.remember(_to_delete(table, old), old.channel.id, old.id)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, old))
+            self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
 
-    async def _delete_old_ping(self, shown: Shown, old: Posted) -> None:
+    async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
+        """Deletes a turn mention that is no longer current (stored under `key`, see
+        `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
+        kept, for the next restart to try again."""
         await self._spend_in_channel(shown, urgent=False)
-        with contextlib.suppress(discord.HTTPException):
+        try:
             await old.delete()
+        except discord.DiscordServerError as error:
+            log.warning("could not delete the old turn mention %s: %s", old.id, error)
+            return
+        except discord.HTTPException:  # gone already, or never to be deleted (its channel is)
+            pass
+        await self.forget(key)
 
     # ----------------------------------------------------------------- the table message
 
@@ -773,8 +809,8 @@ class Presenter:
                 lines.append(_("The next deal starts {when}.", when=f"<t:{int(deadline)}:R>"))
             else:
                 lines.append(_("The next deal starts soon."))
-        if shown.moves:
-            lines.append("\n".join(f"› {line}" for line in shown.moves))
+        if moves := shown.move_lines(names, _):
+            lines.append("\n".join(f"› {line}" for line in moves))
         if scene is None:
             return "\n".join(lines), [], None
         png = await asyncio.to_thread(render_table, scene)
@@ -844,6 +880,11 @@ def _to_act(table: Table | None) -> int | None:
     match = table.match if table is not None else None
     deal = match.deal if match is not None else None
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
+
+
+def _to_delete(table: Table, message: Posted) -> str:
+    """The stored key of a message of `table` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{table.record.guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:

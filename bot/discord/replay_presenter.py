@@ -2,7 +2,8 @@
 
 A frame is rendered on demand from the replayed deal (a press replays the deal again from its
 record: nothing is kept per viewer). The animation of a whole deal costs a frame per move, so
-one is made at a time and the last few are kept, a deal's replay never changing once it ended.
+one is made at a time and the last few are kept, a deal's replay never changing once it ended;
+past a few waiting their turn, one more is declined with a word rather than queued for minutes.
 Every answer is private, so in the asker's language (`readers.asker`), the pictures' words too.
 """
 
@@ -25,6 +26,7 @@ from bot.replay_text import (
     ANIMATION_FILE,
     ANIMATION_NOTE,
     ANIMATION_TOO_LARGE,
+    ANIMATIONS_BUSY,
     HISTORY_IN_SERVER,
     REPLAY_FILE,
     choice_name,
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 ANIMATIONS_KEPT = 8
+ANIMATIONS_WAITING = 4  # animations asked for and not yet begun, past which another is declined
 
 
 def viewer_of(interaction: discord.Interaction[Any]) -> Viewer:
@@ -50,6 +53,7 @@ class ReplayPresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self._animating = asyncio.Lock()
+        self._waiting = 0
         self._animations: OrderedDict[tuple[DealRef, bool, str], bytes | None] = OrderedDict()
 
     async def _open(
@@ -87,8 +91,8 @@ class ReplayPresenter:
         content, file, view = await self._frame(replayed, 0, four_colour, _)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
         animation = await self._animation(replayed, four_colour, _)
-        if animation is None:
-            await interaction.followup.send(_(ANIMATION_TOO_LARGE), ephemeral=True)
+        if isinstance(animation, str):
+            await interaction.followup.send(_(animation), ephemeral=True)
         else:
             file = discord.File(io.BytesIO(animation), filename=ANIMATION_FILE)
             await interaction.followup.send(_(ANIMATION_NOTE), file=file, ephemeral=True)
@@ -102,16 +106,31 @@ class ReplayPresenter:
         content, file, view = await self._frame(replayed, step, await self._four_colour(interaction), _)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
-    async def _animation(self, replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | None:
+    async def _animation(self, replayed: ReplayedDeal, four_colour: bool, _: Words) -> bytes | str:
+        """The deal's animation, or the text to send instead (too long; too many waiting)."""
         key = (replayed.ref, four_colour, _.language)
+        if key not in self._animations:
+            if self._waiting >= ANIMATIONS_WAITING:
+                return ANIMATIONS_BUSY
+            self._waiting += 1
+            try:
+                await self._make_animation(key, replayed, four_colour, _)
+            finally:
+                self._waiting -= 1
+        made = self._animations[key]
+        return ANIMATION_TOO_LARGE if made is None else made
+
+    async def _make_animation(
+        self, key: tuple[DealRef, bool, str], replayed: ReplayedDeal, four_colour: bool, _: Words
+    ) -> None:
         async with self._animating:
-            if key not in self._animations and self.bot.closing:  # the stop waits for this handler
+            if key in self._animations:  # made while this one waited
+                return
+            if self.bot.closing:  # the stop waits for this handler
                 raise ShuttingDownError()
-            if key not in self._animations:
-                self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour, _)
-                while len(self._animations) > ANIMATIONS_KEPT:
-                    self._animations.popitem(last=False)
-            return self._animations[key]
+            self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour, _)
+            while len(self._animations) > ANIMATIONS_KEPT:
+                self._animations.popitem(last=False)
 
     async def choices(self, interaction: discord.Interaction[Any], current: str) -> list[tuple[str, str]]:
         """The deals to offer as `deal:` is typed: (name, value) pairs."""

@@ -6,19 +6,34 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.discord.hands import HandLooks
+from bot.engine.events import Event, Reshuffled
 from bot.hand_layout import HandLayout
+from bot.i18n import EN, Words
+from bot.narrate import event_lines
 from bot.service import Table
 from render.scenes import TableScene
 
 LOG_LINES = 6  # the latest moves the table message lists
 
 Posted = discord.PartialMessage | discord.Message
+
+
+def move_lines(moves: Iterable[Event], names: Sequence[str], _: Words = EN) -> list[str]:
+    """The lines the table message lists for these events (everyone's view of them), in `_`'s
+    words; blank lines and bare rules left out."""
+    lines: list[str] = []
+    for event in moves:
+        lines.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
+        if isinstance(event, Reshuffled):
+            lines.append(_("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`"))
+    return lines
 
 
 @dataclass
@@ -32,7 +47,9 @@ class Shown:
     # DM can be edited through it, outside Discord's global limit (see `Presenter._edit_hand`)
     presses: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
-    moves: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    # The latest events the table message lists, each with a line at least: kept as events and
+    # worded as the message is drawn, so a server's new language words the whole list anew.
+    moves: deque[Event] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
     ping: Posted | None = None  # the "your turn" mention in the channel
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
@@ -49,6 +66,14 @@ class Shown:
     picture_known: bool = False  # whether that is known (not after a restart: drawn at once)
     picture_due: float = 0.0  # when it may be drawn again (the event loop's clock)
     picture_behind: bool = False  # the table changed since it was drawn: one more edit to come
+
+    def note_move(self, event: Event, names: Sequence[str]) -> None:
+        if move_lines([event], names):
+            self.moves.append(event)
+
+    def move_lines(self, names: Sequence[str], _: Words) -> list[str]:
+        """The latest `LOG_LINES` lines of the moves, in `_`'s words."""
+        return move_lines(self.moves, names, _)[-LOG_LINES:]
 
     def layout(self, user_id: int) -> HandLayout:
         return self.layouts.setdefault(user_id, HandLayout())

@@ -1,0 +1,154 @@
+"""Every message a player has is current, after every move and every restart, within Discord's
+request limit: the DMs of players waiting for their turn at a table of three, the old turn mention
+after a crash, a DM's language whichever path edits it, and a server's language change; acting as
+users through the Discord double."""
+
+from __future__ import annotations
+
+import re
+
+from test_discord_frontend import button, make_bot, settle, start_table
+
+from bot.service import ManualClock
+
+pytest_plugins = ("discord_double.fixtures",)
+
+CARD = re.compile("[♠♥♦♣🃏]")  # every card as chat messages write it (`Card.pretty`)
+
+
+def dm_edits(double, message) -> list:
+    return double.requests_matching("PATCH", rf"/channels/\d+/messages/{message.id}")
+
+
+async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_others_moves(
+    discord_double, bot_runner, tmp_path
+):
+    # An edit of every player's DM on every move would spend the bot's ~50 requests a second
+    # several times over: a waiting DM says only what stays true until its player's turn.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    deal = table.match.deal
+    for _ in range(len(users) + 1):  # a round and one more move: each waits while two others move
+        mover = users[deal.turn]
+        dms = {user: double.dms_to(user)[0] for user in users}  # slash commands answer privately too
+        edits = {user: len(dm_edits(double, dms[user])) for user in users}
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+        to_act = users[deal.turn]
+        assert all(len(double.dms_to(user)) == 1 for user in users)  # edited in place, never sent again
+        mover_edits = dm_edits(double, dms[mover])[edits[mover] :]
+        assert any(edit.files for edit in mover_edits)  # their hand changed: its picture is sent again
+        for user in users:
+            dm = double.message(dms[user].id)
+            if user is to_act:
+                assert "Your turn" in dm.content and deal.open_card.pretty in dm.content
+            else:  # names nobody and no card, so nothing in it goes stale
+                assert not [u.name for u in users if u.name in dm.content], dm.content
+                assert not CARD.search(dm.content) and "Not your turn" in dm.content, dm.content
+            if user not in (mover, to_act):  # a bystander's DM costs no request
+                assert len(dm_edits(double, dms[user])) == edits[user], user.name
+
+
+def turn_mentions(double) -> list:
+    return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
+
+
+async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after_a_restart(
+    discord_double, bot_runner, tmp_path
+):
+    # The old mention goes after the new one is posted, in the background: a crash or an outage
+    # in between must not leave it in the channel for good.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    (old,) = turn_mentions(double)
+    double.inject("DELETE", rf"/channels/\d+/messages/{old.id}$", 503, {"message": "outage", "code": 0})
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert len(turn_mentions(double)) == 2 and old.id not in double.deleted_messages
+
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    await settle(bot)
+    (mention,) = turn_mentions(double)
+    assert old.id in double.deleted_messages and mention.id != old.id
+    to_act = users[bot.service.table_in(double.channel_id).match.deal.turn]
+    assert mention.content.startswith(f"<@{to_act.id}>, your turn")
+
+
+async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_it(
+    discord_double, bot_runner, tmp_path
+):
+    # Apps in a language the bot lacks, in a server set to Hindi: a DM follows the server's
+    # language, and so does whatever a press in it is answered with.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "fr")
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    assert "डील 1" in dm.content  # sent by the presenter
+    await double.press_button(mover, dm, button(dm, "sort"))
+    await settle(bot)
+    assert "डील 1" in double.message(dm.id).content  # edited through the press
+    ask = await double.press_button(mover, dm, button(double.message(dm.id), "drop"))
+    assert ask.response_data["content"].startswith("इस डील से ड्रॉप करें?")
+
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+
+
+async def test_a_servers_new_language_redraws_its_tables_and_the_dms_that_follow_it(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    double.set_locale(alice, "fr")  # a language we lack: her DMs follow the server's
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    posts = [m for m in double.messages_to(double.channel_id) if "table.png" in str(m.payload)]
+    table_message = posts[-1]
+    assert "› " in table_message.content and not DEVANAGARI.search(table_message.content)
+    dms = {user: double.dms_to(user)[0] for user in (alice, bob)}
+    bobs_edits = len(dm_edits(double, dms[bob]))
+
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    await settle(bot)
+    moves = [line for line in double.message(table_message.id).content.splitlines() if line.startswith("› ")]
+    assert moves and all(DEVANAGARI.search(line) for line in moves), moves  # none left in English
+    (mention,) = [m for m in double.messages_to(double.channel_id) if m.content.startswith("<@")]
+    assert "आपकी बारी" in mention.content
+    assert "डील 1" in double.message(dms[alice].id).content
+    assert "deal 1" in double.message(dms[bob].id).content  # his app speaks English: left alone
+    assert len(dm_edits(double, dms[bob])) == bobs_edits
+
+
+async def test_a_press_on_an_old_rendering_is_refused_in_the_pressers_language(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "hi")
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    old, pick = dm.snapshot(), button(dm, "closed")
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)  # a turn later: that Pick is on no message any more
+    ix = await double.press_button(mover, old, pick, check=False)
+    assert ix.response_data["content"].startswith("यह बटन पिछली बारी का है")
