@@ -50,6 +50,7 @@ from bot.store import Store
 from bot.store.store import is_database_url
 
 SEATS = 4
+TABLES, MOVES, DISTINCT, FORMAT = 10_000, 80, 200, "pool-101"  # the defaults: issue 13's restart
 # The rows a table's copy needs, its ids moved on by a whole number of the originals' largest
 # (`{t}` for tables, `{m}` for matches); channels move like table ids.
 COPIES = (
@@ -216,12 +217,36 @@ def measure(database: Path | str, profile: str | None = None) -> dict[str, float
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def restart(database: Path | str, tables: int, moves: int, distinct: int, fmt: str) -> dict[str, float]:
+    """The resume measured (`measure`) on `database`, built first unless it holds open tables;
+    also what it found there or built (`built`, seconds; None if it was not built)."""
+    found = asyncio.run(open_tables(database))
+    built = None
+    if not found:
+        started = time.perf_counter()
+        asyncio.run(play_tables(database, distinct, moves, fmt))
+        found = asyncio.run(copy_tables(database, tables))
+        built = time.perf_counter() - started
+    return {**measure(database), "found": found, "built": built}
+
+
+def describe(database: Path | str, r: dict[str, float]) -> str:
+    """One line of figures for a restart `restart` measured."""
+    kind = "postgres" if is_database_url(database) else "sqlite"
+    return (
+        f"{kind}: resumed {r['tables']:.0f} tables in {r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU; "
+        f"RSS {r['before']:.0f} MB before, {r['after']:.0f} MB after (peak {r['peak']:.0f} MB); "
+        f"{(r['after'] - r['before']) * 1024 / max(1, r['tables']):.1f} kB per table; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--moves", type=int, default=80)
-    parser.add_argument("--distinct", type=int, default=200, help="tables played; the rest are copies")
-    parser.add_argument("--format", default="pool-101")
+    parser.add_argument("--tables", type=int, default=TABLES)
+    parser.add_argument("--moves", type=int, default=MOVES)
+    parser.add_argument("--distinct", type=int, default=DISTINCT, help="tables played; the rest are copies")
+    parser.add_argument("--format", default=FORMAT)
     parser.add_argument("--database", help="a SQLite file or a postgresql:// URL (built if it has no tables)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile and tracemalloc tops")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the fresh process `measure` starts
@@ -235,28 +260,16 @@ def main() -> None:
         database: Path | str = args.database or Path(folder) / "resume.db"
         if not is_database_url(database):
             database = Path(database)
-        found = asyncio.run(open_tables(database))
-        if found:
-            print(f"{database}: {found} open tables already (not built again)")
+        print(f"{os.cpu_count()} CPUs; load average before building and resuming {os.getloadavg()[0]:.1f}")
+        r = restart(database, args.tables, args.moves, args.distinct, args.format)
+        if r["built"] is None:
+            print(f"{database}: {r['found']} open tables already (not built again)")
         else:
-            started = time.perf_counter()
-            asyncio.run(play_tables(database, args.distinct, args.moves, args.format))
-            played = time.perf_counter() - started
-            found = asyncio.run(copy_tables(database, args.tables))
-            built = time.perf_counter() - started
             print(
-                f"built {found} open tables ({args.distinct} played to {args.moves} moves, {args.format}; "
-                f"the rest copies) in {built:.1f} s (playing {played:.1f} s)"
+                f"built {r['found']} open tables ({args.distinct} played to {args.moves} moves, "
+                f"{args.format}; the rest copies) in {r['built']:.1f} s"
             )
-        print(f"{os.cpu_count()} CPUs; load average before resuming {os.getloadavg()[0]:.1f}")
-        r = measure(database)
-        kind = "postgres" if is_database_url(database) else "sqlite"
-        print(
-            f"{kind}: resumed {r['tables']:.0f} tables in {r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU; "
-            f"RSS {r['before']:.0f} MB before, {r['after']:.0f} MB after (peak {r['peak']:.0f} MB); "
-            f"{(r['after'] - r['before']) * 1024 / max(1, r['tables']):.1f} kB per table; "
-            f"load average {os.getloadavg()[0]:.1f}"
-        )
+        print(describe(database, r))
         if args.profile:
             measure(database, "cpu")
             measure(database, "memory")

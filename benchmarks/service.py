@@ -7,9 +7,12 @@ answers, all tables at once. A finished match is replaced by a new table in the 
 
 The players (`--players`): `ai` is `bot.engine.ai` at `--level`, asked through
 `TableService.decide` as the service asks for its own computer seats, so it thinks in the worker
-processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core less one
+processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core
 unless given; 0 thinks on the event loop, as the bot did before). `simple` plays on without
 thinking, to measure the service alone.
+
+On PostgreSQL the store takes shard 0 of 1's lease first, as the bot does there, so that every
+write checks it in its transaction as in play.
 
 Latency is the time `TableService.play` takes to return, which includes waiting for the
 table's lock, applying the command, and waiting for its group commit to reach the database
@@ -28,7 +31,11 @@ queueing behind the other tables: with N tables in a closed loop it is about N /
     python benchmarks/service.py [--tables 1,100,1000] [--seconds 10] [--rate 1000]
                                  [--format points] [--players ai|simple] [--level easy|strong]
                                  [--thinkers N] [--gc tuned|default]
-                                 [--database postgresql://...]
+                                 [--database postgresql://...] [--restart-tables 10000]
+
+Then, unless `--restart-tables 0`, issue 13's restart on each database: that many open tables of
+80 moves built and resumed in a fresh process (`benchmarks/resume.py`), since a store format
+changed for speed must keep that target too.
 """
 
 from __future__ import annotations
@@ -51,18 +58,25 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import resume  # beside this file (Python puts a script's folder on the path)
+
 from bot.engine import ai
 from bot.engine.commands import Command, Declare, Discard, NextDeal, Pick, Source
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
 from bot.runtime import start_thinkers, thinker_count, tune_gc
-from bot.service import TableService, seeded
+from bot.service import TableService
 from bot.service.computer import Policy
 from bot.service.thinkers import Thinkers
 from bot.store import Store
+from bot.store.leases import new_holder
+from bot.store.postgres import PostgresStore
+from bot.store.shards import Shards
 
 SEATS = 4
+ONE_SHARD = Shards(1, (0,))
+LEASE_SECONDS = 3600  # outlives any run, so no keeper renews it (a renewal is one query in 7 s)
 
 
 def simple_players(level: str, view: SeatView, rng: random.Random) -> Command:
@@ -126,7 +140,13 @@ async def run(
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
     store = await Store.open(database)
-    service = TableService(store, random_source=seeded(tables), policy=policy, thinkers=thinkers)
+    leases = None
+    if isinstance(store, PostgresStore):  # as the bot on PostgreSQL, which holds shard 0 of 1 at
+        store.serve_shards(ONE_SHARD)  # least: every write checks the lease in its transaction
+        leases = store.leases(ONE_SHARD, new_holder(), LEASE_SECONDS)
+        await leases.acquire()
+    # Shuffles from the OS's randomness, as in play (a seeded source costs a seeding per command).
+    service = TableService(store, policy=policy, thinkers=thinkers)
     latencies: list[float] = []
     thinking: list[float] = []
     refused = 0
@@ -182,6 +202,8 @@ async def run(
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     pool_cpu = pool_cpu_seconds() - pool_cpu
     commits = store.commits - commits
+    if leases is not None:
+        await leases.release()
     await store.close()
     latencies.sort()
     thinking.sort()
@@ -231,6 +253,12 @@ def main() -> None:
         "--database",
         help="a postgresql:// URL: every run is made on a fresh schema there too, beside SQLite",
     )
+    parser.add_argument(
+        "--restart-tables",
+        type=int,
+        default=resume.TABLES,
+        help="then a restart with this many open tables is timed, as benchmarks/resume.py does (0: none)",
+    )
     args = parser.parse_args()
     if args.gc == "tuned":
         tune_gc()
@@ -266,6 +294,25 @@ def main() -> None:
             )
     if thinkers is not None:
         thinkers.close()
+    if args.restart_tables:
+        restart_figures(args.restart_tables, args.database)
+
+
+def restart_figures(tables: int, url: str | None) -> None:
+    """Issue 13's restart beside the throughput (a store format made for speed must keep it):
+    `benchmarks/resume.py` with its defaults but the table count, on each database run here."""
+    print(
+        f"restart ({tables} open tables of {resume.MOVES} moves, {resume.FORMAT}; see benchmarks/resume.py):"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        databases: list[Path | str] = [Path(folder) / "restart.db"]
+        if url:
+            databases.append(asyncio.run(fresh_schema(url, f"restart_{os.getpid()}")))
+        for database in databases:
+            r = resume.restart(database, tables, resume.MOVES, resume.DISTINCT, resume.FORMAT)
+            print(f"  {resume.describe(database, r)}", flush=True)
+        if url:
+            asyncio.run(drop_schema(url, f"restart_{os.getpid()}"))
 
 
 if __name__ == "__main__":

@@ -391,6 +391,44 @@ ADVERSARIAL_HANDS: list[tuple[str, int, int | None, str]] = [
     ("home", 3, 7, "AH 3H 7H 7H 8H 9H 9H 10H JH JH QH QH KH"),
     ("home", 3, 7, "AS 2S 3S 4S 5S 6S 7S 7S 8S 8S 9S 10S 10S 3H"),
     ("home", 3, 8, "AS 2S 6S 8S 8S 9S 10S 10S JS QS QS QS KS 2H"),
+    # Found once a 14-card hand's cheapest arrangement named a discard whose points are known
+    # (the slowest left then, 2.6-14 ms each on a machine at load ~8-11).
+    ("standard", 2, 12, "8S 5H AD 5D 7D 8D 9D 10D JD QD QD KD KD"),  # 3.9 ms
+    ("standard", 2, 7, "3D AC 3C 6C 7C 7C 8C 9C 10C 10C JC JC KC"),  # 3.7 ms
+    ("standard", 2, 7, "4S 6S AH 4H 6H 7H 8H 9H 9H 10H JH JH JK"),  # 3.5 ms
+    ("standard", 2, 11, "AS 2S 4S 6S 8S 9S 9S 10S JS QS KS 9H 2D JK"),  # 7.7 ms
+    ("standard", 2, 3, "3S AC 2C 3C 3C 4C 4C 5C 5C 6C 6C 7C 7C 10C"),  # 7.7 ms
+    ("standard", 2, 10, "10S 5H 7H AC 2C 5C 7C 8C 9C 10C JC QC QC JK"),  # 7.1 ms
+    ("octro", 2, 13, "AH 3H 7H 8H 9H 10H JH JH QH QH KH KH QD"),  # 4.3 ms
+    ("octro", 2, 8, "AS 3S 7S 8S 9S 9S 10S 10S JS JS QS QS KS"),  # 4.1 ms
+    ("octro", 2, 11, "9H AD 3D 8D 9D 9D 10D JD JD QD QD KD 3C"),  # 4.1 ms
+    ("octro", 2, 13, "3S AH 3H 4H 5H 8H 9H 10H JH QH KH KH 5D 8C"),  # 9.1 ms
+    ("octro", 2, 10, "AS 3S 6S 7S 7S 8S 9S 10S JS JS QS KS KS 7H"),  # 8.9 ms
+    ("octro", 2, 7, "AS 2S 3S 4S 5S 5S 6S 7S 7S 8S 9S QS 2D 3C"),  # 8.0 ms
+    ("octro", 3, 13, "2S 8S AH 2H 8H 9H 10H JH JH QH QH KH KH"),  # 9.2 ms
+    ("octro", 3, 12, "AH 8H 8H 9H 9H 10H 10H JH JH QH QH QH 9C"),  # 6.8 ms
+    ("octro", 3, 13, "AS 5S 8S AH 3H 8H 10H JH QH KH AD 3D 3C"),  # 2.6 ms
+    ("octro", 3, 8, "2S 3S AC 2C 3C 6C 8C 9C 10C JC QC KC KC JK"),  # 13.8 ms
+    ("octro", 3, 6, "2H 6H AC 4C 6C 7C 8C 9C 10C 10C JC QC QC QC"),  # 11.1 ms
+    ("octro", 3, 13, "AS 6S 7S 7S 8S 9S 10S JS JS QS KS AC 6C JK"),  # 10.9 ms
+    ("app", 2, 12, "8H 7D QD AC 7C 8C 9C 10C 10C JC QC KC KC"),  # 4.5 ms
+    ("app", 2, 1, "3H 6H AC 3C 6C 8C 9C 10C JC QC KC KC JK"),  # 4.2 ms
+    ("app", 2, 9, "AS 3S 5S 8S 9S 10S 10S JS QS QS KS 3H JK"),  # 3.9 ms
+    ("app", 2, 12, "QS AH AH 4H 7H 8H 9H 10H JH QH KH KH 4D 7D"),  # 9.9 ms
+    ("app", 2, 11, "AH 3H 4H 8H 8H 9H 10H 10H JH QH QH KH 8C JC"),  # 9.5 ms
+    ("app", 2, 8, "AS 5S 7S 8S 9S 9S 10S 10S JS JS QS QS KS 8D"),  # 8.8 ms
+    ("home", 2, 1, "AS 3S 5S 6S 7S 8S 9S 9S 10S 10S JS 5C JK"),  # 4.0 ms
+    ("home", 2, 7, "7S 7H AC 6C 7C 8C 9C 10C 10C JC JC QC KC"),  # 3.8 ms
+    ("home", 2, 10, "AS 3S 4S 8S 9S 10S 10S JS JS QS QS KS 3D"),  # 3.6 ms
+    ("home", 2, 9, "AH 4H 7H 8H 9H 9H 10H JH QH QH KH JD QD 4C"),  # 10.7 ms
+    ("home", 2, 1, "AS 4S 5S 5S 6S 7S 7S 8S 9S 10S 10S KS 4H AC"),  # 10.0 ms
+    ("home", 2, 1, "AS 3S 3S 5S 6S 8S 9S 10S 10S JS QS 3H 3C JK"),  # 9.6 ms
+    ("home", 3, 12, "8S AH 8H 9H 9H 10H JH JH QH KH KH 9C JK"),  # 3.9 ms
+    ("home", 3, 12, "AC 3C 7C 8C 8C 9C 9C 10C JC JC QC KC JK"),  # 3.8 ms
+    ("home", 3, 12, "8D AC 3C 7C 8C 8C 9C 10C JC JC QC KC JK"),  # 3.5 ms
+    ("home", 3, 9, "AD 2D 6D 6D 7D 8D 9D 10D 10D JD QD KD KD JK"),  # 13.5 ms
+    ("home", 3, 1, "AS 7S AH 3H 7H 8H 9H 10H JH QH QH KH KH 8D"),  # 10.8 ms
+    ("home", 3, 11, "4H AD 4D 5D 6D 7D 9D 10D JD QD QD KD 4C JC"),  # 10.7 ms
 ]
 
 

@@ -17,6 +17,11 @@ from bot.service.thinkers import WorkerPool
 # collections 30 times rarer, and full ones rarer still, keep memory bounded all the same
 # (Python also waits for the survivors to grow by a quarter before a full pass).
 GC_THRESHOLDS = (20_000, 20, 50)
+# Added to the worker processes' niceness: when the cores are all busy, the scheduler gives the
+# bot's event loop (every table's commands, their saving and their messages) nearly all it asks
+# for and the computer players think with what is left (a computer's move waits out a delay
+# anyway), instead of the loop queueing behind thinking for an equal share.
+THINKER_NICENESS = 5
 
 
 def tune_gc() -> None:
@@ -29,10 +34,12 @@ def tune_gc() -> None:
 
 
 def thinker_count() -> int:
-    """A worker per core this process may run on, less the one the event loop needs; at least
-    one, so that even one core keeps thinking off the loop."""
+    """A worker per core this process may run on. Not one less for the event loop: the workers
+    run at a lower priority (`THINKER_NICENESS`), so the loop takes a core whenever it needs
+    one and the thinking has the rest; with a core left out, strong players' thinking was the
+    service's limit while that core sat mostly idle."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, cores - 1)
+    return max(1, cores)
 
 
 def start_thinkers(workers: int | None = None) -> WorkerPool:
@@ -48,7 +55,10 @@ def start_thinkers(workers: int | None = None) -> WorkerPool:
 
 
 def _start_thinker() -> None:
-    """In each worker: the engine imported once at boot, not on the first decision; Ctrl-C left
-    to the bot, which shuts its workers down itself (instead of each printing a traceback)."""
+    """In each worker: a lower priority than the bot's (`THINKER_NICENESS`), the engine imported
+    once at boot, not on the first decision; Ctrl-C left to the bot, which shuts its workers
+    down itself (instead of each printing a traceback)."""
+    if hasattr(os, "nice"):  # not on Windows
+        os.nice(THINKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     importlib.import_module("bot.engine.ai")

@@ -251,10 +251,10 @@ async def test_a_save_that_fails_leaves_the_table_as_the_database_has_it(service
     table = await open_and_start(service, 15, players=2)
     before = table.match.to_json()
 
-    async def broken(record):
+    def broken(record):
         raise OSError("disk full")
 
-    monkeypatch.setattr(service.store, "save_command", broken)
+    monkeypatch.setattr(service.store, "queue_command", broken)
     with pytest.raises(OSError):
         await service.play(15, user(15, table.match.deal.turn), {"command": "pick", "source": "closed"})
     table = service.table_in(15)

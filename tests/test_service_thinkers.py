@@ -4,8 +4,10 @@ a pool that dies, and commands that arrive while a computer player thinks."""
 import asyncio
 import logging
 import os
+import pickle
 import random
 import threading
+from multiprocessing.reduction import ForkingPickler
 
 import pytest
 from service_helpers import GUILD, choose, user
@@ -34,6 +36,18 @@ class InAThread:
 
     async def run(self, fn, *args):
         return await asyncio.to_thread(fn, *args)
+
+
+class Pickling:
+    """Thinkers that send each request through pickle as the worker pool does, and keep it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    async def run(self, fn, *args):
+        self.sent.append(bytes(ForkingPickler.dumps((fn, args))))
+        fn, args = pickle.loads(self.sent[-1])
+        return fn(*args)
 
 
 async def seat_computers(service: TableService, *levels: str) -> None:
@@ -73,6 +87,16 @@ async def test_computer_players_in_worker_processes_play_a_table_to_the_end_as_t
     in_workers = await play_to_the_end(tmp_path / "workers.db", thinkers=pool)
     on_the_loop = await play_to_the_end(tmp_path / "loop.db")
     assert in_workers == on_the_loop  # the seeded generator decides wherever the thinking happens
+
+
+async def test_a_seed_travels_to_the_worker_not_a_generator(tmp_path):
+    thinkers = Pickling()
+    in_workers = await play_to_the_end(tmp_path / "workers.db", thinkers=thinkers)
+    assert in_workers == await play_to_the_end(tmp_path / "loop.db")
+    for request in thinkers.sent:
+        _, args = pickle.loads(request)
+        assert not any(isinstance(arg, random.Random) for arg in args)
+        assert len(request) < 2500  # a generator's state alone pickles to some 3.8 kB
 
 
 async def test_when_the_worker_processes_die_the_table_thinks_here_and_says_so(tmp_path, pool, caplog):

@@ -353,6 +353,22 @@ def test_fourteen_card_discards_match_brute_force():
         assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
 
 
+def test_a_show_among_the_discards_searched_for_points_matches_brute_force():
+    """Where the 14 cards' cheapest arrangement leaves two cards or more out, every discard that
+    could show comes before the costliest of those and is searched for points there, so the
+    first that shows wins with no search of its own for shows: near-show hands that take that
+    path, under the rules they were dealt with."""
+    for rules, wild, text in [
+        (RULE_SETS[1], 11, "8C 9C 10C JC QC KC 3H JK 3S 9H 10H JH JK 9H"),
+        (RULE_SETS[4], 10, "4D 4S 4C 4H 3C 3D JK 7S 8S 9S 10S JS 3C 6S"),
+        (RULE_SETS[5], 1, "10C 10H 10S 8C 9C 10C JC QC KC 2D 3D JK JK 5C"),
+        (RULE_SETS[6], 3, "JK 6C 7C JK 9C 5D 5C 5H 6S 7S 8S 9S 4H 7D"),
+        (RULE_SETS[8], 6, "JK 4C 5C 6C AH 2H 3H 7H 8H JK 10H JH QH 10S"),
+    ]:
+        result, _ = compare_discards(parse_cards(text), wild, rules)
+        assert result.valid, text
+
+
 def compare_discards(cards, wild, rules):
     """The solver's 14-card answer against brute force over every discard: the best show or
     points, and a discard that reaches them; returns it and the discards that tie."""

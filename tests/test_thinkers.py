@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.runtime import start_thinkers
+from bot.runtime import THINKER_NICENESS, start_thinkers, thinker_count
 from bot.service.thinkers import ThinkersBroken
 
 
@@ -28,6 +28,13 @@ def worker_pid() -> int:
 async def test_a_request_runs_in_a_worker_process_and_comes_back(one):
     assert await one.run(divmod, 17, 5) == (3, 2)
     assert await one.run(worker_pid) == one.processes[0].pid != os.getpid()
+
+
+async def test_workers_think_at_a_lower_priority_than_the_bot_one_per_core(one):
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    worker = await one.run(os.getpriority, os.PRIO_PROCESS, 0)  # asked once it has booted
+    assert worker == min(19, ours + THINKER_NICENESS) > ours  # the loop comes first on a busy core
+    assert thinker_count() == len(os.sched_getaffinity(0))
 
 
 async def test_requests_beyond_the_workers_wait_their_turn_and_each_gets_its_own_answer(one):

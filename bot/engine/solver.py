@@ -819,10 +819,16 @@ def _discard_table(
                 table[k * 16 + code] = table.get(k * 16 + code, 0) | bit
     moves, shift = _moves(counts, x, wild_position, jokers, config)
     most = (jokers + 1) * 16  # keys at or above it take too many jokers
+    young = _DISCARD_MEMO.young
     for taken, dk, add, dw in moves:
         if dw:
             continue
-        rest = _discard_table(counts - (taken << shift), wild_position, jokers, config, allowed)
+        taken <<= shift
+        # As in `_suit_table`, the rest's key is this key less the cards taken: a memo hit, the
+        # common case, costs no call (and no table is stored for counts `allowed` misses).
+        rest = young.get(key - taken)
+        if rest is None:
+            rest = _discard_table(counts - taken, wild_position, jokers, config, allowed)
         if add is None:
             for reached, mask in rest.items():
                 reached += dk * 16
@@ -1624,15 +1630,15 @@ def _cheapest_kinds(search: _Search, limit: int) -> tuple[_Best | None, _Best | 
     return life, protect
 
 
-def _discard_floor(search: _Search) -> tuple[int, int]:
-    """What the 14 cards themselves would be charged, uncapped, and the fewest points a card
-    worth leaving out for a show must have. Keeping 13 of them and leaving out card `d` is one
-    way to arrange the 14 with `d` unmatched, so no discard can leave less than this floor
-    minus `d`'s points: once discards tried costliest first reach that, none after them can do
-    better. Where sets are free, a discard that leaves a show leaves only itself out of an
-    arrangement with both lives, so it is worth at least the least deadwood of those (where
-    sets count against a hand the cheapest such arrangement was looked for without sets, and
-    says nothing: any card may be the one)."""
+def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
+    """What the 14 cards themselves would be charged, uncapped, the fewest points a card worth
+    leaving out for a show must have, and the arrangement charged that (None when it is every
+    card). Keeping 13 of them and leaving out card `d` is one way to arrange the 14 with `d`
+    unmatched, so no discard can leave less than this floor minus `d`'s points: once discards
+    tried costliest first reach that, none after them can do better. Where sets are free, a
+    discard that leaves a show leaves only itself out of an arrangement with both lives, so it
+    is worth at least the least deadwood of those (where sets count against a hand the cheapest
+    such arrangement was looked for without sets, and says nothing: any card may be the one)."""
     hand = search.hand
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
@@ -1644,7 +1650,23 @@ def _discard_floor(search: _Search) -> tuple[int, int]:
         least = 0
     else:
         least = assessment.life.deadwood if assessment.life is not None else hand.all_points
-    return floor, least
+    return floor, least, _chosen(assessment)
+
+
+def _loose_discard(search: _Search, floor: _Best | None, order: list[Card]) -> int | None:
+    """The index in `order` of the first card the 14 cards' cheapest arrangement (`floor`, see
+    `_discard_floor`) leaves unmatched, or None. That arrangement less the card is one of the 13
+    others, charged the floor minus the card's points, and no discard of no more points can
+    leave less (`_discard_floor`): so that discard's points are known without a search, and
+    every discard tried before it is searched only for what would beat them."""
+    if floor is None or not floor.deadwood:
+        return None
+    loose = {
+        _card_at(descriptor[1], suit)
+        for suit, descriptor in floor.groups(search.hand.pool)
+        if descriptor[0] == "loose"
+    }
+    return next((index for index, card in enumerate(order) if card in loose), None)
 
 
 def _show(search: _Search, life: _Best | None) -> tuple[tuple[Meld, ...], tuple[Card, ...]] | None:
@@ -1710,10 +1732,16 @@ def _chosen(assessment: _Assessment) -> _Best | None:
 
 
 def _lay_out(
-    cards: tuple[Card, ...], wild: int | None, rules: Rules, chosen: _Best | None
+    cards: tuple[Card, ...],
+    wild: int | None,
+    rules: Rules,
+    chosen: _Best | None,
+    left_out: Card | None = None,
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """The groups of the arrangement the points came from. A hand that pays for every card
-    shows the melds that leave the least deadwood, so the player sees their progress."""
+    shows the melds that leave the least deadwood, so the player sees their progress. With
+    `left_out`, `chosen` arranges these cards and that one of its unmatched cards is not shown
+    (a 14-card hand's discard, see `best_arrangement`)."""
     if chosen is None:
         search = _Search(cards, wild, rules)
         hand = search.hand
@@ -1723,6 +1751,8 @@ def _lay_out(
     else:
         hand = _Hand(cards, wild, rules.ace_points)
     groups, loose, pool = _plan(hand, chosen, rules)
+    if left_out is not None:
+        loose.remove(left_out)
     return _melds(groups, loose, pool, [], wild, rules)
 
 
@@ -1733,18 +1763,22 @@ def best_arrangement(
     chooses the discard: a valid show first, then the fewest points left, then the costliest
     card out of the hand (then the first in sorted order).
 
-    One search finds the discards that could leave a show (`_Search.show_discards`; where sets
-    are free, over the cards worth what the 14 cards' cheapest arrangement with both lives
-    leaves out), and any show beats any points: where a show is charged nothing the first of
-    them in that order that shows wins; where cards in sets count against a hand (home rules)
-    the show charged least does, weighed one by one like the points below. Only when no
-    discard shows is every discard weighed against the best found so far, costliest first, and
-    only an arrangement that would beat it is looked for (a bound that lets each search skip
-    most of its work): one that comes before the best in that order wins a tie, one that comes
-    after must be charged strictly less, and where sets are free a discard that cannot leave
-    all 13 cards melded is not searched to beat a hand charged 1 point or less. The 14 cards'
-    own price (`_discard_floor`) ends the search once no cheaper discard can beat the best (a
-    hand with no possible life then stops after its first discard)."""
+    The 14 cards' own cheapest arrangement (`_discard_floor`) bounds every discard: none leaves
+    less than its price less the discard's points, which ends the search once no cheaper
+    discard can beat the best found, and the costliest card it leaves unmatched is a discard
+    whose points are known without a search (`_loose_discard`). Any show beats any points.
+    Where a show is charged nothing, only a discard worth what that arrangement leaves out can
+    show: when the known discard is charged something, those all come before it in the order
+    and are searched there anyway, so the first of them that shows wins; else one search finds
+    the discards that could leave a show (`_Search.show_discards`) and the first of them that
+    shows wins. Where cards in sets count against a hand (home rules) the show charged least
+    wins, weighed one by one like the points below. When no discard shows, every discard is
+    weighed against the best found so far, costliest first, and only an arrangement that would
+    beat it is looked for (a bound that lets each search skip most of its work): one that comes
+    before the best in that order wins a tie, one that comes after must be charged strictly
+    less, and where sets are free a discard that cannot leave all 13 cards melded is not
+    searched to beat a hand charged 1 point or less (a hand with no possible life stops after
+    its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1752,42 +1786,65 @@ def best_arrangement(
     ace = rules.ace_points
     order = sorted(set(cards), key=lambda card: (-card_points(card, wild, ace), card.sort_key))
     search = _Search(cards, wild, rules)
+    whole: set[Card] | None = None
     if rules.sets_protected:
-        floor, least = _discard_floor(search)
-        whole = search.show_discards(least)
-        # A show is then charged nothing: the first discard in the order that leaves one wins.
-        for discard in order:
-            if discard in whole:
-                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
-                if assessment.valid:
-                    return _arrangement(assessment, discard)
+        floor, least, cheapest = _discard_floor(search)
+        known = _loose_discard(search, cheapest, order)
+        if known is None or floor == card_points(order[known], wild, ace):
+            whole = search.show_discards(least)
+            # A show is then charged nothing: the first discard in the order that leaves one wins.
+            for discard in order:
+                if discard in whole:
+                    assessment = _assess(_without_card(cards, discard), wild, rules, 1)
+                    if assessment.valid:
+                        return _arrangement(assessment, discard)
     else:
         whole = search.show_discards(0)
         shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
-        floor, _ = _discard_floor(search)
-    # No discard leaves a show. Where sets are free and no pure sequence protects alone, 13
-    # cards worth anything are charged nothing only if they all meld: a discard outside `whole`
-    # leaves points.
-    nothing_needs_whole = rules.sets_protected and not rules.pure_sequence_protects
+        floor, _, cheapest = _discard_floor(search)
+        known = _loose_discard(search, cheapest, order)
+    # No discard leaves a show but perhaps those before the known one (`whole` is then None).
+    # Where sets are free and no pure sequence protects alone, 13 cards worth anything are
+    # charged nothing only if they all meld: a discard outside `whole` leaves points.
+    needs_whole = whole if rules.sets_protected and not rules.pure_sequence_protects else None
     best: _Assessment | None = None
-    best_index = len(order)
+    best_points, best_index = _INFINITE, len(order)
+    if known is not None:  # its points are known: the best so far, to be assessed if it stays so
+        best_points = min(floor - card_points(order[known], wild, ace), rules.score_cap)
+        best_index = known
     for index, discard in enumerate(order):
+        if index == known:
+            continue  # charged `best_points` (nothing before it beat that) or more (one did)
         before = index < best_index  # comes first in the order: wins a tie
         # A discard before the best in the order needs no more points to win, one after it less
-        # (and at most 0 to beat a hand charged nothing).
-        bound = _INFINITE if best is None else best.points + 1 if before else max(best.points, 1)
+        # (and at most 0 to beat a hand charged nothing, which may still not show).
+        bound = best_points + 1 if before else max(best_points, 1)
         points = card_points(discard, wild, ace)
         if min(floor - points, rules.score_cap) >= bound:
             break  # this discard and every cheaper one (in the order) leave at least the best found
-        if bound <= 1 and nothing_needs_whole and discard not in whole and search.hand.all_points > points:
+        if (
+            bound <= 1
+            and needs_whole is not None
+            and discard not in needs_whole
+            and search.hand.all_points > points
+        ):
             continue  # it leaves points, and only 0 would win
         assessment = _assess(_without_card(cards, discard), wild, rules, bound)
-        if best is None or (assessment.points, index) < (best.points, best_index):
-            best, best_index = assessment, index
-    assert best is not None
-    return _arrangement(best, order[best_index])
+        if assessment.valid and whole is None:
+            return _arrangement(assessment, discard)  # the first show in the order (see above)
+        if (assessment.points, index) < (best_points, best_index):
+            best, best_points, best_index = assessment, assessment.points, index
+    discard = order[best_index]
+    if best is not None:
+        return _arrangement(best, discard)
+    if cheapest is not None and best_points < rules.score_cap:
+        # The known discard: the 14 cards' cheapest arrangement less that card, no show (any
+        # would have won above), laid out when read.
+        lay_out = partial(_lay_out, tuple(cards), wild, rules, cheapest, discard)
+        return Arrangement._deferred(False, best_points, discard, lay_out)
+    return _arrangement(_assess(_without_card(cards, discard), wild, rules, best_points + 1), discard)
 
 
 def _without_card(cards: list[Card], card: Card) -> list[Card]:

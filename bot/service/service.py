@@ -41,7 +41,7 @@ from bot.engine.match import Match, MatchPhase
 from bot.engine.rules import MIN_PLAYERS, Rules
 from bot.i18n import N_
 from bot.service.clock import Clock, SystemClock, Timing, TurnClock
-from bot.service.computer import Policy
+from bot.service.computer import Policy, think
 from bot.service.errors import (
     CannotSaveError,
     HandedOverError,
@@ -90,6 +90,7 @@ SNAPSHOT_EVERY = 16
 SNAPSHOT_EVENTS: frozenset[type[Event]] = frozenset({DealStarted, Reshuffled, DealOver})
 
 RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
+_DEFAULT_RULES = Rules()  # for the clock's settings a stored table's rules leave out; built once
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
 
@@ -530,13 +531,13 @@ class TableService:
         """Saves a command; if the caller stops waiting (a front end's task cancelled), waits
         for the save to end before passing the cancel on, so that the reload that follows reads
         the database as it will stay, never a moment before the write lands."""
-        save = asyncio.ensure_future(self.store.save_command(record))
-        try:
-            with saving():
+        with saving():
+            save = self.store.queue_command(record)
+            try:
                 await asyncio.shield(save)
-        except asyncio.CancelledError:
-            await asyncio.wait([save])
-            raise
+            except asyncio.CancelledError:
+                await asyncio.wait([save])
+                raise
 
     def _command_record(
         self,
@@ -639,25 +640,24 @@ class TableService:
         """What a computer player of `level` plays from `view`, thought out in `thinkers` when
         the service has them. If their processes have died, it thinks here from then on (and
         says so once): a table must never stall for want of a worker."""
-        # A seed travels to a worker lighter than a generator's 2.5 kB of state, and the OS's
-        # generator cannot travel at all; drawn here wherever the thinking happens, so that a
-        # seeded table plays the same in a worker as on the loop.
-        rng = random.Random(rng.getrandbits(64))
+        # The OS's generator cannot travel to a worker: a seed drawn from it here does (see
+        # `think`), so that a seeded table plays the same in a worker as on the loop.
+        seed = rng.getrandbits(64)
         asked = time.perf_counter()
-        decision = await self._think(level, view, rng)
+        decision = await self._think(level, view, seed)
         self.observer.computer_thought(level, time.perf_counter() - asked)
         return decision
 
-    async def _think(self, level: str, view: SeatView, rng: random.Random) -> Command:
+    async def _think(self, level: str, view: SeatView, seed: int) -> Command:
         thinkers = self.thinkers
         if thinkers is not None:
             try:
-                return await thinkers.run(self.policy, level, view, rng)
+                return await thinkers.run(think, self.policy, level, view, seed)
             except ThinkersBroken:
                 if self.thinkers is thinkers:
                     log.exception("computer players' worker processes died: thinking on the event loop")
                     self.thinkers = None
-        return self.policy(level, view, rng)
+        return think(self.policy, level, view, seed)
 
     async def run(self, stop: asyncio.Event) -> None:
         """The production timer loop. Each due table acts in a task of its own (`_drive`), so
@@ -729,8 +729,7 @@ class TableService:
     # ----------------------------------------------------------------- helpers
 
     def _timing(self, table: Table) -> Timing:
-        rules = table.record.rules
-        defaults = Rules()
+        rules, defaults = table.record.rules, _DEFAULT_RULES
         return Timing(
             turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
             discard_seconds=rules.get("discard_seconds"),

@@ -331,13 +331,18 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
     # ----------------------------------------------------------------- writing
 
     async def _write(self, statements: dict[str, Rows]) -> None:
+        # A cancelled caller does not cancel a write that others share.
+        await asyncio.shield(self._enqueue(statements))
+
+    def _enqueue(self, statements: dict[str, Rows]) -> asyncio.Future[None]:
+        """Queues a write now; the future is done once it is committed, or has failed."""
         if self._fenced is not None:
             raise self._fenced
         job = _Write(statements)
         self._queue.append(job)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._drain())
-        await asyncio.shield(job.done)  # a cancelled caller does not cancel a write others share
+        return job.done
 
     async def _drain(self) -> None:
         while self._queue:
@@ -433,11 +438,17 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
 
     async def save_command(self, record: CommandRecord) -> None:
         """The command, its events, the new snapshot and whatever it settled, in one transaction."""
+        await asyncio.shield(self.queue_command(record))
+
+    def queue_command(self, record: CommandRecord) -> asyncio.Future[None]:
+        """`save_command`'s write queued at once, its future done once committed (or failed):
+        for a caller that must see the save through even when cancelled (the table service),
+        without a task of its own around each command's save."""
         statements: dict[str, Rows] = {}
         if record.table is not None:
             statements[_UPDATE_TABLE] = [_table_update_row(record.table, record.at)]
         _add_command(statements, record, self._snapshots)
-        await self._write(statements)
+        return self._enqueue(statements)
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], now: float) -> None:
         await self._write({_UPSERT_SETTINGS: [(guild_id, dumps(settings), now)]})
