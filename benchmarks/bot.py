@@ -32,7 +32,9 @@ bot's own request budget is `--budget` (`RUMMY_REQUEST_BUDGET`).
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
 within Discord's limits (`--discord-limits --computer-delay 1.5 --think 3`, at 100 and 1000
-tables).
+tables). Opening a table costs a few requests against the budget (its message, each person's
+first hand DM), so 1,000 tables take minutes to open at 40 a second: for their steady state,
+measure after `--warmup 240`.
 """
 
 from __future__ import annotations

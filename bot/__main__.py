@@ -188,6 +188,7 @@ def run(env_file: Path) -> int:
             "dev_guild_id": settings.dev_guild_id,
             "keep_days": settings.keep_days,
             "request_budget": settings.request_budget,
+            "mention_watching_after": settings.mention_watching_after,
             "tune_gc": True,
             "metrics_port": settings.metrics_port,
             "metrics_host": settings.metrics_host,

@@ -4,7 +4,7 @@ set (off by default): `GET /metrics` and `GET /healthz`.
 Everything measured passes through `Metrics`: the table service reports to it as its observer
 (`bot.service.observer`, so the service never imports prometheus), the open tables are counted
 when Prometheus scrapes, and discord.py's HTTP session reports every response it gets through an
-aiohttp trace (`discord_trace`), whichever part of the bot made the request and caught its error.
+aiohttp trace (`watch`), whichever part of the bot made the request and caught its error.
 The server runs on the bot's own event loop: a scrape that stalls says the loop is stalled.
 """
 
@@ -86,12 +86,10 @@ class Metrics:
 
     # ----------------------------------------------------------------- what Discord answers
 
-    def discord_trace(self) -> aiohttp.TraceConfig:
-        """For discord.py's `http_trace` option: sees every response to the bot's HTTP session."""
-        trace = aiohttp.TraceConfig()
+    def watch(self, trace: aiohttp.TraceConfig) -> None:
+        """On discord.py's `http_trace`: sees every response to the bot's HTTP session."""
         trace.on_request_end.append(self._answered)
         trace.on_request_exception.append(self._unanswered)
-        return trace
 
     async def _answered(
         self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams

@@ -18,6 +18,9 @@ METRICS_HOST = "127.0.0.1"  # RUMMY_METRICS_HOST unless set: this machine only
 REQUEST_BUDGET = 40.0  # RUMMY_REQUEST_BUDGET unless set: of Discord's 50 requests/s per bot
 MAX_REQUEST_BUDGET = 50.0  # Discord's global limit for a bot: more would only meet 429s
 LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
+# RUMMY_MENTION_WATCHING_AFTER unless set: a person watching their hand DM is mentioned in the
+# channel once half their turn's clock has gone without a move
+MENTION_WATCHING_AFTER = 0.5
 
 
 class SettingsError(ValueError):
@@ -37,6 +40,7 @@ class Settings:
     request_budget: float = REQUEST_BUDGET  # requests/s to Discord, shared by the bot's processes
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
+    mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
 
     @property
     def database(self) -> str | Path:
@@ -91,6 +95,16 @@ class Settings:
             raise SettingsError(
                 f"RUMMY_SHARD_LEASE_SECONDS must be a whole number of seconds, 2 or more, not {lease!r}."
             )
+        watching = (values.get("RUMMY_MENTION_WATCHING_AFTER") or "").strip() or str(MENTION_WATCHING_AFTER)
+        try:
+            mention_watching_after = float(watching)
+        except ValueError:
+            mention_watching_after = -1.0
+        if not 0 <= mention_watching_after <= 1:
+            raise SettingsError(
+                "RUMMY_MENTION_WATCHING_AFTER must be a share of the turn's clock from 0 to 1, "
+                f"not {watching!r}."
+            )
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             db_path=database_path(values),
@@ -103,6 +117,7 @@ class Settings:
             request_budget=request_budget,
             shards=shards,
             lease_seconds=int(lease),
+            mention_watching_after=mention_watching_after,
         )
 
 

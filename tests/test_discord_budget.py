@@ -9,7 +9,8 @@ import asyncio
 
 import pytest
 from discord_double import DiscordDouble
-from test_discord_frontend import make_bot, settle, start_table
+from test_discord_frontend import make_bot, open_table, settle, start_table
+from test_discord_turn_mentions import move_in_dm
 
 from bot.discord.hands import build_hand_message
 from bot.scenes import table_scene
@@ -19,7 +20,7 @@ from render import render_table
 pytest_plugins = ("discord_double.fixtures",)
 MOVES = 6  # turns played at once, each a pick and a discard
 BUDGET = 5.0  # requests per second the bot may send
-LIMIT = 7  # the double's global limit per second: the budget's burst and DM set-up fit under it
+LIMIT = 5  # the double's global limit per second: the budget on the wire keeps every request in it
 
 
 @pytest.mark.parametrize("budget", [BUDGET, None], ids=["budget", "no budget"])
@@ -31,6 +32,7 @@ async def test_moves_faster_than_the_budget_show_the_latest_state_without_a_429(
     bot = await bot_runner.start(make_bot(tmp_path, clock, request_budget=budget))
     users = [double.user(name) for name in ("alice", "bob", "carol")]
     table = await start_table(double, bot, *users)
+    clock.advance(table.match.deal.rules.turn_seconds + 1)  # nobody watches their DM: mentioned
     shown = bot.presenter.shown(table.id)
     table_edits = rf"/channels/{double.channel_id}/messages/{shown.message.id}"
     edits_before = len(double.requests_matching("PATCH", table_edits))
@@ -99,3 +101,31 @@ async def test_edits_between_pictures_keep_the_old_one_and_the_last_draws_the_la
     (picture,) = double.messages[shown.message.id].files.values()
     names = [seat.name for seat in table.record.seats]
     assert picture.data == render_table(table_scene(table.match, names))  # one more edit drew it
+
+
+async def test_the_deal_over_edit_of_a_dm_goes_through_its_players_last_press(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    # An edit through a press's token is outside Discord's global limit; one of the bot's own
+    # message is not. A player who never pressed in their DM has no token: theirs is a message edit.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice, bob, fmt="pool-101")
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.presenter.table(table_id)
+    presser, dropper = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
+    await move_in_dm(double, bot, presser)
+    marker = len(double.requests)
+
+    await double.slash_command(dropper, "rummy drop")  # two players: the deal is over
+    await settle(bot)
+
+    over = "This deal is over: see the result in the channel."
+    edits = [r for r in double.requests[marker:] if r.method == "PATCH" and r.body.get("content") == over]
+    through = {r.path.split("/")[1] for r in edits if r.path.endswith("/messages/@original")}
+    assert through == {"webhooks"} and len(edits) == 2
+    (as_message,) = [r for r in edits if r.path.startswith("/channels/")]
+    assert as_message.channel_id == double.dm_channels[dropper.id]
+    assert double.messages[bot.presenter.hand_message_id(table_id, presser.id)].content == over

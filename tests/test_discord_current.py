@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from test_discord_frontend import button, make_bot, settle, start_table
+from test_discord_stale import AT_ONCE
 
 from bot.service import ManualClock
 
@@ -62,7 +63,7 @@ async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after
     # The old mention goes after the new one is posted, in the background: a crash or an outage
     # in between must not leave it in the channel for good.
     double, clock = discord_double, ManualClock()
-    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
     users = [double.user(name) for name in ("alice", "bob", "carol")]
     table = await start_table(double, bot, *users)
     (old,) = turn_mentions(double)
@@ -73,7 +74,7 @@ async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after
     await settle(bot)
     assert len(turn_mentions(double)) == 2 and old.id not in double.deleted_messages
 
-    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
     await settle(bot)
     (mention,) = turn_mentions(double)
     assert old.id in double.deleted_messages and mention.id != old.id
@@ -110,7 +111,7 @@ async def test_a_servers_new_language_redraws_its_tables_and_the_dms_that_follow
     discord_double, bot_runner, tmp_path
 ):
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), **AT_ONCE))
     alice, bob = double.user("alice"), double.user("bob")
     double.set_locale(alice, "fr")  # a language we lack: her DMs follow the server's
     table = await start_table(double, bot, alice, bob)

@@ -25,6 +25,9 @@ from bot.discord.bot import RummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 
 pytest_plugins = ("discord_double.fixtures",)
+# These tests follow the turn mention itself: every person is mentioned at once, not held back
+# while they watch their hand DM (`test_discord_turn_mentions`).
+AT_ONCE = {"mention_watching_after": 0}
 
 
 def live_controls(message) -> list[str]:
@@ -49,7 +52,7 @@ def live_mentions(double) -> list:
 
 
 async def three_players(double, bot_runner, tmp_path, clock):
-    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
     users = [double.user(name) for name in ("alice", "bob", "carol")]
     table = await start_table(double, bot, *users)
     return bot, table, users
@@ -139,7 +142,7 @@ async def test_the_turn_mention_goes_when_nobodys_turn_is_left(
 ):
     """A drop by one of two players ends the deal: the match (Points) or the deal (Pool)."""
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), **AT_ONCE))
     alice, bob = double.user("alice"), double.user("bob")
     lobby, table_id = await open_table(double, bot, alice, bob, fmt=fmt)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
@@ -158,7 +161,7 @@ async def test_after_a_restart_the_old_turn_mention_is_found_and_edited_leaving_
     bot, _, users = await three_players(double, bot_runner, tmp_path, clock)
     (before,) = live_mentions(double)
     edits = len(double.requests_matching("PATCH", rf"/channels/\d+/messages/{before.id}"))
-    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
     await settle(bot)
     (after,) = live_mentions(double)
     assert after.id == before.id and not double.deleted_messages
@@ -229,7 +232,7 @@ def bot_thinking_for(tmp_path, clock, seconds: float) -> RummyBot:
             on_events=on_events,
         )
 
-    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0)
+    return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0, **AT_ONCE)
 
 
 async def test_a_computer_players_turn_resumes_promptly_after_a_restart(discord_double, bot_runner, tmp_path):
@@ -310,7 +313,7 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
     discord_double, bot_runner, tmp_path, concurrency
 ):
     double, clock = discord_double, ManualClock()
-    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
     alice, bob = double.user("alice"), double.user("bob")
     channels = [double.add_channel(f"table-{n}") for n in range(3)]
     for channel in channels:  # started 10 s apart: their deadlines in this order...
@@ -325,7 +328,7 @@ async def test_after_a_restart_tables_are_shown_again_the_nearest_deadline_first
     await bot.service.play(channels[0], mover.id, {"command": "discard", "card": card})  # ...but this one's
     marker = len(double.requests)
 
-    restarted = make_bot(tmp_path, clock, republish_concurrency=concurrency)
+    restarted = make_bot(tmp_path, clock, republish_concurrency=concurrency, **AT_ONCE)
     bot = await bot_runner.restart(bot, restarted)
     await settle(bot)
     posts = [r for r in double.requests[marker:] if r.method == "POST" and r.channel_id in channels]

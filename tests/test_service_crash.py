@@ -73,8 +73,15 @@ def play_then_kill(db: Path | str, rng: random.Random, kill: int) -> tuple[list[
                 break
         time.sleep(rng.uniform(0, 0.02))
     player.send_signal(signal.SIGKILL)
-    out, err = player.communicate()
-    lines += out.decode().split()
+    # The rest is read through the same buffered file as the lines above. `communicate` would
+    # read the pipe's descriptor itself and drop what `readline` had already buffered: a loaded
+    # machine lets more than that buffer pile up in the pipe, so its last line was cut in two
+    # and its tail ("70787-3-57" of, say, "3123670787-3-57") taken for a lost command.
+    with player:
+        lines += player.stdout.read().decode().split()
+        err = player.stderr.read()
+    runs = {line.rsplit("-", 2)[0] for line in lines if line != "done"}
+    assert len(runs) <= 1, f"the lines were misread: ids of several runs {sorted(runs)}"
     done = "done" in lines
     # a kill that lands after "done" may still find the process exiting
     assert player.returncode in ((0, -signal.SIGKILL) if done else (-signal.SIGKILL,)), err.decode()[-2000:]

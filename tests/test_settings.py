@@ -55,3 +55,12 @@ def test_the_request_budget_is_40_unless_set_and_must_fit_discords_limit():
     for bad in ("0", "-5", "fast", "51", "nan"):
         with pytest.raises(SettingsError, match="RUMMY_REQUEST_BUDGET"):
             Settings.load(None, {"RUMMY_REQUEST_BUDGET": bad})
+
+
+def test_a_player_watching_their_dm_is_mentioned_after_half_the_clock_unless_set():
+    assert Settings.load(None, {}).mention_watching_after == 0.5
+    assert Settings.load(None, {"RUMMY_MENTION_WATCHING_AFTER": "0"}).mention_watching_after == 0
+    assert Settings.load(None, {"RUMMY_MENTION_WATCHING_AFTER": " 1 "}).mention_watching_after == 1
+    for bad in ("-0.1", "1.5", "half", "nan"):
+        with pytest.raises(SettingsError, match="RUMMY_MENTION_WATCHING_AFTER"):
+            Settings.load(None, {"RUMMY_MENTION_WATCHING_AFTER": bad})

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -45,7 +46,7 @@ from bot.service.preferences import Preferences
 from bot.service.replays import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.settings import KEEP_DAYS, LEASE_SECONDS, METRICS_HOST
+from bot.settings import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST
 from bot.store import LeaseLostError, Shards, Store, StoreError
 from bot.store.store import is_database_url
 
@@ -72,6 +73,7 @@ class RummyBot(commands.Bot):
         tune_gc: bool = False,
         keep_days: float = KEEP_DAYS,
         request_budget: float | None = None,
+        mention_watching_after: float = MENTION_WATCHING_AFTER,
         shards: Shards | None = None,
         lease_seconds: float = LEASE_SECONDS,
         metrics_port: int | None = None,
@@ -89,13 +91,15 @@ class RummyBot(commands.Bot):
         a `metrics_port` (0: any free one), Prometheus metrics and a health check are served
         there (`bot.metrics`). The table presenter sends Discord at most `request_budget`
         requests per second, shared between this bot's live processes (`bot.discord.budget`);
-        None sets no limit of its own."""
+        None sets no limit of its own. A person watching their hand DM is mentioned on their
+        turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`)."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
         self.metrics = Metrics() if metrics_port is not None else None
-        if self.metrics is not None:  # every answer Discord gives, whoever asked
-            options.setdefault("http_trace", self.metrics.discord_trace())
+        trace = options.setdefault("http_trace", aiohttp.TraceConfig())  # every request, whoever asks
+        if self.metrics is not None:
+            self.metrics.watch(trace)
         self.metrics_address = (metrics_host, metrics_port)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.db_path = db_path
@@ -110,7 +114,9 @@ class RummyBot(commands.Bot):
             edit_delay=edit_delay,
             republish_concurrency=republish_concurrency,
             request_budget=request_budget,
+            mention_watching_after=mention_watching_after,
         )
+        self.presenter.budget.watch(trace)  # retries too, and the other presenters' requests
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
@@ -303,6 +309,7 @@ class RummyBot(commands.Bot):
                 "shutting down with work unfinished after %.0f s: saved moves are shown at restart",
                 SHUTDOWN_SECONDS,
             )
+        self.presenter.call_off_mentions()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once

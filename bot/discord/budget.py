@@ -11,10 +11,17 @@ Only mostly first: while both wait, every `URGENT_RUN + 1`th request is a table 
 under an overload of urgent requests (100 tables played flat out) the table messages still
 catch up, slowly, instead of never being edited again.
 
-A token bucket: `rate` requests per second, with at most `burst` saved up while idle. Over any
-one second it spends at most `rate + burst`, so a share of 40 with the default burst of a
-tenth keeps inside Discord's 50 with room for the bot's other requests (slash command sync,
-league messages).
+A token bucket: `rate` requests per second, with at most `burst` saved up while idle. A token is
+taken some time before its request leaves (a picture is drawn, discord.py waits out a route's
+limit), and discord.py sends a request again after a 429 without asking: so requests taken
+evenly can still reach Discord bunched, a few over its 50 in one second, and every 429 then
+returns as a retry that takes a later second's room, a storm. Hence the second half, on the
+wire (`watch`): every request Discord counts, whoever makes it and retries included, is held
+at the moment it is sent until fewer than `rate` are under way or were answered in the second
+before. Discord counts a request when it arrives, some time between its leaving and its answer,
+so counting each from leaving to a second after its answer never undercounts a second there,
+however the network delays some requests more than others (a second counted from leaving alone
+does: a burst that arrives spread out overlaps the next).
 """
 
 from __future__ import annotations
@@ -26,11 +33,28 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
+from types import SimpleNamespace
+
+import aiohttp
+import discord
 
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 URGENT_RUN = 3  # urgent requests let through in a row while others wait, before one of those
+WINDOW = 1.0  # Discord counts a bot's requests per second
+# Answers to an interaction (its callback, and the webhook of its token: edits, follow-ups) are
+# outside the global limit; every other request to the API counts.
+UNCOUNTED = ("/interactions/", "/webhooks/")
+
+
+class _Sent:
+    """One counted request on the wire: when its answer came (None: not yet)."""
+
+    __slots__ = ("answered",)
+
+    def __init__(self) -> None:
+        self.answered: float | None = None
 
 
 class RequestBudget:
@@ -45,6 +69,9 @@ class RequestBudget:
         self._later: deque[asyncio.Future[None]] = deque()
         self._pump: asyncio.Task[None] | None = None
         self._urgent_run = 0  # urgent requests let through in a row while others waited
+        self._sent: list[_Sent] = []  # counted requests under way or answered within WINDOW
+        self._sending = asyncio.Lock()  # requests held on the wire leave in the order they came
+        self._answered = asyncio.Event()  # set when one of them is answered
         self.set_rate(rate)
 
     def set_rate(self, rate: float | None) -> None:
@@ -73,6 +100,46 @@ class RequestBudget:
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._let_through())
         await waiter
+
+    def watch(self, trace: aiohttp.TraceConfig) -> None:
+        """Holds every request the bot's HTTP session sends (discord.py's `http_trace`) that
+        Discord counts, until it fits in the share (see the module's docstring)."""
+        trace.on_request_start.append(self._before_sending)
+        trace.on_request_end.append(self._after_sending)
+        trace.on_request_exception.append(self._after_sending)
+
+    async def _before_sending(
+        self,
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        url = str(params.url)
+        if self.rate is None or not url.startswith(discord.http.Route.BASE):
+            return  # the gateway's websocket, or no share set
+        if any(url.startswith(discord.http.Route.BASE + path) for path in UNCOUNTED):
+            return
+        async with self._sending:
+            while True:
+                now = self.clock()
+                self._sent = [s for s in self._sent if s.answered is None or s.answered > now - WINDOW]
+                if self.rate is None or len(self._sent) < self.rate:
+                    break
+                answered = [s.answered for s in self._sent if s.answered is not None]
+                self._answered.clear()
+                with contextlib.suppress(TimeoutError):
+                    wait = min(answered) + WINDOW - now if answered else None
+                    await asyncio.wait_for(self._answered.wait(), wait)
+            context.sent = sent = _Sent()
+            self._sent.append(sent)
+
+    async def _after_sending(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: object
+    ) -> None:
+        sent: _Sent | None = getattr(context, "sent", None)
+        if sent is not None and sent.answered is None:
+            sent.answered = self.clock()
+            self._answered.set()
 
     def _refill(self) -> None:
         now = self.clock()

@@ -49,6 +49,7 @@ from bot.rules_text import wild_words
 from bot.scenes import result_scene, standings_scene, table_scene
 from bot.service import Table, TableEvent, visible_events
 from bot.service.events import Damaged, Deadline, Resumed
+from bot.settings import MENTION_WATCHING_AFTER
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -100,14 +101,22 @@ class Presenter:
         edit_delay: float = 0.8,
         republish_concurrency: int = REPUBLISH_CONCURRENCY,
         request_budget: float | None = None,
+        mention_watching_after: float = MENTION_WATCHING_AFTER,
     ) -> None:
         """`request_budget`: the requests per second this process may send Discord (see
-        `RequestBudget`; None: no limit of its own, only Discord's)."""
+        `RequestBudget`; None: no limit of its own, only Discord's). `mention_watching_after`:
+        the share of their turn's clock after which a person watching their hand DM is
+        mentioned all the same (see `_ping_turn`; 0: at once, as anyone else)."""
         self.bot = bot
+        self.mention_watching_after = mention_watching_after
         self.edit_delay = edit_delay  # bursts of moves become one table edit (rate limits)
         self.republish_concurrency = republish_concurrency
         self.budget = RequestBudget(request_budget)
         self.dm_refused: dict[int, float] = {}  # user -> when Discord last refused them a DM
+        # user -> their DM channel's id: a new hand DM is then one request, where discord.py may
+        # need two more (the user, whom it keeps only while referenced, and the DM channel, of
+        # which it keeps the latest 128)
+        self.dm_channels: dict[int, int] = {}
         self._shown: dict[int, Shown] = {}
         self._refreshing: set[int] = set()  # the tables whose message a refresh task is editing
         self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
@@ -149,6 +158,9 @@ class Presenter:
             shown.hand_looks[user_id] = looks
         if press is not None:
             shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
+            shown.watched[user_id] = self.bot.service.clock.now()
+            if shown.mention_user == user_id and shown.mention_later is not None:
+                shown.mention_later.cancel()  # they are here: no mention this turn
 
     def lags(self) -> list[float]:
         """How stale the latest table messages were when edited: seconds from the first change
@@ -190,6 +202,7 @@ class Presenter:
                 shown.message = message
             elif parts[2] == "hand":
                 shown.hands[int(parts[3])] = message
+                self.dm_channels[int(parts[3])] = channel_id
             elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
         now = self.bot.service.clock.now()
@@ -213,6 +226,8 @@ class Presenter:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
         shown = self._shown.pop(table_id, None)
+        if shown is not None and shown.mention_later is not None:
+            shown.mention_later.cancel()
         if shown is not None and shown.ping is not None:
             await self._spend_in_channel(shown, urgent=True)
             with contextlib.suppress(discord.HTTPException):
@@ -415,11 +430,16 @@ class Presenter:
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 _ = await self.bot.readers.user(user_id, table.record.guild_id)
+                over = _("This deal is over: see the result in the channel.")
+                press = self._live_press(shown, user_id)
+                if press is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await press.edit_original_response(content=over, view=None)
+                        return
+                    shown.presses.pop(user_id, None)
                 await self.budget.spend(urgent=True)
                 with contextlib.suppress(discord.NotFound):
-                    await existing.edit(
-                        content=_("This deal is over: see the result in the channel."), view=None
-                    )
+                    await existing.edit(content=over, view=None)
             return
         looks = message.looks()
         try:
@@ -427,17 +447,14 @@ class Presenter:
                 with contextlib.suppress(discord.NotFound):
                     await self._edit_hand(table, seat, shown, user_id, existing, message, before)
                     return
-            user = self.bot.get_user(user_id)
-            if user is None:
-                await self.budget.spend(urgent=True)
-                user = await self.bot.fetch_user(user_id)
             view = message.view or discord.utils.MISSING
             file = await message.file()
-            if user.dm_channel is None:  # opening the DM channel is a request of its own
-                await self.budget.spend(urgent=True)
+            dm = await self._dm_channel(user_id)
             await self.budget.spend(urgent=True)
-            sent = await user.send(content=message.content, file=file, view=view)
+            sent = await dm.send(content=message.content, file=file, view=view)
+            self.dm_channels[user_id] = sent.channel.id
             shown.hands[user_id] = sent
+            shown.watched[user_id] = now  # a new DM notifies them
             shown.hand_looks[user_id] = looks
             await self.remember(f"table:{table.id}:hand:{user_id}", sent.channel.id, sent.id)
             if self.dm_refused.pop(user_id, None) is not None:  # they opened their DMs
@@ -460,6 +477,28 @@ class Presenter:
                     user=f"<@{user_id}>",
                 ),
             )
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """Where the user's DMs go: the channel known from an earlier DM, else the user's own
+        (fetched, and the DM channel opened, each a request, if discord.py does not have it)."""
+        known = self.dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        user = self.bot.get_user(user_id)
+        if user is None:
+            await self.budget.spend(urgent=True)
+            user = await self.bot.fetch_user(user_id)
+        if user.dm_channel is None:  # opening the DM channel is a request of its own
+            await self.budget.spend(urgent=True)
+        return user
+
+    def _live_press(self, shown: Shown, user_id: int) -> Interaction | None:
+        """The user's last press in their hand DM, while its token can still edit the DM."""
+        press, until = shown.presses.get(user_id, (None, 0.0))
+        if press is not None and asyncio.get_running_loop().time() >= until:
+            shown.presses.pop(user_id, None)
+            return None
+        return press
 
     async def hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
         """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
@@ -484,10 +523,7 @@ class Presenter:
         through their last press in it while its token lasts (outside Discord's global limit),
         else as a message edit the request budget allows. A move made while waiting for the
         budget is shown by this edit (the message is built again once it may go)."""
-        press, until = shown.presses.get(user_id, (None, 0.0))
-        if press is not None and asyncio.get_running_loop().time() >= until:
-            shown.presses.pop(user_id, None)
-            press = None
+        press = self._live_press(shown, user_id)
         spent = press is not None  # nothing to spend: a press's edits are outside the limit
         while True:
             looks = message.looks()
@@ -542,7 +578,9 @@ class Presenter:
                 if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
                     await self._guard(table, self.send_hand(table, seat))
 
-    async def _ping_turn(self, table: Table, shown: Shown, *, urgent: bool) -> None:
+    async def _ping_turn(
+        self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
+    ) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
         does not already name is posted anew (and the old mention deleted after, at the table
@@ -552,7 +590,15 @@ class Presenter:
         so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
         that the computer players are playing is left to the table's refresh loop, so a turn
         that comes back to the person before it runs costs no edit at all. Called under the
-        table's `showing` lock: two publishes never replace one mention twice."""
+        table's `showing` lock: two publishes never replace one mention twice.
+
+        A person who pressed in their hand DM within the table's turn clock, or was sent it anew
+        (which Discord notifies), is watching it, and sees their turn there (edited through
+        their press, outside Discord's global limit): with `hold` their mention, two requests
+        against the limit, is held back until `mention_watching_after` of their clock has gone
+        without a press in the DM (`_mention_later`), and a mention naming someone else is
+        deleted meanwhile, at the lower priority. A change at that priority waits for its request
+        outside the lock (`_ping_turn_later`), and comes back `spent`."""
         match = table.match
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
@@ -565,6 +611,19 @@ class Presenter:
                 await self.forget(f"table:{table.id}:ping")
             return
         user_id = table.record.seats[deal.turn].user_id
+        if (
+            hold
+            and user_id is not None
+            and shown.ping_user != user_id
+            and self._watching(shown, user_id, deal)
+        ):
+            self._mention_later(table, shown, user_id, deal)
+            if shown.ping is not None:
+                named, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+                await self.remember(_to_delete(table, named), named.channel.id, named.id)
+                await self.forget(f"table:{table.id}:ping")
+                self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, named), named))
+            return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
             if urgent or shown.ping is None:
@@ -582,7 +641,13 @@ class Presenter:
             words = f"{turn} {hint}"
         if shown.ping_words == words:
             return
-        await self._spend_in_channel(shown, urgent=urgent)
+        if not urgent and not spent:
+            if not shown.ping_later:
+                shown.ping_later = True
+                self.bot.in_background(self._ping_turn_later(table, shown))
+            return
+        if not spent:
+            await self._spend_in_channel(shown, urgent=urgent)
         if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
             try:
                 await shown.ping.edit(content=words)
@@ -604,6 +669,57 @@ class Presenter:
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if old is not None:  # not under the lock: the next move's requests go first
             self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
+
+    async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
+        """A change of the mention at the table edits' priority (the computer players are
+        playing, say): on a busy bot its request waits long, and the table's next moves must
+        not wait behind it for the table's lock."""
+        try:
+            await self._spend_in_channel(shown, urgent=False)
+        finally:
+            shown.ping_later = False
+        async with shown.showing:
+            await self._guard(table, self._ping_turn(table, shown, urgent=False, spent=True))
+
+    def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
+        """Whether the person pressed in their hand DM, or was sent it, within the table's turn
+        clock."""
+        watched = shown.watched.get(user_id)
+        now = self.bot.service.clock.now()
+        return (
+            self.mention_watching_after > 0
+            and watched is not None
+            and now - watched <= deal.rules.turn_seconds
+        )
+
+    def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
+        """Once per turn: the mention is posted after `mention_watching_after` of the clock now
+        running, unless the person pressed in their DM since (`hand_shown_by_press` calls it
+        off), or the turn passed."""
+        turn = table.turn_token()
+        if shown.mention_turn == turn:
+            return
+        if shown.mention_later is not None:
+            shown.mention_later.cancel()
+        delay = self.mention_watching_after * deal.clock_seconds
+        shown.mention_turn, shown.mention_user = turn, user_id
+        shown.mention_later = asyncio.get_running_loop().create_task(
+            self._mention_if_idle(table.id, shown, turn, delay)
+        )
+
+    async def _mention_if_idle(self, table_id: int, shown: Shown, turn: str | None, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with shown.showing:
+            table = self.table(table_id)
+            if table is None or table.turn_token() != turn:
+                return
+            await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+
+    def call_off_mentions(self) -> None:
+        """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
+        for shown in self._shown.values():
+            if shown.mention_later is not None:
+                shown.mention_later.cancel()
 
     async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
         """Deletes a turn mention that is no longer current (stored under `key`, see

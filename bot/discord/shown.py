@@ -46,6 +46,10 @@ class Shown:
     # user id -> their last press in their hand DM, and until when (the event loop's clock) the
     # DM can be edited through it, outside Discord's global limit (see `Presenter._edit_hand`)
     presses: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
+    # user id -> when (the service's clock) they last pressed in their hand DM or were sent it
+    # anew (Discord notifies a new DM): they are watching it, so their turn need not be a mention
+    # at once (`Presenter._ping_turn`)
+    watched: dict[int, float] = field(default_factory=dict)
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
     # The latest events the table message lists, each with a line at least: kept as events and
     # worded as the message is drawn, so a server's new language words the whole list anew.
@@ -55,6 +59,11 @@ class Shown:
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
     # whom it named when posted (Discord notified them then); after a restart, whoever is to act
     ping_user: int | None = None
+    ping_later: bool = False  # a change of it waits for its request (`Presenter._ping_turn_later`)
+    # the mention held back from a person watching their DM, posted unless they press in time
+    mention_later: asyncio.Task[None] | None = None
+    mention_user: int | None = None  # whom it is for
+    mention_turn: str | None = None  # the turn it is for (`Table.turn_token`)
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
