@@ -73,6 +73,12 @@ PRESS_EDITS_FOR = 14 * 60.0
 # when it is due. Without an edit delay (tests) every edit draws it.
 PICTURE_DELAYS = 2.5
 PICTURES_PER_SECOND = 20.0
+# Likewise each table message is edited at most once per edit delay, or less often when more
+# tables are busy, so that all of them together send at most EDITS_PER_SECOND: without a
+# request budget (tests, a flat-out benchmark) they would go as fast as the edit delay lets
+# them, 125 a second at 100 busy tables, more than Discord allows a bot in all (50) and each a
+# request's CPU. With a budget, it paces them too (the urgent requests first).
+EDITS_PER_SECOND = 40.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
@@ -112,6 +118,7 @@ class Presenter:
         # which it keeps the latest 128)
         self.dm_channels: dict[int, int] = {}
         self._shown: dict[int, Shown] = {}
+        self._refreshing: set[int] = set()  # the tables whose message a refresh task is editing
         self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
 
     # ----------------------------------------------------------------- lookups
@@ -751,12 +758,21 @@ class Presenter:
         if not shown.dirty:
             shown.dirty, shown.dirty_since = True, asyncio.get_running_loop().time()
         if shown.refresh is None or shown.refresh.done():
-            wait = 0.0 if at_once else self.edit_delay
+            wait = 0.0 if at_once else self.edit_interval()
             shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown, wait))
+            self._refreshing.add(table_id)
+            shown.refresh.add_done_callback(functools.partial(self._refreshed, table_id))
+
+    def _refreshed(self, table_id: int, task: asyncio.Task[None]) -> None:
+        """A refresh task ended: its table is no longer being edited, unless another one took
+        over meanwhile (its callback runs some time after it ends)."""
+        shown = self._shown.get(table_id)
+        if shown is None or shown.refresh is task:
+            self._refreshing.discard(table_id)
 
     async def _refresh_loop(self, table_id: int, shown: Shown, first_wait: float) -> None:
         """Edits the table message until it shows the latest state, picture included. Each edit
-        waits `edit_delay` (the first `first_wait`) and then its turn in the request budget,
+        waits `edit_interval` (the first `first_wait`) and then its turn in the request budget,
         behind every urgent request: the busier the bot, the longer the wait, and every move made
         meanwhile is shown by that one edit. The state is read only once the edit may go, so the
         last edit always shows the latest state; the turn mention is brought up to date with it.
@@ -770,7 +786,7 @@ class Presenter:
                 wait = max(wait, shown.picture_due - loop.time())
             if wait > 0:
                 await asyncio.sleep(wait)
-            wait = self.edit_delay
+            wait = self.edit_interval()
             await self._spend_in_channel(shown, urgent=False)
             if shown.dirty:
                 self._lags.append(loop.time() - shown.dirty_since)
@@ -793,10 +809,18 @@ class Presenter:
         are being edited at once."""
         if not self.edit_delay:
             return 0.0
-        busy = sum(1 for s in self._shown.values() if s.refresh is not None and not s.refresh.done())
-        return max(PICTURE_DELAYS * self.edit_delay, busy / PICTURES_PER_SECOND)
+        return max(PICTURE_DELAYS * self.edit_delay, len(self._refreshing) / PICTURES_PER_SECOND)
+
+    def edit_interval(self) -> float:
+        """How long a table message stands before it is edited again: the edit delay, longer
+        as more tables are being edited at once."""
+        if not self.edit_delay:
+            return 0.0
+        return max(self.edit_delay, len(self._refreshing) / EDITS_PER_SECOND)
 
     def busy(self) -> bool:
+        """Whether a table message is being edited (its task not done: `_refreshing` learns of
+        an end a moment later, from the task's callback)."""
         return any(s.refresh is not None and not s.refresh.done() for s in self._shown.values())
 
     async def flush(self) -> None:
