@@ -153,3 +153,24 @@ async def test_while_requests_are_held_on_the_wire_the_budget_still_lets_urgent_
     await asyncio.gather(*filling, edit, dm)
 
     assert posted.index("urgent") < posted.index("table edit")
+
+
+async def test_a_held_back_mention_called_off_while_it_is_being_posted_is_still_kept(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    """Shutdown calls the held-back mentions off; one already on its way to Discord must still
+    be stored as the table's mention, or nothing ever deletes it: a mention naming someone
+    whose turn it no longer is, left in the channel for good."""
+    double = discord_double
+    share = 0.01  # of the points clock's 30 s: mentioned after 0.3 s
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=share))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    first = (alice, bob)[table.match.deal.turn]
+
+    (mention,) = await double.wait_for(lambda: mentions_of(double, first))  # Discord has it ...
+    bot.presenter.call_off_mentions()  # ... while the bot waits for the answer
+    await settle(bot)
+
+    shown = bot.presenter.shown(table.id)
+    assert shown.ping is not None and shown.ping.id == mention.id
