@@ -169,7 +169,7 @@ async def test_a_held_back_mention_called_off_while_it_is_being_posted_is_still_
     first = (alice, bob)[table.match.deal.turn]
 
     (mention,) = await double.wait_for(lambda: mentions_of(double, first))  # Discord has it ...
-    bot.presenter.call_off_mentions()  # ... while the bot waits for the answer
+    await bot.presenter.call_off_mentions()  # ... while the bot waits for the answer
     await settle(bot)
 
     shown = bot.presenter.shown(table.id)

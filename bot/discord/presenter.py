@@ -227,8 +227,8 @@ class Presenter:
         and its turn mention is deleted (the match is over: nobody's turn)."""
         table_id = table.id
         shown = self._shown.pop(table_id, None)
-        if shown is not None and shown.mention_later is not None:
-            shown.mention_later.cancel()
+        if shown is not None:
+            await self._call_off_mention(shown)
         if shown is not None and shown.ping is not None:
             await self._retire_mention(table_id, table.record.guild_id, shown, urgent=True)
         await self.forget(f"table:{table_id}")
@@ -725,13 +725,26 @@ class Presenter:
             table = self.table(table_id)
             if table is None or table.turn_token() != turn:
                 return
-            await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+            shown.mention_posting = True
+            try:
+                await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+            finally:
+                shown.mention_posting = False
 
-    def call_off_mentions(self) -> None:
+    async def _call_off_mention(self, shown: Shown) -> None:
+        """No held-back mention is posted; one already being posted is let finish, so that it is
+        stored as the table's mention (cut short, it would be left in the channel for good)."""
+        task = shown.mention_later
+        if task is None or task.done():
+            return
+        if not shown.mention_posting:
+            task.cancel()
+        await asyncio.wait([task])  # its end, whichever: a failure of Discord's is logged in it
+
+    async def call_off_mentions(self) -> None:
         """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
-        for shown in self._shown.values():
-            if shown.mention_later is not None:
-                shown.mention_later.cancel()
+        for shown in list(self._shown.values()):
+            await self._call_off_mention(shown)
 
     async def _retire_mention(self, table_id: int, guild_id: int, shown: Shown, *, urgent: bool) -> None:
         """The turn mention goes: stored to delete before it is forgotten as the table's, so that

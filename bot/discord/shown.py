@@ -65,6 +65,7 @@ class Shown:
     mention_later: asyncio.Task[None] | None = None
     mention_user: int | None = None  # whom it is for
     mention_turn: str | None = None  # the turn it is for (`Table.turn_token`)
+    mention_posting: bool = False  # it is under way to Discord: not to be cut short
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
