@@ -74,21 +74,28 @@ async def test_a_person_watching_their_dm_is_mentioned_once_their_share_of_the_c
     assert table.match.deal.turn == [alice, bob].index(first)  # still their turn, as mentioned
 
 
-async def test_a_press_in_the_dm_calls_the_held_back_mention_off(
+async def test_a_press_in_the_dm_puts_the_held_back_mention_off_and_an_idle_person_is_mentioned(
     discord_double: DiscordDouble, bot_runner, tmp_path
 ):
+    """A press that is not a whole move (a pick) shows the person is there, but not that they
+    stay: the mention waits its share of the clock from that press, and then comes, rather than
+    never (their turn would otherwise run out on the clock with no mention at all)."""
     double = discord_double
-    share = 0.05  # of the points clock's 30 s: 1.5 s without a move
+    share = 0.05  # of the points clock's 30 s: 1.5 s without a press
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=share))
     alice, bob = double.user("alice"), double.user("bob")
     table = await start_table(double, bot, alice, bob)
     first = (alice, bob)[table.match.deal.turn]
     hand = hand_message(double, first)
+    await asyncio.sleep(share * table.match.deal.rules.turn_seconds / 2)
+    picked = asyncio.get_running_loop().time()
     await double.press_button(first, hand, button(hand, "closed"))  # a pick: still their turn
     await settle(bot)
 
-    await asyncio.sleep(share * table.match.deal.rules.turn_seconds + 0.5)
-    assert table.match.deal.turn == [alice, bob].index(first) and mentions_of(double, first) == []
+    await double.wait_for(lambda: mentions_of(double, first), timeout=5)  # idle since the pick
+    waited = asyncio.get_running_loop().time() - picked
+    assert waited >= share * table.match.deal.rules.turn_seconds  # counted from the press
+    assert table.match.deal.turn == [alice, bob].index(first)
 
 
 BUDGET = 10.0  # the bot's share of requests per second, and the double's global limit: a
@@ -114,3 +121,56 @@ async def test_requests_outside_the_presenter_are_held_on_the_wire_within_the_bu
     assert limits.given == []
     sent = sorted(r.at for r in double.requests if r.method == "POST" and r.path.endswith("/messages"))
     assert len(sent) == posts and sent[-1] - sent[0] >= 2.0  # spread over two seconds and more
+
+
+async def test_while_requests_are_held_on_the_wire_the_budget_still_lets_urgent_ones_first(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    """A request is counted from leaving until a second after its answer, so the wire lets
+    fewer through in a second than the budget hands out: under load requests pile up there, in
+    the order they came. A table edit given its token then goes before a hand DM or mention
+    asked for later, and the queue grows. The budget hands out no token while requests are held
+    on the wire, so what waits, waits in its queue, urgent first."""
+    double = discord_double
+    budget = 2.0  # requests per second: two at once fill the wire for a second
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), request_budget=budget))
+    await asyncio.sleep(1.5)  # what start-up sent has left the wire, and a token is saved up
+    posted: list[str] = []
+
+    async def send(words: str, *, urgent: bool | None) -> None:
+        if urgent is not None:  # the presenter's way: a token first
+            await bot.presenter.budget.spend(urgent=urgent)
+        # each in a channel of its own: discord.py holds none back for another's route
+        await bot.get_partial_messageable(double.add_channel(words)).send(words)
+        posted.append(words)
+
+    filling = [asyncio.create_task(send(f"other {n}", urgent=None)) for n in range(3)]
+    while len(posted) < 2:  # answered: the third is held on the wire for a second
+        await asyncio.sleep(0.01)
+    edit = asyncio.create_task(send("table edit", urgent=False))
+    await asyncio.sleep(0.05)
+    dm = asyncio.create_task(send("urgent", urgent=True))
+    await asyncio.gather(*filling, edit, dm)
+
+    assert posted.index("urgent") < posted.index("table edit")
+
+
+async def test_a_held_back_mention_called_off_while_it_is_being_posted_is_still_kept(
+    discord_double: DiscordDouble, bot_runner, tmp_path
+):
+    """Shutdown calls the held-back mentions off; one already on its way to Discord must still
+    be stored as the table's mention, or nothing ever deletes it: a mention naming someone
+    whose turn it no longer is, left in the channel for good."""
+    double = discord_double
+    share = 0.01  # of the points clock's 30 s: mentioned after 0.3 s
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=share))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    first = (alice, bob)[table.match.deal.turn]
+
+    (mention,) = await double.wait_for(lambda: mentions_of(double, first))  # Discord has it ...
+    await bot.presenter.call_off_mentions()  # ... while the bot waits for the answer
+    await settle(bot)
+
+    shown = bot.presenter.shown(table.id)
+    assert shown.ping is not None and shown.ping.id == mention.id

@@ -309,7 +309,7 @@ class RummyBot(commands.Bot):
                 "shutting down with work unfinished after %.0f s: saved moves are shown at restart",
                 SHUTDOWN_SECONDS,
             )
-        self.presenter.call_off_mentions()
+        await self.presenter.call_off_mentions()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once

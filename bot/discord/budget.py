@@ -72,6 +72,10 @@ class RequestBudget:
         self._sent: list[_Sent] = []  # counted requests under way or answered within WINDOW
         self._sending = asyncio.Lock()  # requests held on the wire leave in the order they came
         self._answered = asyncio.Event()  # set when one of them is answered
+        # Requests held on the wire: while there are any, no token is handed out (`_let_through`)
+        self._held = 0
+        self._wire_clear = asyncio.Event()
+        self._wire_clear.set()
         self.set_rate(rate)
 
     def set_rate(self, rate: float | None) -> None:
@@ -92,7 +96,7 @@ class RequestBudget:
         if self.rate is None:
             return
         self._refill()
-        if not self._urgent and not self._later and self._tokens >= 1:
+        if not self._urgent and not self._later and self._tokens >= 1 and not self._held:
             self._tokens -= 1
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -119,6 +123,17 @@ class RequestBudget:
             return  # the gateway's websocket, or no share set
         if any(url.startswith(discord.http.Route.BASE + path) for path in UNCOUNTED):
             return
+        self._held += 1
+        self._wire_clear.clear()
+        try:
+            await self._send_in_turn(context)
+        finally:
+            self._held -= 1
+            if not self._held:
+                self._wire_clear.set()
+
+    async def _send_in_turn(self, context: SimpleNamespace) -> None:
+        """Waits until the request fits in the share on the wire, after those held before it."""
         async with self._sending:
             while True:
                 now = self.clock()
@@ -149,12 +164,18 @@ class RequestBudget:
 
     async def _let_through(self) -> None:
         """One task hands out tokens as they come, in order (urgent first); a waiter that was
-        cancelled meanwhile is skipped, so its token goes to the next."""
+        cancelled meanwhile is skipped, so its token goes to the next. While requests are held on
+        the wire (which counts each until a second after its answer, so lets fewer through in a
+        second than `rate`), none is handed out: a token given then would queue there, behind
+        what came first, and an urgent request asked for later would wait behind it."""
         while self._urgent or self._later:
             later_due = bool(self._later) and self._urgent_run >= URGENT_RUN
             queue = self._urgent if self._urgent and not later_due else self._later
             if queue[0].done():
                 queue.popleft()
+                continue
+            if self._held:
+                await self._wire_clear.wait()
                 continue
             self._refill()
             if self.rate is not None and self._tokens < 1:

@@ -160,7 +160,7 @@ class Presenter:
             shown.presses[user_id] = (press, asyncio.get_running_loop().time() + PRESS_EDITS_FOR)
             shown.watched[user_id] = self.bot.service.clock.now()
             if shown.mention_user == user_id and shown.mention_later is not None:
-                shown.mention_later.cancel()  # they are here: no mention this turn
+                self._put_mention_off(table_id, shown)
 
     def lags(self) -> list[float]:
         """How stale the latest table messages were when edited: seconds from the first change
@@ -227,8 +227,8 @@ class Presenter:
         and its turn mention is deleted (the match is over: nobody's turn)."""
         table_id = table.id
         shown = self._shown.pop(table_id, None)
-        if shown is not None and shown.mention_later is not None:
-            shown.mention_later.cancel()
+        if shown is not None:
+            await self._call_off_mention(shown)
         if shown is not None and shown.ping is not None:
             await self._retire_mention(table_id, table.record.guild_id, shown, urgent=True)
         await self.forget(f"table:{table_id}")
@@ -690,17 +690,33 @@ class Presenter:
 
     def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
         """Once per turn: the mention is posted after `mention_watching_after` of the clock now
-        running, unless the person pressed in their DM since (`hand_shown_by_press` calls it
-        off), or the turn passed."""
+        running has gone without a press in their DM (each press puts it off anew,
+        `_put_mention_off`), unless the turn passed."""
         turn = table.turn_token()
         if shown.mention_turn == turn:
             return
+        shown.mention_turn, shown.mention_user = turn, user_id
+        self._hold_mention(table.id, shown, deal)
+
+    def _put_mention_off(self, table_id: int, shown: Shown) -> None:
+        """The person held back pressed in their DM: they are there now, but may leave before
+        their move is done (a pick, a sort), so the mention waits its share of the clock from
+        this press instead; a turn that passed needs none."""
+        table = self.table(table_id)
+        deal = table.match.deal if table is not None and table.match is not None else None
+        if table is not None and deal is not None and table.turn_token() == shown.mention_turn:
+            if shown.mention_later is not None and not shown.mention_later.done():
+                self._hold_mention(table_id, shown, deal)
+        elif shown.mention_later is not None:
+            shown.mention_later.cancel()
+
+    def _hold_mention(self, table_id: int, shown: Shown, deal: Deal) -> None:
+        """(Re)starts the wait for the held-back mention of `shown.mention_turn`."""
         if shown.mention_later is not None:
             shown.mention_later.cancel()
         delay = self.mention_watching_after * deal.clock_seconds
-        shown.mention_turn, shown.mention_user = turn, user_id
         shown.mention_later = asyncio.get_running_loop().create_task(
-            self._mention_if_idle(table.id, shown, turn, delay)
+            self._mention_if_idle(table_id, shown, shown.mention_turn, delay)
         )
 
     async def _mention_if_idle(self, table_id: int, shown: Shown, turn: str | None, delay: float) -> None:
@@ -709,13 +725,26 @@ class Presenter:
             table = self.table(table_id)
             if table is None or table.turn_token() != turn:
                 return
-            await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+            shown.mention_posting = True
+            try:
+                await self._guard(table, self._ping_turn(table, shown, urgent=True, hold=False))
+            finally:
+                shown.mention_posting = False
 
-    def call_off_mentions(self) -> None:
+    async def _call_off_mention(self, shown: Shown) -> None:
+        """No held-back mention is posted; one already being posted is let finish, so that it is
+        stored as the table's mention (cut short, it would be left in the channel for good)."""
+        task = shown.mention_later
+        if task is None or task.done():
+            return
+        if not shown.mention_posting:
+            task.cancel()
+        await asyncio.wait([task])  # its end, whichever: a failure of Discord's is logged in it
+
+    async def call_off_mentions(self) -> None:
         """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
-        for shown in self._shown.values():
-            if shown.mention_later is not None:
-                shown.mention_later.cancel()
+        for shown in list(self._shown.values()):
+            await self._call_off_mention(shown)
 
     async def _retire_mention(self, table_id: int, guild_id: int, shown: Shown, *, urgent: bool) -> None:
         """The turn mention goes: stored to delete before it is forgotten as the table's, so that

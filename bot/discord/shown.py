@@ -60,10 +60,12 @@ class Shown:
     # whom it named when posted (Discord notified them then); after a restart, whoever is to act
     ping_user: int | None = None
     ping_later: bool = False  # a change of it waits for its request (`Presenter._ping_turn_later`)
-    # the mention held back from a person watching their DM, posted unless they press in time
+    # the mention held back from a person watching their DM, posted once their share of the clock
+    # has gone since they were sent it or last pressed there (`Presenter._hold_mention`)
     mention_later: asyncio.Task[None] | None = None
     mention_user: int | None = None  # whom it is for
     mention_turn: str | None = None  # the turn it is for (`Table.turn_token`)
+    mention_posting: bool = False  # it is under way to Discord: not to be cut short
     # Held while events are shown (hands, mention), so that two publishes for this table (a
     # move and a clock, say) never both send one DM or both replace one mention.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
