@@ -153,3 +153,23 @@ async def test_a_press_on_an_old_rendering_is_refused_in_the_pressers_language(
     await settle(bot)  # a turn later: that Pick is on no message any more
     ix = await double.press_button(mover, old, pick, check=False)
     assert ix.response_data["content"].startswith("यह बटन पिछली बारी का है")
+
+
+async def test_a_closed_tables_mention_whose_deletion_was_cut_short_is_deleted_after_a_restart(
+    discord_double, bot_runner, tmp_path
+):
+    # Nobody's turn once the table is closed: an outage as its mention is deleted must not leave
+    # the last turn in the channel for good, any more than a move's old mention.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    await start_table(double, bot, *users)
+    (mention,) = turn_mentions(double)
+    double.inject("DELETE", rf"/channels/\d+/messages/{mention.id}$", 503, {"message": "outage", "code": 0})
+    await double.slash_command(users[0], "rummy cancel")
+    await settle(bot)
+    assert bot.service.table_in(double.channel_id) is None and mention.id not in double.deleted_messages
+
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
+    await settle(bot)
+    assert mention.id in double.deleted_messages and not turn_mentions(double)

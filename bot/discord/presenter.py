@@ -215,17 +215,15 @@ class Presenter:
         except Exception:
             log.exception("could not remember message %s", key)
 
-    async def _forget(self, table_id: int) -> None:
+    async def _forget(self, table: Table) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
-        shown = self._shown.pop(table_id, None)
+        shown = self._shown.pop(table.id, None)
         if shown is not None and shown.mention_later is not None:
             shown.mention_later.cancel()
-        if shown is not None and shown.ping is not None:
-            await self._spend_in_channel(shown, urgent=True)
-            with contextlib.suppress(discord.HTTPException):
-                await shown.ping.delete()
-        await self.forget(f"table:{table_id}")
+        if shown is not None:
+            await self._retire_ping(table, shown)
+        await self.forget(f"table:{table.id}")
 
     async def forget(self, key: str) -> None:
         try:
@@ -596,12 +594,7 @@ class Presenter:
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
         if deal is None:
-            if shown.ping is not None:
-                previous, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
-                await self._spend_in_channel(shown, urgent=True)
-                with contextlib.suppress(discord.HTTPException):
-                    await previous.delete()
-                await self.forget(f"table:{table.id}:ping")
+            await self._retire_ping(table, shown)
             return
         user_id = table.record.seats[deal.turn].user_id
         if (
@@ -611,11 +604,7 @@ class Presenter:
             and self._watching(shown, user_id, deal)
         ):
             self._mention_later(table, shown, user_id, deal)
-            if shown.ping is not None:
-                named, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
-                await self.remember(_to_delete(table, named), named.channel.id, named.id)
-                await self.forget(f"table:{table.id}:ping")
-                self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, named), named))
+            await self._retire_ping(table, shown)
             return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
@@ -714,6 +703,20 @@ class Presenter:
             if shown.mention_later is not None:
                 shown.mention_later.cancel()
 
+    async def _retire_ping(self, table: Table, shown: Shown) -> None:
+        """The table's turn mention, if any, names a turn that is over and nothing takes its
+        place (the deal or the table is over, or the person to act is watching their DM): it is
+        stored to delete (`TO_DELETE`) in place of the mention, and deleted in the background
+        (not under the table's lock), so that an outage or a crash first leaves it to a restart."""
+        named = shown.ping
+        if named is None:
+            return
+        shown.ping, shown.ping_words, shown.ping_user = None, None, None
+        key = _to_delete(table, named)
+        await self.remember(key, named.channel.id, named.id)
+        await self.forget(f"table:{table.id}:ping")
+        self.bot.in_background(self._delete_old_ping(shown, key, named))
+
     async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
         """Deletes a turn mention that is no longer current (stored under `key`, see
         `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
@@ -773,7 +776,7 @@ class Presenter:
             if table is None or not table.record.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
         if table is not None and not table.record.status.active:
-            await self._forget(table_id)
+            await self._forget(table)
 
     def picture_interval(self) -> float:
         """How long a table picture stands before it is drawn again: longer as more tables
