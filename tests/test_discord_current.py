@@ -173,3 +173,26 @@ async def test_a_closed_tables_mention_whose_deletion_was_cut_short_is_deleted_a
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
     await settle(bot)
     assert mention.id in double.deleted_messages and not turn_mentions(double)
+
+
+async def test_a_press_on_an_old_rendering_in_a_dm_is_refused_as_the_dm_speaks(
+    discord_double, bot_runner, tmp_path
+):
+    # An app in a language the bot lacks, at a Hindi server's table: the DM speaks Hindi, and so
+    # does the refusal of a press on its older rendering.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "fr")
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    old, pick = dm.snapshot(), button(dm, "closed")
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert "डील 1" in double.message(dm.id).content
+    ix = await double.press_button(mover, old, pick, check=False)
+    assert ix.response_data["content"].startswith("यह बटन पिछली बारी का है")
