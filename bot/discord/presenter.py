@@ -180,6 +180,7 @@ class Presenter:
         posted = await store.posted_messages()
         doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
         ownership = self.bot.ownership
+        left: list[tuple[int, int, int]] = []  # the mentions of tables not resumed here
         for key, (channel_id, message_id) in posted.items():
             parts = key.split(":")
             if parts[0] == TO_DELETE:  # its deletion was cut short: the process serving it deletes it
@@ -187,7 +188,11 @@ class Presenter:
                     old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
                     self.bot.in_background(self._delete_old_ping(None, key, old))
                 continue
-            if parts[0] != "table" or int(parts[1]) not in active:
+            if parts[0] != "table":
+                continue
+            if int(parts[1]) not in active:
+                if parts[2:] == ["ping"] and message_id not in doomed:
+                    left.append((int(parts[1]), channel_id, message_id))
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             shown = self.shown(int(parts[1]))
@@ -198,6 +203,8 @@ class Presenter:
                 self.dm_channels[int(parts[3])] = channel_id
             elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
+        if left:
+            self.bot.in_background(self._retire_closed_pings(left))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
             self.dm_refused.setdefault(user_id, now)
@@ -646,11 +653,12 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
-        if old is not None:  # stored to delete before the new mention takes its place in the store
-            await self.remember(_to_delete(table, old), old.channel.id, old.id)
+        doomed = _to_delete(table.record.guild_id, old.id) if old is not None else None
+        if old is not None and doomed is not None:  # stored to delete before the new one replaces it
+            await self.remember(doomed, old.channel.id, old.id)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
-        if old is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, _to_delete(table, old), old))
+        if old is not None and doomed is not None:  # not under the lock: the next move's requests go first
+            self.bot.in_background(self._delete_old_ping(shown, doomed, old))
 
     async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
@@ -703,6 +711,25 @@ class Presenter:
             if shown.mention_later is not None:
                 shown.mention_later.cancel()
 
+    async def _retire_closed_pings(self, mentions: list[tuple[int, int, int]]) -> None:
+        """After a restart, the stored mentions (table id, channel, message) of tables that were
+        not resumed here: those of tables closed before the process could delete them (a crash
+        right after the close was saved) are deleted, with what was kept for those tables, by
+        the process serving their server. Tables still open belong to another shard: left alone."""
+        ownership = self.bot.ownership
+        for table_id, channel_id, message_id in mentions:
+            status = await self.bot.store.table_status(table_id)  # plain columns: read even if damaged
+            guild_id = await self.bot.store.table_guild(table_id)
+            if status is None or status.active or guild_id is None:
+                continue
+            if ownership is not None and not ownership.shards.owns(guild_id):
+                continue
+            key = _to_delete(guild_id, message_id)
+            await self.remember(key, channel_id, message_id)
+            await self.forget(f"table:{table_id}")
+            old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            await self._delete_old_ping(None, key, old)
+
     async def _retire_ping(self, table: Table, shown: Shown) -> None:
         """The table's turn mention, if any, names a turn that is over and nothing takes its
         place (the deal or the table is over, or the person to act is watching their DM): it is
@@ -712,7 +739,7 @@ class Presenter:
         if named is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = None, None, None
-        key = _to_delete(table, named)
+        key = _to_delete(table.record.guild_id, named.id)
         await self.remember(key, named.channel.id, named.id)
         await self.forget(f"table:{table.id}:ping")
         self.bot.in_background(self._delete_old_ping(shown, key, named))
@@ -977,9 +1004,9 @@ def _to_act(table: Table | None) -> int | None:
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
 
 
-def _to_delete(table: Table, message: Posted) -> str:
-    """The stored key of a message of `table` still to be deleted (see `TO_DELETE`)."""
-    return f"{TO_DELETE}:{table.record.guild_id}:{message.id}"
+def _to_delete(guild_id: int, message_id: int) -> str:
+    """The stored key of a message of server `guild_id` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{guild_id}:{message_id}"
 
 
 def _urgency(event: TableEvent) -> float:
