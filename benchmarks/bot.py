@@ -1,5 +1,6 @@
 """The real bot under load: stored commands per second, the bot process's CPU, how fast it
-acknowledges a button, and how many requests it sends Discord, by kind.
+acknowledges a button, how soon a person sees their next move, and how many requests it sends
+Discord, by kind.
 
 Two processes, so that the bot's CPU is the bot's alone: this one runs the project's Discord
 double (`tests/discord_double`) and plays the people; a child process runs the unmodified
@@ -13,8 +14,9 @@ players move after `--computer-delay` seconds (the bot's own default is 1.5; 0 i
 After `--warmup` seconds, for `--seconds`: `stored cmd/s` counts the commands the database
 holds (read from the file); `bot cpu` is the bot process's CPU time over wall time (all its
 threads, the image renders included, but not the thinkers); `ack` is the time from a press
-sent to the bot's first answer; `turn shown` is from the person's move acknowledged to their
-DM offering the next move (three computer turns between, and every edit that carries them);
+sent to the bot's first answer; `turn shown` is from the person's discard acknowledged to their
+DM offering the next pick (three computer turns between, and every edit that carries them), and
+`discard shown` from their pick acknowledged to the DM offering the discard (their own step);
 `table lag` is, from the bot, how long each table message was behind (from the first change
 not shown to the edit that showed it); `requests/s` are those the double received, by kind.
 Interaction answers (`callback`, `webhook`) are outside Discord's global limit; the rest
@@ -173,7 +175,8 @@ class People:
         self.double, self.fmt, self.level, self.think = double, fmt, level, think
         self.hands: dict[int, Any] = {}  # user id -> their hand DM
         self.acks: list[float] = []
-        self.turns: list[float] = []
+        self.turns: list[float] = []  # seconds from a discard to the next pick offered
+        self.discards: list[float] = []  # seconds from a pick to the discard offered
         self.measuring = False
         self.stop = False
 
@@ -192,7 +195,8 @@ class People:
                 await asyncio.sleep(1)
                 continue
             acted: set[str] = set()
-            since: tuple[float, list[str]] | None = None  # the last move answered, in which deal
+            # the last move answered: when, in which deal, and which list its wait goes to
+            since: tuple[float, list[str], list[float]] | None = None
             while not self.stop and channel not in double.over:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), 1.0)
@@ -203,10 +207,11 @@ class People:
                     continue
                 deal = hand.content.split(" · ")[:2]  # the format and the deal's number
                 if since is not None and self.measuring and deal == since[1]:
-                    self.turns.append(time.perf_counter() - since[0])
+                    since[2].append(time.perf_counter() - since[0])
                 if self.think:
                     await asyncio.sleep(self.think)
-                since = (await self.make(user, hand, move, acted), deal)
+                waits = self.turns if move[1] is not None else self.discards
+                since = (await self.make(user, hand, move, acted), deal, waits)
 
     async def open_table(self, user: Any, channel: int) -> bool:
         double = self.double
@@ -354,11 +359,11 @@ async def run(args: argparse.Namespace) -> None:
         f"p99 {1000 * percentile(people.acks, 0.99):.1f} ms   max {1000 * max(people.acks, default=0):.1f} ms"
         f"   ({len(people.acks)} presses)"
     )
-    turns = people.turns
-    print(
-        f"  turn shown     p50 {percentile(turns, 0.5):.2f} s   p99 {percentile(turns, 0.99):.2f} s"
-        f"   max {max(turns, default=0):.2f} s"
-    )
+    for name, waits in (("turn shown", people.turns), ("discard shown", people.discards)):
+        print(
+            f"  {name:<14} p50 {percentile(waits, 0.5):.2f} s   p99 {percentile(waits, 0.99):.2f} s"
+            f"   max {max(waits, default=0):.2f} s"
+        )
     print(
         f"  table lag      p50 {percentile(lags, 0.5):.2f} s   p99 {percentile(lags, 0.99):.2f} s   "
         f"max {max(lags, default=0):.2f} s   ({len(lags)} table edits, change to edit)"

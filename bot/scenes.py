@@ -16,7 +16,7 @@ from bot.engine.deal import Outcome, Stakes
 from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
-from bot.engine.melds import GroupKind
+from bot.engine.melds import GroupKind, Judgement
 from bot.game_words import STANDING_WORDS, format_title
 from bot.hand_layout import HandLayout, with_sets_shown
 from bot.i18n import EN, N_, Words
@@ -121,7 +121,10 @@ def labelled_groups(
     groups: Sequence[Sequence[Card]], wild_rank: int | None, rules: Rules
 ) -> tuple[HandGroup, ...]:
     """`hand_groups` under a deal's own rules (a replay has no match)."""
-    judgement = judge_groups(groups, wild_rank, rules)
+    return _labelled(groups, judge_groups(groups, wild_rank, rules))
+
+
+def _labelled(groups: Sequence[Sequence[Card]], judgement: Judgement) -> tuple[HandGroup, ...]:
     return tuple(
         HandGroup(_GROUP_KINDS[kind], tuple(group), points)
         for group, kind, points in zip(groups, judgement.kinds, judgement.group_points, strict=True)
@@ -141,11 +144,12 @@ def hand_scene(
     picked = None
     if view.picked is not None:
         picked = max(i for i, card in enumerate(cards, start=1) if card == view.picked)
+    judgement = judge_groups(layout.groups, view.wild_rank, rules)  # once, for labels and total
     return HandScene(
-        groups=hand_groups(layout.groups, view.wild_rank, match),
+        groups=_labelled(layout.groups, judgement),
         wild_rank=view.wild_rank,
         picked=picked,
-        total_points=judge_groups(layout.groups, view.wild_rank, rules).points,
+        total_points=judgement.points,
         four_colour=four_colour,
         title=_("{format} · your hand", format=format_title(match.spec, _)),
         language=_.language,

@@ -171,3 +171,86 @@ async def test_two_clocks_pick_then_discard_and_a_pick_starts_the_discard_clock(
     assert await service.fire_due() == []
     clock.advance(1)
     assert EventKind.DISCARDED in kinds(await service.fire_due()) and deal.turn == seat
+
+
+async def reported_until(reported, wanted, tries=200):
+    """Lets the production loop run until `wanted(reported)` holds (at most `tries` short
+    sleeps, far longer than it needs)."""
+    for _ in range(tries):
+        if wanted(reported):
+            return True
+        await asyncio.sleep(0.01)
+    return False
+
+
+async def test_the_production_loop_acts_for_a_computer_player_as_soon_as_a_person_hands_it_the_turn(
+    tmp_path,
+):
+    # It polls only once a minute here: a computer player's turn waits for no poll.
+    settings = ServiceSettings(computer_delay_seconds=0, timer_poll_seconds=60)
+    store, service = await open_service(tmp_path / "w.db", settings=settings)
+    reported = []
+
+    async def sink(events):
+        reported.extend(events)
+
+    service.on_events = sink
+    await service.open_table(GUILD, 5, user(5, 0), "Host")
+    await service.add_computer(5, user(5, 0))
+    await service.start(5, user(5, 0))
+    table = service.table_in(5)
+    stop = asyncio.Event()
+    loop = asyncio.create_task(service.run(stop))
+    await reported_until(reported, lambda _: table.match.deal.turn == 0)
+    deal = table.match.deal
+    await service.play(5, user(5, 0), {"command": "pick", "source": "closed"})
+    await service.play(5, user(5, 0), {"command": "discard", "card": deal.picked.code})
+    assert await reported_until(reported, lambda _: table.match.deal is not deal or deal.turn == 0)
+    stop.set()
+    await loop
+    await store.close()
+
+
+class HeldStrong:
+    """Thinkers in which a strong player never makes up its mind (an easy one thinks at once)."""
+
+    def __init__(self):
+        self.held = asyncio.Event()
+
+    async def run(self, fn, level, *args):
+        if level == "strong":
+            await self.held.wait()
+        return fn(level, *args)
+
+
+async def test_in_the_production_loop_a_table_whose_computer_player_is_slow_holds_up_no_other(tmp_path):
+    settings = ServiceSettings(computer_delay_seconds=0, timer_poll_seconds=0.05)
+    store, service = await open_service(tmp_path / "s.db", settings=settings)
+    service.thinkers = thinkers = HeldStrong()
+    reported = []
+
+    async def sink(events):
+        reported.extend(events)
+
+    service.on_events = sink
+    for channel, level in ((8, "strong"), (9, "easy")):
+        await service.open_table(GUILD, channel, user(channel, 0), "Host")
+        await service.add_computer(channel, user(channel, 0), level)
+        await service.add_computer(channel, user(channel, 0), level)
+        await service.start(channel, user(channel, 0))
+        deal = service.table_in(channel).match.deal
+        if deal.turn == 0:  # the host plays first: the computer players' turn next
+            await service.play(channel, user(channel, 0), {"command": "pick", "source": "closed"})
+            await service.play(channel, user(channel, 0), {"command": "discard", "card": deal.picked.code})
+    stop = asyncio.Event()
+    loop = asyncio.create_task(service.run(stop))
+    easy = service.table_in(9)
+    moved = EventKind.DISCARDED, EventKind.DROPPED, EventKind.DECLARED
+    # The easy table's computer players play a turn while the strong one's still thinks.
+    assert await reported_until(
+        reported, lambda events: any(e.table_id == easy.id and e.kind in moved for e in events)
+    )
+    thinkers.held.set()
+    stop.set()
+    await loop
+    await store.close()

@@ -4,9 +4,20 @@ in the background, starts over once copied, and never grows past its bound, writ
 import asyncio
 import sqlite3
 
-from bot.store import CheckpointPolicy, Store
+import pytest
+
+from bot.store import CheckpointPolicy, Store, checkpoint
+from bot.store.checkpoint import wal_reset_fixed
 
 BIG = {"notes": "x" * 20_000}  # a write of several pages, so that the WAL grows quickly
+
+
+@pytest.fixture(autouse=True, params=["own connection", "writer's connection"])
+def where(request, monkeypatch) -> str:
+    """Every test with background checkpoints on a connection of their own (a library with the
+    WAL-reset fix) and on the writer's (one without it), whatever this machine's library is."""
+    monkeypatch.setattr(checkpoint, "wal_reset_fixed", lambda: request.param == "own connection")
+    return request.param
 
 
 def wal_size(path) -> int:
@@ -122,5 +133,38 @@ async def test_the_writer_finishes_what_a_background_checkpoint_missed(tmp_path)
         await store._writer
         assert wal_size(path) <= size  # the WAL started over
         assert store._checkpointer.finished == 1  # once is enough
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("version", "fixed"),
+    [
+        ((3, 40, 1), False),
+        ((3, 44, 5), False),
+        ((3, 44, 6), True),
+        ((3, 45, 0), False),
+        ((3, 50, 6), False),
+        ((3, 50, 7), True),
+        ((3, 51, 2), False),
+        ((3, 51, 3), True),
+        ((3, 53, 0), True),
+        ((4, 0, 0), True),
+    ],
+)
+def test_which_libraries_have_the_wal_reset_fix(version, fixed):
+    assert wal_reset_fixed(version) is fixed
+
+
+async def test_without_the_wal_reset_fix_no_checkpoint_runs_beside_a_commit(tmp_path, where):
+    """A library without the fix checkpoints on the writer's connection only, which runs one
+    call at a time: never a checkpoint on one connection while another commits."""
+    store = await Store.open(tmp_path / "race.db")
+    try:
+        assert (store._checkpointer._conn is store._conn) is (where == "writer's connection")
+        for guild in range(5):
+            await store.set_guild_settings(guild, BIG, now=0.0)
+        await store._checkpointer.copy()
+        assert await store.guild_settings(4) == BIG
     finally:
         await store.close()

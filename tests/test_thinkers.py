@@ -42,6 +42,16 @@ async def test_requests_beyond_the_workers_wait_their_turn_and_each_gets_its_own
     assert answers == [n * n for n in range(20)]
 
 
+async def test_a_worker_is_handed_the_next_requests_while_it_thinks_so_a_busy_loop_does_not_slow_it(one):
+    await one.run(abs, 0)  # the worker is up
+    asked = [asyncio.ensure_future(one.run(time.monotonic)) for _ in range(20)]
+    await asyncio.sleep(0)  # each request is sent
+    time.sleep(0.5)  # the loop is busy with other work meanwhile: it reads no reply
+    busy_until = time.monotonic()
+    answered = await asyncio.gather(*asked)
+    assert answered == sorted(answered) and answered[-1] < busy_until  # all thought out meanwhile
+
+
 async def test_what_the_function_raises_is_raised_here_and_the_worker_goes_on(one):
     with pytest.raises(ValueError, match="invalid literal"):
         await one.run(int, "seven")

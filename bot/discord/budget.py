@@ -7,6 +7,9 @@ budget before each request it sends and never goes over its share. What a player
 (their hand DM, the mention that it is their turn, a result) is urgent and goes first; the
 table messages take what is left, so under load each table message is edited less often and
 shows more moves at once (see `Presenter._refresh_loop`), never an older state than the last.
+Only mostly first: while both wait, every `URGENT_RUN + 1`th request is a table edit, so that
+under an overload of urgent requests (100 tables played flat out) the table messages still
+catch up, slowly, instead of never being edited again.
 
 A token bucket: `rate` requests per second, with at most `burst` saved up while idle. A token is
 taken some time before its request leaves (a picture is drawn, discord.py waits out a route's
@@ -38,6 +41,7 @@ import discord
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+URGENT_RUN = 3  # urgent requests let through in a row while others wait, before one of those
 WINDOW = 1.0  # Discord counts a bot's requests per second
 # Answers to an interaction (its callback, and the webhook of its token: edits, follow-ups) are
 # outside the global limit; every other request to the API counts.
@@ -64,6 +68,7 @@ class RequestBudget:
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._later: deque[asyncio.Future[None]] = deque()
         self._pump: asyncio.Task[None] | None = None
+        self._urgent_run = 0  # urgent requests let through in a row while others waited
         self._sent: list[_Sent] = []  # counted requests under way or answered within WINDOW
         self._sending = asyncio.Lock()  # requests held on the wire leave in the order they came
         self._answered = asyncio.Event()  # set when one of them is answered
@@ -146,18 +151,19 @@ class RequestBudget:
         """One task hands out tokens as they come, in order (urgent first); a waiter that was
         cancelled meanwhile is skipped, so its token goes to the next."""
         while self._urgent or self._later:
-            queue = self._urgent or self._later
+            later_due = bool(self._later) and self._urgent_run >= URGENT_RUN
+            queue = self._urgent if self._urgent and not later_due else self._later
             if queue[0].done():
                 queue.popleft()
                 continue
             self._refill()
-            if self.rate is None:
-                queue.popleft().set_result(None)
-            elif self._tokens >= 1:
-                self._tokens -= 1
-                queue.popleft().set_result(None)
-            else:
+            if self.rate is not None and self._tokens < 1:
                 await asyncio.sleep((1 - self._tokens) / self.rate)
+                continue
+            if self.rate is not None:
+                self._tokens -= 1
+            queue.popleft().set_result(None)
+            self._urgent_run = self._urgent_run + 1 if queue is self._urgent and self._later else 0
 
 
 BEAT = 5.0  # seconds between a process's heartbeats in the database

@@ -73,6 +73,12 @@ PRESS_EDITS_FOR = 14 * 60.0
 # when it is due. Without an edit delay (tests) every edit draws it.
 PICTURE_DELAYS = 2.5
 PICTURES_PER_SECOND = 20.0
+# Likewise each table message is edited at most once per edit delay, or less often when more
+# tables are busy, so that all of them together send at most EDITS_PER_SECOND: without a
+# request budget (tests, a flat-out benchmark) they would go as fast as the edit delay lets
+# them, 125 a second at 100 busy tables, more than Discord allows a bot in all (50) and each a
+# request's CPU. With a budget, it paces them too (the urgent requests first).
+EDITS_PER_SECOND = 40.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
@@ -112,6 +118,7 @@ class Presenter:
         # which it keeps the latest 128)
         self.dm_channels: dict[int, int] = {}
         self._shown: dict[int, Shown] = {}
+        self._refreshing: set[int] = set()  # the tables whose message a refresh task is editing
         self._lags: deque[float] = deque(maxlen=LAGS_KEPT)  # seconds from a change to its edit
 
     # ----------------------------------------------------------------- lookups
@@ -225,12 +232,13 @@ class Presenter:
     async def _forget(self, table: Table) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
-        shown = self._shown.pop(table.id, None)
+        table_id = table.id
+        shown = self._shown.pop(table_id, None)
         if shown is not None and shown.mention_later is not None:
             shown.mention_later.cancel()
-        if shown is not None:
-            await self._retire_ping(table, shown)
-        await self.forget(f"table:{table.id}")
+        if shown is not None and shown.ping is not None:
+            await self._retire_mention(table_id, table.record.guild_id, shown, urgent=True)
+        await self.forget(f"table:{table_id}")
 
     async def forget(self, key: str) -> None:
         try:
@@ -601,7 +609,8 @@ class Presenter:
         live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
         deal = match.deal if live and match is not None else None
         if deal is None:
-            await self._retire_ping(table, shown)
+            if shown.ping is not None:
+                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=True)
             return
         user_id = table.record.seats[deal.turn].user_id
         if (
@@ -611,7 +620,8 @@ class Presenter:
             and self._watching(shown, user_id, deal)
         ):
             self._mention_later(table, shown, user_id, deal)
-            await self._retire_ping(table, shown)
+            if shown.ping is not None:
+                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=False)
             return
         _ = await self.bot.readers.channel(table.record.guild_id)
         if user_id is None:
@@ -653,12 +663,15 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
-        doomed = _to_delete(table.record.guild_id, old.id) if old is not None else None
-        if old is not None and doomed is not None:  # stored to delete before the new one replaces it
-            await self.remember(doomed, old.channel.id, old.id)
+        if old is None:
+            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
+            return
+        key = _to_delete(table.record.guild_id, old)
+        await self.remember(key, old.channel.id, old.id)  # before the new one takes its place in the store
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
-        if old is not None and doomed is not None:  # not under the lock: the next move's requests go first
-            self.bot.in_background(self._delete_old_ping(shown, doomed, old))
+        self.bot.in_background(
+            self._delete_old_ping(shown, key, old)
+        )  # not under the lock: the next move's requests go first
 
     async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
@@ -724,31 +737,34 @@ class Presenter:
                 continue
             if ownership is not None and not ownership.shards.owns(guild_id):
                 continue
-            key = _to_delete(guild_id, message_id)
+            old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            key = _to_delete(guild_id, old)
             await self.remember(key, channel_id, message_id)
             await self.forget(f"table:{table_id}")
-            old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             await self._delete_old_ping(None, key, old)
 
-    async def _retire_ping(self, table: Table, shown: Shown) -> None:
-        """The table's turn mention, if any, names a turn that is over and nothing takes its
-        place (the deal or the table is over, or the person to act is watching their DM): it is
-        stored to delete (`TO_DELETE`) in place of the mention, and deleted in the background
-        (not under the table's lock), so that an outage or a crash first leaves it to a restart."""
-        named = shown.ping
-        if named is None:
+    async def _retire_mention(self, table_id: int, guild_id: int, shown: Shown, *, urgent: bool) -> None:
+        """The turn mention goes: stored to delete before it is forgotten as the table's, so that
+        a restart that comes first deletes it; deleted now if `urgent`, else in the background
+        at the lower priority."""
+        old, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
+        if old is None:
             return
-        shown.ping, shown.ping_words, shown.ping_user = None, None, None
-        key = _to_delete(table.record.guild_id, named.id)
-        await self.remember(key, named.channel.id, named.id)
-        await self.forget(f"table:{table.id}:ping")
-        self.bot.in_background(self._delete_old_ping(shown, key, named))
+        key = _to_delete(guild_id, old)
+        await self.remember(key, old.channel.id, old.id)
+        await self.forget(f"table:{table_id}:ping")
+        if urgent:
+            await self._delete_old_ping(shown, key, old, urgent=True)
+        else:
+            self.bot.in_background(self._delete_old_ping(shown, key, old))
 
-    async def _delete_old_ping(self, shown: Shown | None, key: str, old: Posted) -> None:
+    async def _delete_old_ping(
+        self, shown: Shown | None, key: str, old: Posted, *, urgent: bool = False
+    ) -> None:
         """Deletes a turn mention that is no longer current (stored under `key`, see
         `TO_DELETE`), and then forgets it; after a failure of Discord's own (an outage) it is
         kept, for the next restart to try again."""
-        await self._spend_in_channel(shown, urgent=False)
+        await self._spend_in_channel(shown, urgent=urgent)
         try:
             await old.delete()
         except discord.DiscordServerError as error:
@@ -768,12 +784,21 @@ class Presenter:
         if not shown.dirty:
             shown.dirty, shown.dirty_since = True, asyncio.get_running_loop().time()
         if shown.refresh is None or shown.refresh.done():
-            wait = 0.0 if at_once else self.edit_delay
+            wait = 0.0 if at_once else self.edit_interval()
             shown.refresh = asyncio.get_running_loop().create_task(self._refresh_loop(table_id, shown, wait))
+            self._refreshing.add(table_id)
+            shown.refresh.add_done_callback(functools.partial(self._refreshed, table_id))
+
+    def _refreshed(self, table_id: int, task: asyncio.Task[None]) -> None:
+        """A refresh task ended: its table is no longer being edited, unless another one took
+        over meanwhile (its callback runs some time after it ends)."""
+        shown = self._shown.get(table_id)
+        if shown is None or shown.refresh is task:
+            self._refreshing.discard(table_id)
 
     async def _refresh_loop(self, table_id: int, shown: Shown, first_wait: float) -> None:
         """Edits the table message until it shows the latest state, picture included. Each edit
-        waits `edit_delay` (the first `first_wait`) and then its turn in the request budget,
+        waits `edit_interval` (the first `first_wait`) and then its turn in the request budget,
         behind every urgent request: the busier the bot, the longer the wait, and every move made
         meanwhile is shown by that one edit. The state is read only once the edit may go, so the
         last edit always shows the latest state; the turn mention is brought up to date with it.
@@ -787,7 +812,7 @@ class Presenter:
                 wait = max(wait, shown.picture_due - loop.time())
             if wait > 0:
                 await asyncio.sleep(wait)
-            wait = self.edit_delay
+            wait = self.edit_interval()
             await self._spend_in_channel(shown, urgent=False)
             if shown.dirty:
                 self._lags.append(loop.time() - shown.dirty_since)
@@ -810,10 +835,18 @@ class Presenter:
         are being edited at once."""
         if not self.edit_delay:
             return 0.0
-        busy = sum(1 for s in self._shown.values() if s.refresh is not None and not s.refresh.done())
-        return max(PICTURE_DELAYS * self.edit_delay, busy / PICTURES_PER_SECOND)
+        return max(PICTURE_DELAYS * self.edit_delay, len(self._refreshing) / PICTURES_PER_SECOND)
+
+    def edit_interval(self) -> float:
+        """How long a table message stands before it is edited again: the edit delay, longer
+        as more tables are being edited at once."""
+        if not self.edit_delay:
+            return 0.0
+        return max(self.edit_delay, len(self._refreshing) / EDITS_PER_SECOND)
 
     def busy(self) -> bool:
+        """Whether a table message is being edited (its task not done: `_refreshing` learns of
+        an end a moment later, from the task's callback)."""
         return any(s.refresh is not None and not s.refresh.done() for s in self._shown.values())
 
     async def flush(self) -> None:
@@ -1004,9 +1037,9 @@ def _to_act(table: Table | None) -> int | None:
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
 
 
-def _to_delete(guild_id: int, message_id: int) -> str:
-    """The stored key of a message of server `guild_id` still to be deleted (see `TO_DELETE`)."""
-    return f"{TO_DELETE}:{guild_id}:{message_id}"
+def _to_delete(guild_id: int, message: Posted) -> str:
+    """The stored key of a message in a channel of `guild_id` still to be deleted (see `TO_DELETE`)."""
+    return f"{TO_DELETE}:{guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:

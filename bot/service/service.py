@@ -3,8 +3,9 @@ saved before anyone hears of it, turn clocks that survive restarts, computer pla
 
 Front ends call these methods and turn the returned events into messages (each seat seeing only
 `visible_events(events, seat)`). Events the service causes on its own (a clock running out, a
-computer player's move, the next deal starting) come out of `fire_due()`, which the production
-loop `run()` calls and which also hands them to `on_events`.
+computer player's move, the next deal starting) are handed to `on_events`: in production by
+`run()`, which acts for each table as soon as it is due, and in tests (on a manual clock) by
+`fire_due()`, which acts for every due table at once and also returns them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -131,6 +133,10 @@ class TableService:
         self.stopping = False  # set by `shut_down`: every new command is refused
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, Table] = {}
+        # `run`'s: set to look at the deadlines again before `_look_at` (the clock's time), as
+        # when a command sets a sooner deadline than it is sleeping until
+        self._look = asyncio.Event()
+        self._look_at = -math.inf
 
     # ----------------------------------------------------------------- start-up
 
@@ -512,6 +518,8 @@ class TableService:
             raise
         if command_id is not None:
             table.command_ids.add(command_id)
+        if announce and clock.deadline is not None and clock.deadline < self._look_at:
+            self._look.set()  # a computer player's turn now, say: `run` need not sleep on
         events = self._wrap(table, engine_events, announce)
         if match.phase is MatchPhase.OVER:
             self._unregister(table)
@@ -583,24 +591,32 @@ class TableService:
 
     async def fire_due(self) -> list[TableEvent]:
         """Acts wherever a deadline has passed: the next deal starts, a computer player moves,
-        or the clock plays for an absent player (the engine's timeout)."""
-        if self.store.lost is not None or self.stopping:  # nothing can be saved, or no more will be
+        or the clock plays for an absent player (the engine's timeout). Every due table acts
+        once, all at once (their saves share commits), and the events are handed on together:
+        what a test on a manual clock wants. The production loop is `run`."""
+        if not self._may_fire():
             return []
         now = self.clock.now()
         due = [t for t in self._tables.values() if t.clock and t.clock.due(now)]
-        # All due tables at once, so that their saves share commits; each under its own lock.
-        results = await asyncio.gather(*(self._fire(table, now) for table in due), return_exceptions=True)
-        events: list[TableEvent] = []
-        for table, result in zip(due, results, strict=True):
-            if isinstance(result, CannotSaveError | SavingStoppedError | HandedOverError):
-                continue  # the store logged it; the clock tries again at its next pass
-            if isinstance(result, BaseException):  # one table's failure must not stop the others' clocks
-                log.error("table %s: the clock could not act", table.id, exc_info=result)
-            else:
-                events += result
+        results = await asyncio.gather(*(self._fire_safely(table, now) for table in due))
+        events = [event for result in results for event in result]
         if events and self.on_events is not None:
             await self.on_events(events)
         return events
+
+    def _may_fire(self) -> bool:
+        """False once nothing can be saved, or no more will be."""
+        return self.store.lost is None and not self.stopping
+
+    async def _fire_safely(self, table: Table, now: float) -> list[TableEvent]:
+        """`_fire`, with one table's failure kept from the others' clocks."""
+        try:
+            return await self._fire(table, now)
+        except (CannotSaveError, SavingStoppedError, HandedOverError):
+            return []  # the store logged it; the clock tries again at its next pass
+        except Exception:
+            log.exception("table %s: the clock could not act", table.id)
+            return []
 
     async def _fire(self, table: Table, now: float) -> list[TableEvent]:
         async with table.lock:
@@ -648,16 +664,61 @@ class TableService:
         return think(self.policy, level, view, seed)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """The production timer loop: wakes for the next deadline (or every poll interval, so a
-        deadline set meanwhile is not missed by long)."""
-        while not stop.is_set():
-            await self.fire_due()
-            deadline = self.next_deadline()
-            wait = self.settings.timer_poll_seconds
-            if deadline is not None:
-                wait = max(0.0, min(wait, deadline - self.clock.now()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=wait)
+        """The production timer loop. Each due table acts in a task of its own (`_drive`), so
+        that no table waits for another's thinking or saving (concurrent saves still share
+        commits), and a computer player's move follows the last one at once. It sleeps until
+        the next deadline of a table not acting, at most a poll interval (a deadline set
+        meanwhile is not missed by long), and looks again at once when a command sets a sooner
+        deadline (a person's move handing the turn to a computer player) or a table is done
+        acting. On `stop` it returns once the tables acting are done."""
+        acting: dict[int, asyncio.Task[None]] = {}
+
+        def done(table: Table) -> Callable[[asyncio.Task[None]], None]:
+            def forget(_: asyncio.Task[None]) -> None:
+                acting.pop(table.id, None)
+                # Its next deadline is one this loop has not seen. One still due could not act
+                # (the database is away, say): it is tried again at the next look, not at once.
+                if table.clock is None or not table.clock.due(self.clock.now()):
+                    self._look.set()
+
+            return forget
+
+        async def stopped() -> None:
+            await stop.wait()
+            self._look.set()
+
+        watcher = asyncio.create_task(stopped())
+        try:
+            while not stop.is_set():
+                self._look.clear()
+                now = self.clock.now()
+                wait = self.settings.timer_poll_seconds
+                for table in self._tables.values():
+                    deadline = table.clock.deadline if table.clock is not None else None
+                    if deadline is None or table.id in acting:
+                        continue
+                    if deadline > now:
+                        wait = min(wait, deadline - now)
+                    elif self._may_fire():
+                        acting[table.id] = asyncio.create_task(self._drive(table))
+                        acting[table.id].add_done_callback(done(table))
+                self._look_at = now + wait
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._look.wait(), timeout=wait)
+        finally:
+            self._look_at = -math.inf
+            watcher.cancel()
+            await asyncio.gather(*acting.values(), return_exceptions=True)
+
+    async def _drive(self, table: Table) -> None:
+        """Acts for one table while it is due (a computer player's pick, then its discard, then
+        the next computer player's turn if it has no delay), handing each step's events on."""
+        while self._may_fire() and table.clock is not None and table.clock.due(now := self.clock.now()):
+            events = await self._fire_safely(table, now)
+            if not events:  # a command got in first, or it failed: `run` looks again
+                return
+            if self.on_events is not None:
+                await self.on_events(events)
 
     async def shut_down(self) -> None:
         """Takes no more commands (each is refused, changing nothing: `ShuttingDownError`) and

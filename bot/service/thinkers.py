@@ -5,7 +5,11 @@ decision, and two helper threads (its queue feeder and its result reader) that t
 from the loop while they work. Here each worker has its own pipe, the loop writes a request on
 it and reads the reply when `loop.add_reader` says it has come (some 50 µs of the bot's CPU in
 all), and nothing else runs in the bot process. Each worker thinks about one request at a
-time; the others wait for the first worker free, in the order they came.
+time, but is handed the next ones while it thinks (as many as its pipe holds without the loop
+ever blocking on a write, `PIPELINED_BYTES`), and the loop reads every reply that has come
+whenever it looks: so a worker goes from one decision to the next without waiting for the loop
+to come round between them, which under load (100 busy tables) took longer than the thinking.
+Requests beyond that wait, in the order they came, for the first worker with room.
 
 A worker that dies breaks the pool, as it breaks a process pool: what was asked of it, and all
 that is asked after, fails with `ThinkersBroken`, and the caller thinks for itself instead
@@ -33,6 +37,10 @@ from typing import Any, Protocol, TypeVar, TypeVarTuple, cast
 # How long `close` lets a worker finish the decision in hand and leave on its own before it is
 # terminated: a strong player's longest decisions take a fraction of this.
 LEAVE_SECONDS = 2.0
+# How many bytes of requests a worker may be handed before it has answered them: well within
+# what a pipe (a socket pair's buffer, some 200 kB on Linux) takes without blocking the writer,
+# so that sending never holds up the event loop. An easy player's request is some 1.6 kB.
+PIPELINED_BYTES = 32 * 1024
 
 Args = TypeVarTuple("Args")
 R = TypeVar("R")
@@ -54,9 +62,16 @@ class ThinkersBroken(RuntimeError):
 class _Worker:
     process: BaseProcess
     conn: Connection
-    # The reply owed, if a request is in the worker's hands; a cancelled one stays here until
-    # its reply has been read and dropped, so that the next request never reads it instead.
-    reply: asyncio.Future[tuple[bool, Any]] | None = field(default=None)
+    # The replies owed, in the order the requests were sent, each with its request's size; a
+    # cancelled one stays here until its reply has been read and dropped, so that the next
+    # request never reads it instead.
+    replies: deque[tuple[asyncio.Future[tuple[bool, Any]], int]] = field(default_factory=deque)
+    held: int = 0  # the bytes of the requests owed
+
+    def takes(self, size: int, pipelined: bool) -> bool:
+        """Whether a request of `size` bytes may be sent to it now (`pipelined`: while it still
+        owes replies, within `PIPELINED_BYTES`)."""
+        return not self.replies or (pipelined and self.held + size <= PIPELINED_BYTES)
 
 
 class WorkerPool:
@@ -73,8 +88,7 @@ class WorkerPool:
             process.start()
             theirs.close()  # the worker's end now lives in the worker only: its death is our EOF
             self._workers.append(_Worker(process, ours))
-        self._idle: deque[_Worker] = deque(self._workers)
-        # Requests no worker was free for, pickled, each with the future of its reply.
+        # Requests no worker had room for, pickled, each with the future of its reply.
         self._waiting: deque[tuple[memoryview, asyncio.Future[tuple[bool, Any]]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._broken: ThinkersBroken | None = None
@@ -98,8 +112,9 @@ class WorkerPool:
             raise self._broken
         request = ForkingPickler.dumps((fn, args))
         reply: asyncio.Future[tuple[bool, Any]] = loop.create_future()
-        if self._idle:
-            self._send(self._idle.popleft(), request, reply)
+        worker = self._worker_for(len(request)) if not self._waiting else None
+        if worker is not None:
+            self._send(worker, request, reply)
         else:
             self._waiting.append((request, reply))
         succeeded, value = await reply
@@ -146,8 +161,16 @@ class WorkerPool:
                 loop.remove_reader(worker.conn.fileno())
         self._readers = ThreadPoolExecutor(len(self._workers), thread_name_prefix="thinker-reader")
 
+    def _worker_for(self, size: int) -> _Worker | None:
+        """The worker owing the fewest replies that has room for a request of `size` bytes
+        (None: none has). Reading threads read one reply per worker at a time, so with them a
+        worker takes a request only once it owes none."""
+        room = [worker for worker in self._workers if worker.takes(size, self._readers is None)]
+        return min(room, key=lambda worker: len(worker.replies), default=None)
+
     def _send(self, worker: _Worker, request: memoryview, reply: asyncio.Future[tuple[bool, Any]]) -> None:
-        worker.reply = reply
+        worker.replies.append((reply, len(request)))
+        worker.held += len(request)
         try:
             worker.conn.send_bytes(request)
         except OSError:  # its end of the pipe is gone with it
@@ -168,14 +191,17 @@ class WorkerPool:
             loop.call_soon_threadsafe(self._on_read, worker, read)
 
     def _on_readable(self, worker: _Worker) -> None:
-        """A reply (read whole: it is a few hundred bytes, written at once), or the worker's
-        end of the pipe closing because it died."""
-        try:
-            reply = worker.conn.recv()
-        except (EOFError, OSError):
-            self._break(f"thinker {worker.process.pid} died")
-            return
-        self._deliver(worker, reply)
+        """Every reply that has come (each read whole: a few hundred bytes, written at once),
+        or the worker's end of the pipe closing because it died."""
+        while self._broken is None:
+            try:
+                reply = worker.conn.recv()
+            except (EOFError, OSError):
+                self._break(f"thinker {worker.process.pid} died")
+                return
+            self._deliver(worker, reply)
+            if self._broken is not None or not worker.conn.poll():
+                return
 
     def _on_read(self, worker: _Worker, read: Future[Any]) -> None:
         if self._broken is not None:
@@ -186,18 +212,16 @@ class WorkerPool:
         self._deliver(worker, read.result())
 
     def _deliver(self, worker: _Worker, reply: tuple[bool, Any]) -> None:
-        """The next request waiting goes to the worker before the reply is handed on, so that
-        it thinks again at once, not once the loop has run every task that is ready before the
-        one that would send it."""
-        answered, worker.reply = worker.reply, None
-        while self._waiting:
+        """The requests waiting that now fit go to the worker before the reply is handed on,
+        so that it thinks again at once, not once the loop has run every task that is ready
+        before the one that would send them."""
+        answered, size = worker.replies.popleft()
+        worker.held -= size
+        while self._waiting and worker.takes(len(self._waiting[0][0]), self._readers is None):
             request, waiting = self._waiting.popleft()
             if not waiting.done():  # a request cancelled before it was sent is dropped
                 self._send(worker, request, waiting)
-                break
-        else:
-            self._idle.append(worker)
-        if answered is not None and not answered.done():
+        if not answered.done():
             answered.set_result(reply)
 
     def _break(self, reason: str) -> None:
@@ -209,14 +233,15 @@ class WorkerPool:
         for worker in self._workers:
             if self._readers is None and self._loop is not None and not self._loop.is_closed():
                 self._loop.remove_reader(worker.conn.fileno())
-            if worker.reply is not None and not worker.reply.done():
-                worker.reply.set_exception(ThinkersBroken(reason))
+            for owed, _ in worker.replies:
+                if not owed.done():
+                    owed.set_exception(ThinkersBroken(reason))
+            worker.replies.clear()
             worker.conn.close()
         for _, waiting in self._waiting:
             if not waiting.done():
                 waiting.set_exception(ThinkersBroken(reason))
         self._waiting.clear()
-        self._idle.clear()
 
 
 def _serve(conn: Connection, initializer: Callable[[], None]) -> None:

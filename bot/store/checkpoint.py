@@ -16,6 +16,13 @@ automatic checkpoint is off (see `Store.open`) and this class does the work in t
 If the WAL file still passes `max_wal_bytes` (the queue was never empty, or another process kept
 a read transaction open), the writer truncates it before its next commit, waiting if it must:
 a bound on the file, at the price of one stall.
+
+SQLite before 3.51.3 (and before its backports 3.44.6 and 3.50.7) has the "WAL-reset bug": a
+checkpoint on one connection racing a commit on another connection that starts the WAL over can
+corrupt the database or lose committed transactions. Step 1 is exactly that race, so with such a
+library it runs on the writer's own connection, which runs one call at a time: a background
+checkpoint then waits for the commit in hand and commits wait for it (a little latency, no
+race). Python's own SQLite is often such a library (3.40 in Debian 12).
 """
 
 from __future__ import annotations
@@ -32,6 +39,18 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 
+# The first release of each line with the WAL-reset bug fixed (see the module's docstring).
+WAL_RESET_FIXED = ((3, 51, 3), (3, 50, 7), (3, 44, 6))
+
+
+def wal_reset_fixed(version: tuple[int, int, int] | None = None) -> bool:
+    """Whether the SQLite library (or `version`) may checkpoint beside commits of another
+    connection safely."""
+    version = version or sqlite3.sqlite_version_info
+    if version >= WAL_RESET_FIXED[0]:
+        return True
+    return any(version[:2] == fixed[:2] and version >= fixed for fixed in WAL_RESET_FIXED[1:])
+
 
 @dataclass(frozen=True)
 class CheckpointPolicy:
@@ -47,8 +66,13 @@ class Checkpointer:
     """Both steps of the module's docstring; `Store` calls `written` and `due` after each
     commit and `finish` when `due` says so."""
 
-    def __init__(self, conn: aiosqlite.Connection, database: Path, policy: CheckpointPolicy) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, database: Path, policy: CheckpointPolicy, *, own: bool = True
+    ) -> None:
+        """`conn`: where background checkpoints run; `own`: a connection of its own (closed with
+        it), else the writer's."""
         self._conn = conn
+        self._own = own
         self._wal = database.with_name(database.name + "-wal")
         self.policy = policy
         # Held by every checkpoint: SQLite answers a second one "busy" rather than waiting.
@@ -60,7 +84,12 @@ class Checkpointer:
         self.truncated = 0  # of which truncations, for tests
 
     @classmethod
-    async def open(cls, database: Path, policy: CheckpointPolicy) -> Checkpointer:
+    async def open(
+        cls, database: Path, policy: CheckpointPolicy, writer: aiosqlite.Connection
+    ) -> Checkpointer:
+        """On a connection of its own where the library allows it, else on the writer's."""
+        if not wal_reset_fixed():
+            return cls(writer, database, policy, own=False)
         return cls(await aiosqlite.connect(str(database), isolation_level=None), database, policy)
 
     def written(self) -> None:
@@ -117,9 +146,12 @@ class Checkpointer:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        await self._conn.close()
+        if self._own:
+            await self._conn.close()
 
 
 async def _checkpoint(conn: aiosqlite.Connection, mode: str) -> None:
-    async with conn.execute(f"PRAGMA wal_checkpoint({mode})"):
-        pass
+    # One call in the connection's thread, its statement done when it returns: on the writer's
+    # connection a transaction may come next, and SQLite refuses to commit beside a statement
+    # still open.
+    await conn.execute_fetchall(f"PRAGMA wal_checkpoint({mode})")

@@ -53,7 +53,7 @@ class SqliteStore(Store):
             ids = await _fetchone(conn, NEXT_IDS)
             version = (await _fetchone(conn, "PRAGMA data_version"))[0]
             health = WriteHealth(path, WriteHealth.identity_of(path), int(version))
-            checkpointer = await Checkpointer.open(path, checkpoints or CheckpointPolicy())
+            checkpointer = await Checkpointer.open(path, checkpoints or CheckpointPolicy(), conn)
         except BaseException:
             await conn.close()
             raise
