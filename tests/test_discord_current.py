@@ -11,6 +11,7 @@ from test_discord_frontend import button, make_bot, settle, start_table
 from test_discord_stale import AT_ONCE
 
 from bot.service import ManualClock
+from bot.store import Store, TableStatus
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -173,3 +174,51 @@ async def test_a_cancelled_tables_turn_mention_whose_deletion_failed_is_deleted_
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, **AT_ONCE))
     await settle(bot)
     assert mention.id in double.deleted_messages
+
+
+async def test_a_press_on_an_old_rendering_in_a_dm_is_refused_as_the_dm_speaks(
+    discord_double, bot_runner, tmp_path
+):
+    # An app in a language the bot lacks, at a Hindi server's table: the DM speaks Hindi, and so
+    # does the refusal of a press on its older rendering.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    for user in (alice, bob):
+        double.set_locale(user, "fr")
+    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
+    table = await start_table(double, bot, alice, bob)
+    mover = (alice, bob)[table.match.deal.turn]
+    dm = double.dms_to(mover)[0]
+    old, pick = dm.snapshot(), button(dm, "closed")
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert "डील 1" in double.message(dm.id).content
+    ix = await double.press_button(mover, old, pick, check=False)
+    assert ix.response_data["content"].startswith("यह बटन पिछली बारी का है")
+
+
+async def test_a_mention_of_a_table_that_closed_just_before_a_crash_is_deleted_after_the_restart(
+    discord_double, bot_runner, tmp_path
+):
+    # The table's close was saved, and the process died before its mention was deleted: the
+    # restart does not resume the table, and must not leave its last turn in the channel.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    (mention,) = turn_mentions(double)
+    await bot_runner.stop(bot)
+    store = await Store.open(tmp_path / "rummy.db")
+    try:
+        table.record.status = TableStatus.CANCELLED
+        await store.cancel_table(table.record, table.match_id, clock.now())
+    finally:
+        await store.close()
+
+    bot = await bot_runner.start(make_bot(tmp_path, clock, **AT_ONCE))
+    await settle(bot)
+    assert bot.service.table_in(double.channel_id) is None
+    assert mention.id in double.deleted_messages and not turn_mentions(double)
+    assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]

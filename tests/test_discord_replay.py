@@ -4,6 +4,7 @@ buttons stepping forward and back, a running deal refused, a forged or outside p
 privately, and the history naming the deals to replay; each in the asker's language."""
 
 import asyncio
+import threading
 
 import pytest
 from discord_double import DiscordDouble
@@ -265,3 +266,27 @@ async def test_past_a_few_animations_waiting_another_is_declined(tmp_path, monke
         assert await presenter._animation(deals[0], False, EN) == b"1-1"
     assert await asyncio.gather(*waiting) == [str(ref).encode() for ref in refs[1:-1]]
     assert await presenter._animation(deals[-1], False, EN) == str(refs[-1]).encode()
+
+
+async def test_the_animation_being_made_is_not_one_of_those_waiting(tmp_path, monkeypatch):
+    """`ANIMATIONS_WAITING` counts the animations not yet begun: the one being made (seconds of
+    work in a thread) does not take a waiting place, nor does a second ask for one that waits."""
+    replay = replay_deal(played_record(3))
+    refs = [DealRef(1, number) for number in range(1, replay_presenter.ANIMATIONS_WAITING + 3)]
+    deals = [ReplayedDeal(ref, "points", ("Asha", "Bilal", "Chen"), 0.0, replay) for ref in refs]
+    drawing = threading.Event()
+
+    def animation(replayed, *_):
+        drawing.wait(10)
+        return str(replayed.ref).encode()
+
+    monkeypatch.setattr(replay_presenter, "animation", animation)
+    presenter = RummyBot(tmp_path / "rummy.db").replay_presenter
+    asked = [asyncio.create_task(presenter._animation(deal, False, EN)) for deal in deals[:-1]]
+    asked.append(asyncio.create_task(presenter._animation(deals[1], False, EN)))  # asked twice
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert await presenter._animation(deals[-1], False, EN) == replay_presenter.ANIMATIONS_BUSY
+    drawing.set()
+    made = [str(ref).encode() for ref in refs[:-1]]
+    assert await asyncio.gather(*asked) == [*made, made[1]]

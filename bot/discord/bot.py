@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -250,7 +251,9 @@ class RummyBot(commands.Bot):
             if getattr(child, "custom_id", None)
         }
         if custom_id not in current and not interaction.response.is_done():
-            _ = await self.readers.asker(interaction)
+            # Most are presses in a hand DM: answered as the DM speaks (its table's server)
+            table = re.match(r"rummy:\w+:(\d+):", custom_id)
+            _ = await self.actions.reader(interaction, int(table[1]) if table else None)
             await interaction.response.send_message(_(STALE), ephemeral=True)
 
     async def _on_service_events(self, events: list[TableEvent]) -> None:

@@ -187,6 +187,7 @@ class Presenter:
         posted = await store.posted_messages()
         doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
         ownership = self.bot.ownership
+        left: list[tuple[int, int, int]] = []  # the mentions of tables not resumed here
         for key, (channel_id, message_id) in posted.items():
             parts = key.split(":")
             if parts[0] == TO_DELETE:  # its deletion was cut short: the process serving it deletes it
@@ -194,7 +195,11 @@ class Presenter:
                     old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
                     self.bot.in_background(self._delete_old_ping(None, key, old))
                 continue
-            if parts[0] != "table" or int(parts[1]) not in active:
+            if parts[0] != "table":
+                continue
+            if int(parts[1]) not in active:
+                if parts[2:] == ["ping"] and message_id not in doomed:
+                    left.append((int(parts[1]), channel_id, message_id))
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
             shown = self.shown(int(parts[1]))
@@ -205,6 +210,8 @@ class Presenter:
                 self.dm_channels[int(parts[3])] = channel_id
             elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
                 shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
+        if left:
+            self.bot.in_background(self._retire_closed_pings(left))
         now = self.bot.service.clock.now()
         for user_id in await store.dm_refusals(now - DM_REFUSAL_MEMORY):
             self.dm_refused.setdefault(user_id, now)
@@ -745,6 +752,25 @@ class Presenter:
         """At shutdown: no held-back mention is posted (after a restart each turn is shown again)."""
         for shown in list(self._shown.values()):
             await self._call_off_mention(shown)
+
+    async def _retire_closed_pings(self, mentions: list[tuple[int, int, int]]) -> None:
+        """After a restart, the stored mentions (table id, channel, message) of tables that were
+        not resumed here: those of tables closed before the process could delete them (a crash
+        right after the close was saved) are deleted, with what was kept for those tables, by
+        the process serving their server. Tables still open belong to another shard: left alone."""
+        ownership = self.bot.ownership
+        for table_id, channel_id, message_id in mentions:
+            status = await self.bot.store.table_status(table_id)  # plain columns: read even if damaged
+            guild_id = await self.bot.store.table_guild(table_id)
+            if status is None or status.active or guild_id is None:
+                continue
+            if ownership is not None and not ownership.shards.owns(guild_id):
+                continue
+            old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            key = _to_delete(guild_id, old)
+            await self.remember(key, channel_id, message_id)
+            await self.forget(f"table:{table_id}")
+            await self._delete_old_ping(None, key, old)
 
     async def _retire_mention(self, table_id: int, guild_id: int, shown: Shown, *, urgent: bool) -> None:
         """The turn mention goes: stored to delete before it is forgotten as the table's, so that

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 ANIMATIONS_KEPT = 8
 ANIMATIONS_WAITING = 4  # animations asked for and not yet begun, past which another is declined
+AnimationKey = tuple[DealRef, bool, str]  # a deal, four colours or not, a language
 
 
 def viewer_of(interaction: discord.Interaction[Any]) -> Viewer:
@@ -53,8 +54,9 @@ class ReplayPresenter:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self._animating = asyncio.Lock()
-        self._waiting = 0
-        self._animations: OrderedDict[tuple[DealRef, bool, str], bytes | None] = OrderedDict()
+        # the animations asked for and not yet begun, each with how many ask for it
+        self._waiting: Counter[AnimationKey] = Counter()
+        self._animations: OrderedDict[AnimationKey, bytes | None] = OrderedDict()
 
     async def _open(
         self, interaction: discord.Interaction[Any], ref: DealRef | str | None, _: Words
@@ -110,20 +112,23 @@ class ReplayPresenter:
         """The deal's animation, or the text to send instead (too long; too many waiting)."""
         key = (replayed.ref, four_colour, _.language)
         if key not in self._animations:
-            if self._waiting >= ANIMATIONS_WAITING:
-                return ANIMATIONS_BUSY
-            self._waiting += 1
-            try:
-                await self._make_animation(key, replayed, four_colour, _)
-            finally:
-                self._waiting -= 1
+            if key not in self._waiting and len(self._waiting) >= ANIMATIONS_WAITING:
+                return ANIMATIONS_BUSY  # a second ask for one that waits costs no more work
+            await self._make_animation(key, replayed, four_colour, _)
         made = self._animations[key]
         return ANIMATION_TOO_LARGE if made is None else made
 
     async def _make_animation(
-        self, key: tuple[DealRef, bool, str], replayed: ReplayedDeal, four_colour: bool, _: Words
+        self, key: AnimationKey, replayed: ReplayedDeal, four_colour: bool, _: Words
     ) -> None:
-        async with self._animating:
+        self._waiting[key] += 1  # until its turn comes: the one being made waits no more
+        try:
+            await self._animating.acquire()
+        finally:
+            self._waiting[key] -= 1
+            if not self._waiting[key]:
+                del self._waiting[key]
+        try:
             if key in self._animations:  # made while this one waited
                 return
             if self.bot.closing:  # the stop waits for this handler
@@ -131,6 +136,8 @@ class ReplayPresenter:
             self._animations[key] = await asyncio.to_thread(animation, replayed, four_colour, _)
             while len(self._animations) > ANIMATIONS_KEPT:
                 self._animations.popitem(last=False)
+        finally:
+            self._animating.release()
 
     async def choices(self, interaction: discord.Interaction[Any], current: str) -> list[tuple[str, str]]:
         """The deals to offer as `deal:` is typed: (name, value) pairs."""

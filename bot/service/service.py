@@ -537,6 +537,10 @@ class TableService:
                 await asyncio.shield(save)
             except asyncio.CancelledError:
                 await asyncio.wait([save])
+                if not save.cancelled() and save.exception() is not None:  # nobody else hears of it
+                    log.error(
+                        "a command was not saved (its sender had stopped waiting)", exc_info=save.exception()
+                    )
                 raise
 
     def _command_record(
