@@ -5,6 +5,7 @@ users through the Discord double."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from test_discord_frontend import button, make_bot, settle, start_table
@@ -222,3 +223,32 @@ async def test_a_mention_of_a_table_that_closed_just_before_a_crash_is_deleted_a
     assert bot.service.table_in(double.channel_id) is None
     assert mention.id in double.deleted_messages and not turn_mentions(double)
     assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]
+
+
+async def test_a_press_in_the_dm_does_not_wait_for_a_turn_mention_held_up_by_the_request_budget(
+    discord_double, bot_runner, tmp_path
+):
+    # On a busy bot a new mention may wait seconds for the request budget: the person it names
+    # must meanwhile be able to play from their DM, whose edits the budget does not hold up.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), **AT_ONCE))
+    users = [double.user(name) for name in ("alice", "bob")]
+    table = await start_table(double, bot, *users)
+    mover, waiter = users[table.match.deal.turn], users[1 - table.match.deal.turn]
+    budget_free, spend = asyncio.Event(), bot.presenter._spend_in_channel
+
+    async def held_up(shown, *, urgent):
+        await budget_free.wait()
+        await spend(shown, urgent=urgent)
+
+    bot.presenter._spend_in_channel = held_up
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await double.wait_for(lambda: "Your turn" in double.dms_to(waiter)[0].content)
+    dm = double.dms_to(waiter)[0]
+    await double.press_button(waiter, dm, button(dm, "closed"))
+    await double.wait_for(lambda: "Discard a card" in double.message(dm.id).content)
+    assert not [m for m in double.messages_to(double.channel_id) if m.content.startswith(f"<@{waiter.id}>")]
+    budget_free.set()
+    await settle(bot)
+    assert [m for m in double.messages_to(double.channel_id) if m.content.startswith(f"<@{waiter.id}>")]

@@ -294,6 +294,12 @@ class Presenter:
                 user_id = table.record.seats[seat].user_id
                 if user_id is not None and user_id != actor:
                     await self._guard(table, self.send_hand(table, seat))
+        self.bot.in_background(self._mention_turn(table, shown))
+
+    async def _mention_turn(self, table: Table, shown: Shown) -> None:
+        """The turn mention after a publish, beside it: a new mention may wait long for the
+        request budget, and the press that published (its own DM's edit comes after) must not."""
+        async with shown.mentioning:
             await self._guard(table, self._ping_turn(table, shown, urgent=True))
 
     # ----------------------------------------------------------------- after a restart
@@ -596,7 +602,7 @@ class Presenter:
         so a restart finds it). A person's turn is shown at once (`urgent`, from `publish`);
         that the computer players are playing is left to the table's refresh loop, so a turn
         that comes back to the person before it runs costs no edit at all. Called under the
-        table's `showing` lock: two publishes never replace one mention twice.
+        table's `mentioning` lock: two publishes never replace one mention twice.
 
         A person who pressed in their hand DM within the table's turn clock, or was sent it anew
         (which Discord notifies), is watching it, and sees their turn there (edited through
@@ -681,7 +687,7 @@ class Presenter:
             await self._spend_in_channel(shown, urgent=False)
         finally:
             shown.ping_later = False
-        async with shown.showing:
+        async with shown.mentioning:
             await self._guard(table, self._ping_turn(table, shown, urgent=False, spent=True))
 
     def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
@@ -728,7 +734,7 @@ class Presenter:
 
     async def _mention_if_idle(self, table_id: int, shown: Shown, turn: str | None, delay: float) -> None:
         await asyncio.sleep(delay)
-        async with shown.showing:
+        async with shown.mentioning:
             table = self.table(table_id)
             if table is None or table.turn_token() != turn:
                 return
@@ -849,7 +855,7 @@ class Presenter:
             table = self.table(table_id)
             try:
                 if table is not None:
-                    async with shown.showing:
+                    async with shown.mentioning:
                         await self._guard(table, self._ping_turn(table, shown, urgent=False))
                     await self._guard(table, self._show_table(table))
             except Exception:

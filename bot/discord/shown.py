@@ -66,9 +66,13 @@ class Shown:
     mention_user: int | None = None  # whom it is for
     mention_turn: str | None = None  # the turn it is for (`Table.turn_token`)
     mention_posting: bool = False  # it is under way to Discord: not to be cut short
-    # Held while events are shown (hands, mention), so that two publishes for this table (a
-    # move and a clock, say) never both send one DM or both replace one mention.
+    # Held while events' hands are shown, so that two publishes for this table (a move and a
+    # clock, say) never both send one DM, and a press's own edit of its DM never overtakes one.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Held while the turn mention changes, so that it is never replaced twice; a lock of its own
+    # since a new mention may wait long for the request budget, and a person's press (which
+    # waits for `showing`) must not wait behind it.
+    mentioning: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
     dirty: bool = False  # the table message is out of date
     dirty_since: float = 0.0  # since when (the event loop's clock)
