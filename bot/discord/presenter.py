@@ -669,15 +669,12 @@ class Presenter:
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
-        if old is None:
-            await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
-            return
-        key = _to_delete(table.record.guild_id, old)
-        await self.remember(key, old.channel.id, old.id)  # before the new one takes its place in the store
+        # The old one is stored to delete before the new one takes its place in the store, and
+        # deleted outside the lock: the next move's requests go first.
+        doomed = None if old is None else (await self._doom(table.record.guild_id, old), old)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
-        self.bot.in_background(
-            self._delete_old_ping(shown, key, old)
-        )  # not under the lock: the next move's requests go first
+        if doomed is not None:
+            self.bot.in_background(self._delete_old_ping(shown, *doomed))
 
     async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
@@ -773,8 +770,7 @@ class Presenter:
             if ownership is not None and not ownership.shards.owns(guild_id):
                 continue
             old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-            key = _to_delete(guild_id, old)
-            await self.remember(key, channel_id, message_id)
+            key = await self._doom(guild_id, old)
             await self.forget(f"table:{table_id}")
             await self._delete_old_ping(None, key, old)
 
@@ -785,13 +781,18 @@ class Presenter:
         old, shown.ping, shown.ping_words, shown.ping_user = shown.ping, None, None, None
         if old is None:
             return
-        key = _to_delete(guild_id, old)
-        await self.remember(key, old.channel.id, old.id)
+        key = await self._doom(guild_id, old)
         await self.forget(f"table:{table_id}:ping")
         if urgent:
             await self._delete_old_ping(shown, key, old, urgent=True)
         else:
             self.bot.in_background(self._delete_old_ping(shown, key, old))
+
+    async def _doom(self, guild_id: int, message: Posted) -> str:
+        """Stores a message of `guild_id`'s as one to delete (see `TO_DELETE`); its key."""
+        key = f"{TO_DELETE}:{guild_id}:{message.id}"
+        await self.remember(key, message.channel.id, message.id)
+        return key
 
     async def _delete_old_ping(
         self, shown: Shown | None, key: str, old: Posted, *, urgent: bool = False
@@ -1070,11 +1071,6 @@ def _to_act(table: Table | None) -> int | None:
     match = table.match if table is not None else None
     deal = match.deal if match is not None else None
     return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
-
-
-def _to_delete(guild_id: int, message: Posted) -> str:
-    """The stored key of a message in a channel of `guild_id` still to be deleted (see `TO_DELETE`)."""
-    return f"{TO_DELETE}:{guild_id}:{message.id}"
 
 
 def _urgency(event: TableEvent) -> float:
