@@ -84,12 +84,9 @@ async def test_an_old_turn_mention_whose_deletion_was_cut_short_is_deleted_after
     assert mention.content.startswith(f"<@{to_act.id}>, your turn")
 
 
-async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_it(
-    discord_double, bot_runner, tmp_path
-):
-    # Apps in a language the bot lacks, in a server set to Hindi: a DM follows the server's
-    # language, and so does whatever a press in it is answered with.
-    double = discord_double
+async def french_apps_at_a_hindi_table(double, bot_runner, tmp_path):
+    """Two players whose apps speak a language the bot lacks (French), seated at a table of a
+    server set to Hindi: the bot, the player to act and their hand DM."""
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
     for user in (alice, bob):
@@ -97,7 +94,16 @@ async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_
     await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
     table = await start_table(double, bot, alice, bob)
     mover = (alice, bob)[table.match.deal.turn]
-    dm = double.dms_to(mover)[0]
+    return bot, mover, double.dms_to(mover)[0]
+
+
+async def test_a_dm_speaks_one_language_whether_the_bot_or_a_press_in_it_writes_it(
+    discord_double, bot_runner, tmp_path
+):
+    # Apps in a language the bot lacks, in a server set to Hindi: a DM follows the server's
+    # language, and so does whatever a press in it is answered with.
+    double = discord_double
+    bot, mover, dm = await french_apps_at_a_hindi_table(double, bot_runner, tmp_path)
     assert "डील 1" in dm.content  # sent by the presenter
     await double.press_button(mover, dm, button(dm, "sort"))
     await settle(bot)
@@ -183,14 +189,7 @@ async def test_a_press_on_an_old_rendering_in_a_dm_is_refused_as_the_dm_speaks(
     # An app in a language the bot lacks, at a Hindi server's table: the DM speaks Hindi, and so
     # does the refusal of a press on its older rendering.
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    alice, bob = double.user("alice"), double.user("bob")
-    for user in (alice, bob):
-        double.set_locale(user, "fr")
-    await double.slash_command(bob, "rummy settings", options={"scope": "server", "language": "hi"})
-    table = await start_table(double, bot, alice, bob)
-    mover = (alice, bob)[table.match.deal.turn]
-    dm = double.dms_to(mover)[0]
+    bot, mover, dm = await french_apps_at_a_hindi_table(double, bot_runner, tmp_path)
     old, pick = dm.snapshot(), button(dm, "closed")
     await double.slash_command(mover, "rummy pick", options={"source": "closed"})
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
