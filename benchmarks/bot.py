@@ -24,11 +24,14 @@ Interaction answers (`callback`, `webhook`) are outside Discord's global limit; 
 
 `--discord-limits` makes the double enforce Discord's limits (50 requests/s in all, and per
 route, answering 429 with `retry_after` as Discord does) and prints the 429s it gave; the
-bot's own request budget is `--budget` (`RUMMY_REQUEST_BUDGET`).
+bot's own request budget is `--budget` (`RUMMY_REQUEST_BUDGET`). `--yield-when-late` is how late
+the bot's event loop may run before its computer players wait for people's presses
+(`ServiceSettings.yield_when_late_seconds`; 0: they never wait).
 
     python benchmarks/bot.py [--tables 100] [--seconds 20] [--warmup 8] [--computer-delay 0]
                              [--think 0] [--level easy|computer] [--format pool-101]
                              [--discord-limits] [--budget 40 (0: none)]
+                             [--yield-when-late 0.005 (0: never)]
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
 within Discord's limits (`--discord-limits --computer-delay 1.5 --think 3`, at 100 and 1000
@@ -68,7 +71,7 @@ OVER = "The match is over"  # the result post that ends a match (`Presenter._pos
 # ----------------------------------------------------------------- the bot's side (child process)
 
 
-def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, stats: str) -> None:
+def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, late: float, stats: str) -> None:
     """Runs the real bot against the double until SIGTERM; then writes how stale its table
     messages got (seconds from a change to the edit that showed it) to `stats`."""
     import discord
@@ -86,7 +89,9 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
     thinkers = runtime.start_thinkers()
 
     def service(store: Any, on_events: Any) -> TableService:
-        settings = ServiceSettings(computer_delay_seconds=delay, between_deals_seconds=1.0)
+        settings = ServiceSettings(
+            computer_delay_seconds=delay, between_deals_seconds=1.0, yield_when_late_seconds=late or None
+        )
         return TableService(store, thinkers=thinkers, settings=settings, on_events=on_events)
 
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")
@@ -299,6 +304,7 @@ async def run(args: argparse.Namespace) -> None:
                 str(db),
                 str(args.computer_delay),
                 str(args.budget),
+                str(args.yield_when_late),
                 str(stats),
             ],
             env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -345,7 +351,8 @@ async def run(args: argparse.Namespace) -> None:
     limits = "Discord's limits enforced" if args.discord_limits else "no limits"
     print(
         f"{args.tables} tables (host + 3 {args.level} computer players, {args.format}), computer delay "
-        f"{args.computer_delay:g} s, host thinks {args.think:g} s, budget {args.budget:g} req/s, {limits}; "
+        f"{args.computer_delay:g} s, host thinks {args.think:g} s, budget {args.budget:g} req/s, {limits}, "
+        f"computer players yield when the loop is {1000 * args.yield_when_late:g} ms late; "
         "load "
         f"{load_before[0]:.2f} -> {load[0]:.2f} (2 cores, shared)"
     )
@@ -383,9 +390,11 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
-        api_base, gateway, db, delay, budget, stats = sys.argv[2:8]
-        serve(api_base, gateway, db, float(delay), float(budget), stats)
+        api_base, gateway, db, delay, budget, late, stats = sys.argv[2:9]
+        serve(api_base, gateway, db, float(delay), float(budget), float(late), stats)
         return
+    from bot.service import ServiceSettings
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -398,6 +407,8 @@ def main() -> None:
     parser.add_argument("--format", default="pool-101")
     parser.add_argument("--discord-limits", action="store_true")
     parser.add_argument("--budget", type=float, default=40.0)
+    late = ServiceSettings.yield_when_late_seconds or 0.0
+    parser.add_argument("--yield-when-late", type=float, default=late)
     asyncio.run(run(parser.parse_args()))
 
 

@@ -67,6 +67,7 @@ from bot.service.events import (
 )
 from bot.service.inputs import BadInputError, checked_id, checked_text
 from bot.service.observer import ServiceObserver, Unobserved
+from bot.service.pacing import Pacer
 from bot.service.randomness import RandomSource, system_random
 from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
 from bot.service.table import Table
@@ -101,6 +102,10 @@ class ServiceSettings:
     computer_delay_seconds: float = 1.5
     grace_seconds: float = 20.0
     timer_poll_seconds: float = 0.5
+    # The service's own steps (computer players, timeouts, next deals) wait while the event loop
+    # runs later than this, so that people's presses are served first (`bot.service.pacing`);
+    # None: they never wait.
+    yield_when_late_seconds: float | None = 0.005
 
 
 class TableService:
@@ -670,7 +675,9 @@ class TableService:
         the next deadline of a table not acting, at most a poll interval (a deadline set
         meanwhile is not missed by long), and looks again at once when a command sets a sooner
         deadline (a person's move handing the turn to a computer player) or a table is done
-        acting. On `stop` it returns once the tables acting are done."""
+        acting. While the event loop runs late, the tables' steps wait their turn in a window
+        (`Pacer`), so that people's presses are served first. On `stop` it returns once the
+        tables acting are done."""
         acting: dict[int, asyncio.Task[None]] = {}
 
         def done(table: Table) -> Callable[[asyncio.Task[None]], None]:
@@ -688,6 +695,9 @@ class TableService:
             self._look.set()
 
         watcher = asyncio.create_task(stopped())
+        late = self.settings.yield_when_late_seconds
+        pacer = Pacer(late) if late is not None else None
+        pacing = asyncio.create_task(pacer.watch(stop)) if pacer is not None else None
         try:
             while not stop.is_set():
                 self._look.clear()
@@ -700,7 +710,7 @@ class TableService:
                     if deadline > now:
                         wait = min(wait, deadline - now)
                     elif self._may_fire():
-                        acting[table.id] = asyncio.create_task(self._drive(table))
+                        acting[table.id] = asyncio.create_task(self._drive(table, pacer))
                         acting[table.id].add_done_callback(done(table))
                 self._look_at = now + wait
                 with contextlib.suppress(TimeoutError):
@@ -708,17 +718,21 @@ class TableService:
         finally:
             self._look_at = -math.inf
             watcher.cancel()
+            if pacing is not None:
+                pacing.cancel()  # which lets every step waiting in it go
             await asyncio.gather(*acting.values(), return_exceptions=True)
 
-    async def _drive(self, table: Table) -> None:
+    async def _drive(self, table: Table, pacer: Pacer | None) -> None:
         """Acts for one table while it is due (a computer player's pick, then its discard, then
-        the next computer player's turn if it has no delay), handing each step's events on."""
-        while self._may_fire() and table.clock is not None and table.clock.due(now := self.clock.now()):
-            events = await self._fire_safely(table, now)
-            if not events:  # a command got in first, or it failed: `run` looks again
-                return
-            if self.on_events is not None:
-                await self.on_events(events)
+        the next computer player's turn if it has no delay), handing each step's events on; each
+        step, with what it makes the front end show, waits for its place in `pacer`'s window."""
+        while self._may_fire() and table.clock is not None and table.clock.due(self.clock.now()):
+            async with pacer.step() if pacer is not None else contextlib.nullcontext():
+                events = await self._fire_safely(table, self.clock.now())
+                if not events:  # a command got in first, or it failed: `run` looks again
+                    return
+                if self.on_events is not None:
+                    await self.on_events(events)
 
     async def shut_down(self) -> None:
         """Takes no more commands (each is refused, changing nothing: `ShuttingDownError`) and
