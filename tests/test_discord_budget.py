@@ -12,7 +12,6 @@ from discord_double import DiscordDouble
 from test_discord_frontend import make_bot, open_table, settle, start_table
 from test_discord_turn_mentions import move_in_dm
 
-from bot.discord.hands import build_hand_message
 from bot.scenes import table_scene
 from bot.service import ManualClock
 from render import render_table
@@ -62,9 +61,7 @@ async def test_moves_faster_than_the_budget_show_the_latest_state_without_a_429(
     names = [seat.name for seat in table.record.seats]
     assert picture.data == render_table(table_scene(table.match, names))
     for seat, user in enumerate(users):
-        hand = await build_hand_message(
-            table, seat, bot.presenter.layout(table.id, user.id), bot.presenter.deadline_for(table.id, seat)
-        )
+        hand = await bot.presenter.hand_message(table, seat, user.id)
         dm = double.messages[shown.hands[user.id].id]
         assert dm.content == hand.content and dm.payload["components"] == hand.view.to_components()
     to_act = users[table.match.deal.turn]

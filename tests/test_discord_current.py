@@ -55,6 +55,38 @@ async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_ot
                 assert len(dm_edits(double, dms[user])) == edits[user], user.name
 
 
+async def test_at_their_turn_a_players_dm_lists_the_others_moves_since_theirs_and_no_hidden_card(
+    discord_double, bot_runner, tmp_path
+):
+    # The table message may be seconds behind on a busy bot (one edit a second per channel; at
+    # 1,000 busy tables about one each 25 s within Discord's global limit): a player's own DM,
+    # edited at their turn anyway, says what the others did since their last turn.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    deal = table.match.deal
+    done: list[tuple[object, str]] = []  # (mover, the card they threw), in order
+    for _ in range(2 * len(users)):
+        mover = users[deal.turn]
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+        done.append((mover, deal.open_card.pretty))
+        to_act = users[deal.turn]
+        dm = double.message(double.dms_to(to_act)[0].id).content
+        assert not re.search(r"picks \S+ from the closed deck", dm), dm  # a closed pick stays hidden
+        mine = [step for step, (who, _) in enumerate(done) if who is to_act]
+        others = done[mine[-1] + 1 :] if mine else done
+        expected = "\n".join(
+            f"> {who.name} picks from the closed deck.\n> {who.name} discards {card}." for who, card in others
+        )
+        assert dm.split("Since your last turn:\n", 1)[1].startswith(expected), dm
+        for user in users:
+            if user is not to_act:  # waiting: nothing listed that would go stale
+                assert "Since your last turn" not in double.message(double.dms_to(user)[0].id).content
+
+
 def turn_mentions(double) -> list:
     return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
 

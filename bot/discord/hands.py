@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,9 +60,11 @@ async def build_hand_message(
     deadline: float | None = None,
     four_colour: bool = False,
     _: Words = EN,
+    since: Sequence[str] = (),
 ) -> HandMessage | None:
     """None when there is no hand to show (between deals, or the match is over); `four_colour`
-    is the player's own deck setting, `_` their language."""
+    is the player's own deck setting, `_` their language; `since`, the lines of the others'
+    moves since the player's last turn, listed while it is their turn."""
     match = table.match
     if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
         return None
@@ -90,6 +93,9 @@ async def build_hand_message(
         lines.append(_(WAITING))
     if view.to_act and deadline:
         lines.append(_("Your time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
+    if view.to_act and since:
+        lines.append(_("Since your last turn:"))
+        lines.extend(f"> {line}" for line in since)
     discardable = [
         (position, card) for position, card in enumerate(layout.cards, start=1) if card in legal.discards
     ]

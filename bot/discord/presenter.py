@@ -22,7 +22,7 @@ import discord
 from bot.discord.budget import RequestBudget
 from bot.discord.components import lobby_view
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
-from bot.discord.shown import Posted, Shown
+from bot.discord.shown import Posted, Shown, move_lines
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
@@ -369,6 +369,7 @@ class Presenter:
                 shown.layouts.clear()  # last deal's groups mean nothing now
             if isinstance(event, Event):
                 shown.note_move(event, names)
+                shown.note_deal_event(event)
             clock = event.clock if isinstance(event, Resumed) else event
             if isinstance(clock, Deadline) and clock.deadline:
                 shown.deadline = (clock.seat, float(clock.deadline))
@@ -519,7 +520,9 @@ class Presenter:
         _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
         deadline = self.deadline_for(table.id, seat)
-        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _)
+        names = [sitter.name for sitter in table.record.seats]
+        since = move_lines(self.shown(table.id).since_turn(seat), names, _)
+        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _, since)
 
     async def _edit_hand(
         self,

@@ -13,7 +13,18 @@ from typing import Any
 import discord
 
 from bot.discord.hands import HandLooks
-from bot.engine.events import Event, Reshuffled
+from bot.engine.events import (
+    DealStarted,
+    DeckExhausted,
+    Discarded,
+    Dropped,
+    Event,
+    Left,
+    MissedTurn,
+    Picked,
+    Reshuffled,
+    WrongShow,
+)
 from bot.hand_layout import HandLayout
 from bot.i18n import EN, Words
 from bot.narrate import event_lines
@@ -21,6 +32,11 @@ from bot.service import Table
 from render.scenes import TableScene
 
 LOG_LINES = 6  # the latest moves the table message lists
+# The deal's latest public events kept for the players' own DMs: more than a round of turns at
+# the largest table, so each player's last discard is still among them at their next turn.
+DEAL_MOVES = 64
+# What a player's DM lists of the others' moves since their own last turn.
+_OTHERS_MOVES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Reshuffled, DeckExhausted)
 
 Posted = discord.PartialMessage | discord.Message
 
@@ -54,6 +70,9 @@ class Shown:
     # The latest events the table message lists, each with a line at least: kept as events and
     # worded as the message is drawn, so a server's new language words the whole list anew.
     moves: deque[Event] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    # The deal's public events (`DEAL_MOVES` at most), from its start: what each player's DM lists
+    # at their turn of what the others did since theirs (`since_turn`).
+    deal_moves: deque[Event] = field(default_factory=lambda: deque(maxlen=DEAL_MOVES))
     deadline: tuple[int | None, float] | None = None  # whose turn ends when (None: between deals)
     ping: Posted | None = None  # the "your turn" mention in the channel
     ping_words: str | None = None  # what it says (None: found after a restart, so not known)
@@ -85,6 +104,26 @@ class Shown:
     def note_move(self, event: Event, names: Sequence[str]) -> None:
         if move_lines([event], names):
             self.moves.append(event)
+
+    def note_deal_event(self, event: Event) -> None:
+        """Keeps a public event of the deal in progress (a new deal starts the list again)."""
+        if isinstance(event, DealStarted):
+            self.deal_moves.clear()
+        self.deal_moves.append(event)
+
+    def since_turn(self, seat: int) -> list[Event]:
+        """The others' moves since `seat` last discarded (or since the deal started), oldest
+        first: what a player needs at their turn besides the open card, in their own DM, which
+        is current when the table message is behind (at most one edit a second per channel, and
+        far fewer when thousands of tables share the bot's request limit). None are listed when
+        that turn is not among those kept (the bot restarted since)."""
+        since: list[Event] = []
+        for event in reversed(self.deal_moves):
+            if isinstance(event, DealStarted) or (isinstance(event, Discarded) and event.seat == seat):
+                return [move for move in reversed(since) if isinstance(move, _OTHERS_MOVES)]
+            if event.seat != seat:
+                since.append(event)
+        return []
 
     def move_lines(self, names: Sequence[str], _: Words) -> list[str]:
         """The latest `LOG_LINES` lines of the moves, in `_`'s words."""
