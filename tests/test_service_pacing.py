@@ -1,6 +1,6 @@
 """The service's own steps (computer players, the clock) give way to people when the event loop
-runs late: a window of steps at once, halved when the loop is late, grown while it keeps time
-(`bot.service.pacing`). People's commands never pass through it."""
+runs late: they start at a rate halved when the loop is late and raised while it keeps time
+(`bot.service.pacing`). People's commands never wait for it."""
 
 import asyncio
 import time
@@ -12,111 +12,115 @@ from bot.service import ManualClock, ServiceSettings
 from bot.service.pacing import Pacer
 
 
-async def held_steps(pacer, count):
-    """`count` steps that each hold their place until released; returns (release, tasks, started)."""
-    release = asyncio.Event()
-    started = []
+def started(pacer, count):
+    """`count` steps asking to start, in order; returns the tasks and the list of those started."""
+    began = []
 
     async def step(number):
-        async with pacer.step():
-            started.append(number)
-            await release.wait()
+        await pacer.step()
+        began.append(number)
 
-    tasks = [asyncio.create_task(step(number)) for number in range(count)]
-    await asyncio.sleep(0)
-    return release, tasks, started
+    return [asyncio.create_task(step(number)) for number in range(count)], began
 
 
 async def test_a_loop_that_keeps_time_holds_no_step_back():
-    pacer = Pacer(late=0.01, most=64)
-    release, tasks, started = await held_steps(pacer, 40)
-    assert started == list(range(40)) and pacer.going == 40
-    release.set()
+    pacer = Pacer(late=0.01)
+    tasks, began = started(pacer, 200)
     await asyncio.gather(*tasks)
-    assert pacer.going == 0
+    assert began == list(range(200))
 
 
-async def test_a_late_loop_halves_what_is_going_and_later_steps_wait_their_turn_in_order():
-    pacer = Pacer(late=0.01, most=64)
-    release, tasks, _ = await held_steps(pacer, 8)
-    pacer.observe(0.05)  # late: half of the 8 going
-    assert pacer.window == 4
-    waiting = asyncio.Event()
-    later = []
-
-    async def later_step(number):
-        async with pacer.step():
-            later.append(number)
-            await waiting.wait()
-
-    queued = [asyncio.create_task(later_step(number)) for number in range(3)]
+async def test_a_late_loop_halves_the_rate_and_steps_start_in_their_turn_in_order():
+    pacer = Pacer(late=0.01, most=8)
+    pacer.observe(0.05)  # late: 4 steps a probe
+    assert pacer.rate == 4
+    tasks, began = started(pacer, 10)
     await asyncio.sleep(0)
-    assert later == []  # 8 going in a window of 4
-    release.set()
+    assert began == [0, 1, 2, 3]  # what one probe allows, first come first served
+    pacer.observe(0.0)  # on time: one more a probe
+    await asyncio.sleep(0)
+    assert pacer.rate == 5 and began == list(range(9))
+    pacer.observe(0.0)
     await asyncio.gather(*tasks)
-    await asyncio.sleep(0)
-    assert later == [0, 1, 2]  # room again, first come first served
-    for _ in range(3):
-        pacer.observe(0.0)  # keeping time: one more step each probe
-    assert pacer.window == 7
-    waiting.set()
-    await asyncio.gather(*queued)
+    assert began == list(range(10))
 
 
-async def test_the_window_never_closes_nor_grows_past_its_bounds():
-    pacer = Pacer(late=0.01, least=1, most=5)
+async def test_a_loop_late_beyond_measure_still_lets_a_step_in_every_few_probes():
+    pacer = Pacer(late=0.01, least=0.25, most=8)
     for _ in range(10):
         pacer.observe(1.0)
-    assert pacer.window == 1  # one step at a time still goes, however late the loop
+    assert pacer.rate == 0.25
+    tasks, began = started(pacer, 4)
+    await asyncio.sleep(0)
+    assert began == [0]  # the one step still allowed
+    for probe in range(1, 13):
+        pacer.observe(1.0)
+        await asyncio.sleep(0)
+        assert len(began) == 1 + probe // 4  # then one every four probes
+    await asyncio.gather(*tasks)
+
+
+async def test_allowance_is_never_saved_up_past_one_probe():
+    pacer = Pacer(late=0.01, most=3)
     for _ in range(10):
         pacer.observe(0.0)
-    assert pacer.window == 5
+    tasks, began = started(pacer, 10)
+    await asyncio.sleep(0)
+    assert began == [0, 1, 2]  # not the ten probes' thirty
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def test_a_step_cancelled_while_waiting_or_just_let_in_gives_its_place_back():
-    pacer = Pacer(late=0.01)
-    pacer.window = 1
-    release, tasks, _ = await held_steps(pacer, 1)
-    waiter = asyncio.create_task(pacer.step().__aenter__())
+async def test_a_step_cancelled_while_it_waits_takes_no_turn():
+    pacer = Pacer(late=0.01, most=1)
+    pacer.observe(1.0)  # half a step a probe
+    await pacer.step()  # the one step allowed now
+    cancelled = asyncio.create_task(pacer.step())
+    tasks, began = started(pacer, 1)
     await asyncio.sleep(0)
-    waiter.cancel()  # cancelled while waiting
-    admitted = asyncio.create_task(pacer.step().__aenter__())
-    await asyncio.sleep(0)
-    release.set()
-    await asyncio.gather(*tasks)
-    admitted.cancel()  # let in by the release, cancelled before it ran
-    await asyncio.gather(waiter, admitted, return_exceptions=True)
-    assert pacer.going == 0
-    release2, more, started = await held_steps(pacer, 1)
-    assert started == [0]
-    release2.set()
-    await asyncio.gather(*more)
+    cancelled.cancel()
+    await asyncio.gather(cancelled, return_exceptions=True)
+    pacer.observe(0.0)  # one step allowed: the one still waiting takes it
+    await asyncio.wait_for(asyncio.gather(*tasks), 1)
+    assert began == [0]
+
+
+class Watched(Pacer):
+    """A pacer that keeps each probe's lateness and the rate it set."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen = []
+
+    def observe(self, lag):
+        super().observe(lag)
+        self.seen.append((lag, self.rate))
 
 
 async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped():
-    pacer = Pacer(late=0.05, probe=0.005)
+    pacer = Watched(late=0.05, probe=0.005, most=4)
     stop = asyncio.Event()
     watch = asyncio.create_task(pacer.watch(stop))
-    release, tasks, _ = await held_steps(pacer, 4)
     await asyncio.sleep(0.02)
     time.sleep(0.2)  # a callback that keeps the loop for 200 ms
-    await asyncio.sleep(0.001)
-    assert pacer.lag >= 0.15 and pacer.window < 4
-    release_queued, queued, let_in = await held_steps(pacer, 2)
-    assert let_in == []
+    await asyncio.sleep(0.02)
+    assert any(lag >= 0.15 and rate <= 2 for lag, rate in pacer.seen), pacer.seen
+    for _ in range(5):
+        pacer.observe(1.0)  # late again and again, as a loaded machine may be
+    tasks, began = started(pacer, 20)
+    await asyncio.sleep(0)
+    assert len(began) < 20
     stop.set()
     await watch
-    await asyncio.sleep(0)
-    assert let_in == [0, 1] and pacer.going == 6  # all let in, the window open for good
-    release.set()
-    release_queued.set()
-    await asyncio.gather(*tasks, *queued)
+    await asyncio.gather(*tasks)
+    assert began == list(range(20))
 
 
-async def test_the_production_loop_stops_with_computer_players_waiting_in_a_narrow_window(tmp_path):
-    # A loop late beyond any measure (every probe counts as late): the window narrows to one
-    # step at a time, every table's computer players still play, and stopping waits for no
-    # step that cannot go. The hosts are away: the clock plays their turns.
+async def test_the_production_loop_stops_with_computer_players_waiting_at_the_least_rate(tmp_path):
+    # A loop late beyond any measure (every probe counts as late): the rate falls to its least,
+    # every table's computer players still play, and stopping waits for no step that cannot go.
+    # The hosts are away: the clock plays their turns.
     clock = ManualClock()
     settings = ServiceSettings(
         computer_delay_seconds=0, timer_poll_seconds=0.05, yield_when_late_seconds=-1.0

@@ -675,7 +675,7 @@ class TableService:
         the next deadline of a table not acting, at most a poll interval (a deadline set
         meanwhile is not missed by long), and looks again at once when a command sets a sooner
         deadline (a person's move handing the turn to a computer player) or a table is done
-        acting. While the event loop runs late, the tables' steps wait their turn in a window
+        acting. While the event loop runs late, the tables' steps start at a lower rate
         (`Pacer`), so that people's presses are served first. On `stop` it returns once the
         tables acting are done."""
         acting: dict[int, asyncio.Task[None]] = {}
@@ -719,20 +719,21 @@ class TableService:
             self._look_at = -math.inf
             watcher.cancel()
             if pacing is not None:
-                pacing.cancel()  # which lets every step waiting in it go
+                pacing.cancel()  # which lets every step waiting for it go
             await asyncio.gather(*acting.values(), return_exceptions=True)
 
     async def _drive(self, table: Table, pacer: Pacer | None) -> None:
         """Acts for one table while it is due (a computer player's pick, then its discard, then
         the next computer player's turn if it has no delay), handing each step's events on; each
-        step, with what it makes the front end show, waits for its place in `pacer`'s window."""
+        step waits for its turn in `pacer`."""
         while self._may_fire() and table.clock is not None and table.clock.due(self.clock.now()):
-            async with pacer.step() if pacer is not None else contextlib.nullcontext():
-                events = await self._fire_safely(table, self.clock.now())
-                if not events:  # a command got in first, or it failed: `run` looks again
-                    return
-                if self.on_events is not None:
-                    await self.on_events(events)
+            if pacer is not None:
+                await pacer.step()
+            events = await self._fire_safely(table, self.clock.now())
+            if not events:  # a command got in first, or it failed: `run` looks again
+                return
+            if self.on_events is not None:
+                await self.on_events(events)
 
     async def shut_down(self) -> None:
         """Takes no more commands (each is refused, changing nothing: `ShuttingDownError`) and
