@@ -32,12 +32,12 @@ async def test_a_loop_that_keeps_time_holds_no_step_back():
 
 async def test_a_late_loop_halves_the_rate_and_steps_start_in_their_turn_in_order():
     pacer = Pacer(late=0.01, most=8)
-    pacer.observe(0.05)  # late: 4 steps a probe
+    pacer.observe(0.05)  # late (a quarter of it, smoothed, is more than 10 ms): 4 steps a probe
     assert pacer.rate == 4
     tasks, began = started(pacer, 10)
     await asyncio.sleep(0)
     assert began == [0, 1, 2, 3]  # what one probe allows, first come first served
-    pacer.observe(0.0)  # on time: one more a probe
+    pacer.observe(0.0)  # on time (smoothed: 9 ms): one more a probe
     await asyncio.sleep(0)
     assert pacer.rate == 5 and began == list(range(9))
     pacer.observe(0.0)
@@ -81,7 +81,8 @@ async def test_a_step_cancelled_while_it_waits_takes_no_turn():
     await asyncio.sleep(0)
     cancelled.cancel()
     await asyncio.gather(cancelled, return_exceptions=True)
-    pacer.observe(0.0)  # one step allowed: the one still waiting takes it
+    pacer.lateness = 0.0  # the loop keeps time again: one step a probe
+    pacer.observe(0.0)  # the one still waiting takes it
     await asyncio.wait_for(asyncio.gather(*tasks), 1)
     assert began == [0]
 

@@ -8,7 +8,9 @@ acknowledgement waited p99 175 ms, and at 1,000 tables the bot fell behind the p
 
 So the service's steps are let in at a rate that follows how late the loop runs, as a sender's
 rate follows a network's delay. Every `probe` seconds the pacer sleeps and measures how late it
-woke: no later than `late`, and one more step may start per probe; later, and half as many.
+woke, smoothed over the last few probes (one late wake-up is as often the system's scheduler as
+the loop's own queue): no later than `late`, and one more step may start per probe; later, and
+half as many.
 People's commands never wait here. Under overload the computer players slow down and the people
 do not; without it the rate soon outgrows any demand and nothing waits.
 
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+
+SMOOTHING = 0.25  # the weight of the latest probe in the smoothed lateness: about the last 4
 
 
 class Pacer:
@@ -35,6 +39,7 @@ class Pacer:
         self.late, self.probe, self.least, self.most = late, probe, least, most
         self.rate = most  # wide open until the loop is first seen late
         self.lag = 0.0  # how late the last probe woke, in seconds
+        self.lateness = 0.0  # the probes' lag, smoothed (`SMOOTHING`)
         self._allowance = most  # steps that may start now, never more than one probe's worth
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
@@ -61,9 +66,11 @@ class Pacer:
             self._let_in()
 
     def observe(self, lag: float) -> None:
-        """Sets the rate after a probe woke `lag` seconds late, and lets in what it now allows."""
+        """Sets the rate after a probe woke `lag` seconds late (smoothed with the probes before
+        it), and lets in what it now allows."""
         self.lag = lag
-        if lag > self.late:
+        self.lateness += (lag - self.lateness) * SMOOTHING
+        if self.lateness > self.late:
             self.rate = max(self.least, self.rate / 2)
         else:
             self.rate = min(self.most, self.rate + 1)
