@@ -487,6 +487,8 @@ class LeagueService:
     async def table_events(self, events: list[TableEvent]) -> list[AnyEvent]:
         """Settles every league table whose match these events finished."""
         finished = {e.table_id for e in events if isinstance(e.event, Finished | Cancelled)}
+        if not finished:  # nearly every publish: no league need be looked at
+            return []
         out: list[AnyEvent] = []
         for record in list(self._records.values()):
             night = record.league.running_night
