@@ -87,6 +87,32 @@ async def test_at_their_turn_a_players_dm_lists_the_others_moves_since_theirs_an
                 assert "Since your last turn" not in double.message(double.dms_to(user)[0].id).content
 
 
+async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dms_are_current(
+    discord_double, bot_runner, tmp_path
+):
+    # At 1,000 busy tables Discord's global limit lets each table message be edited about every
+    # 25-50 s: the channel should not pass an old state off as the table's.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob")]
+    table = await start_table(double, bot, *users)
+    shown = bot.presenter.shown(table.id)
+    busy = "this message runs about 31 s behind the table. Each player's hand DM is current."
+
+    async def move():
+        mover = users[table.match.deal.turn]
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+        return double.message(shown.message.id).content
+
+    assert "behind the table" not in await move()
+    bot.presenter._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
+    assert busy in await move()
+    bot.presenter._lags.extend([0.5] * 50)  # caught up
+    assert "behind the table" not in await move()
+
+
 def turn_mentions(double) -> list:
     return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
 

@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import functools
 import io
+import itertools
 import logging
 import math
+import statistics
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -81,6 +83,11 @@ PICTURES_PER_SECOND = 20.0
 EDITS_PER_SECOND = 40.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
+# When the latest BEHIND_OF table edits were SAY_BEHIND_AFTER seconds behind their tables or more
+# (a median: at 1,000 busy tables each message is edited about every 25-50 s within Discord's
+# global limit), a table message says so, and that the players' hand DMs are current.
+BEHIND_OF = 50
+SAY_BEHIND_AFTER = 10.0
 WAITING = N_("The computer players are playing.")  # the turn mention while no person is to act
 # The stored key of a posted message still to be deleted (an old turn mention): `delete:` its
 # server, its id. Remembered before anything else takes its place, forgotten once it is gone, so
@@ -166,6 +173,12 @@ class Presenter:
         """How stale the latest table messages were when edited: seconds from the first change
         not yet shown to the edit that showed it (`benchmarks/bot.py` prints them)."""
         return list(self._lags)
+
+    def behind(self) -> float:
+        """How far table messages have lately run behind their tables (the median of the last
+        `BEHIND_OF` edits), in seconds."""
+        latest = list(itertools.islice(reversed(self._lags), BEHIND_OF))
+        return statistics.median(latest) if latest else 0.0
 
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         return self.shown(table_id).deadline_for(seat)
@@ -1005,6 +1018,15 @@ class Presenter:
                 lines.append(_("The next deal starts soon."))
         if moves := shown.move_lines(names, _):
             lines.append("\n".join(f"› {line}" for line in moves))
+        behind = self.behind()
+        if match.deal is not None and record.status.active and behind >= SAY_BEHIND_AFTER:
+            lines.append(
+                _(
+                    "*The bot is busy: this message runs about {seconds} s behind the table. "
+                    "Each player's hand DM is current.*",
+                    seconds=round(behind),
+                )
+            )
         if scene is None:
             return "\n".join(lines), [], None
         png = await asyncio.to_thread(render_table, scene)
