@@ -10,9 +10,8 @@ So the service's steps are let in at a rate that follows how late the loop runs,
 rate follows a network's delay. Every `probe` seconds the pacer sleeps and measures how late it
 woke, smoothed over the last few probes (one late wake-up is as often the system's scheduler as
 the loop's own queue): no later than `late`, and one more step may start per probe; later, and
-half as many.
-People's commands never wait here. Under overload the computer players slow down and the people
-do not; without it the rate soon outgrows any demand and nothing waits.
+half as many. People's commands never wait here. Under overload the computer players slow down
+and the people do not; without it the rate soon outgrows any demand and nothing waits.
 
 A rate and not a count of steps under way: a step may wait long on something that costs the
 loop nothing (a worker's thinking, Discord's request budget), and must not hold up the others
