@@ -5,7 +5,6 @@ Built only from that seat's own view, so nothing here can show another player's 
 
 from __future__ import annotations
 
-import asyncio
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord.components import hand_view
+from bot.discord.pictures import Pictures
 from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
 from bot.game_words import format_title
@@ -43,8 +43,8 @@ class HandMessage:
     scene: HandScene
     view: discord.ui.View | None
 
-    async def file(self) -> discord.File:
-        png = await asyncio.to_thread(render_hand, self.scene)
+    async def file(self, pictures: Pictures) -> discord.File:
+        png = await pictures.draw(render_hand, self.scene)
         return discord.File(io.BytesIO(png), filename="hand.png")
 
     def looks(self) -> HandLooks:
