@@ -13,7 +13,7 @@ players move after `--computer-delay` seconds (the bot's own default is 1.5; 0 i
 
 After `--warmup` seconds, for `--seconds`: `stored cmd/s` counts the commands the database
 holds (read from the file); `bot cpu` is the bot process's CPU time over wall time (all its
-threads, but not the thinkers), `pictures cpu` its picture worker's (`bot.discord.pictures`),
+threads, but not the thinkers), `pictures cpu` its picture workers' (`bot.discord.pictures`),
 each also per stored command; `ack` is the time from a press
 sent to the bot's first answer; `turn shown` is from the person's discard acknowledged to their
 DM offering the next pick (three computer turns between, and every edit that carries them), and
@@ -71,7 +71,7 @@ OVER = "The match is over"  # the result post that ends a match (`Presenter._pos
 
 def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, stats: str) -> None:
     """Runs the real bot against the double until SIGTERM; once it is ready, writes its picture
-    worker's process id to `stats` + ".pid"; at SIGTERM, how stale its table messages got
+    workers' process ids to `stats` + ".pids"; at SIGTERM, how stale its table messages got
     (seconds from a change to the edit that showed it) to `stats`."""
     import discord
     import discord.gateway
@@ -95,7 +95,7 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
 
     async def main() -> None:
         bot = RummyBot(
-            db, service_factory=service, tune_gc=True, request_budget=budget or None, picture_worker=True
+            db, service_factory=service, tune_gc=True, request_budget=budget or None, picture_workers=True
         )
         bot._connection.guild_ready_timeout = 0.05
         stop = asyncio.Event()
@@ -103,8 +103,9 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
         task = asyncio.create_task(bot.start(TOKEN))
         while not bot.is_ready() and not task.done():  # `wait_until_ready` only once logged in
             await asyncio.sleep(0.1)
-        worker = bot.pictures.worker
-        Path(stats + ".pid").write_text(str(worker.processes[0].pid if worker is not None else ""))
+        workers = bot.pictures.workers
+        pids = [process.pid for process in workers.processes] if workers is not None else []
+        Path(stats + ".pids").write_text(json.dumps(pids))
         await stop.wait()
         Path(stats).write_text(json.dumps(bot.presenter.lags()))
         with contextlib.suppress(Exception):
@@ -120,10 +121,7 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
 # ----------------------------------------------------------------- the people's side (this process)
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """The process's CPU time so far (0 for none)."""
-    if pid is None:
-        return 0.0
+def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
 
@@ -328,14 +326,13 @@ async def run(args: argparse.Namespace) -> None:
             double.tally.clear()
             people.measuring = True
             measured_from = asyncio.get_running_loop().time()
-            worker = Path(f"{stats}.pid").read_text() if Path(f"{stats}.pid").exists() else ""
-            painter = int(worker) if worker else None
+            painters = json.loads(Path(f"{stats}.pids").read_text()) if Path(f"{stats}.pids").exists() else []
             commands, cpu, wall = stored_commands(db), cpu_seconds(child.pid), time.perf_counter()
-            pictures, ours = cpu_seconds(painter), time.process_time()
+            pictures, ours = sum(map(cpu_seconds, painters)), time.process_time()
             await asyncio.sleep(args.seconds)
             commands = stored_commands(db) - commands
             cpu = cpu_seconds(child.pid) - cpu
-            pictures = cpu_seconds(painter) - pictures
+            pictures = sum(map(cpu_seconds, painters)) - pictures
             wall = time.perf_counter() - wall
             ours = time.process_time() - ours
             people.measuring = False
@@ -370,7 +367,7 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(
         f"  pictures cpu   {100 * pictures / wall:8.1f} %   "
-        f"({1000 * pictures / max(commands, 1):.2f} ms per command, the picture worker)"
+        f"({1000 * pictures / max(commands, 1):.2f} ms per command, the picture workers)"
     )
     print(
         f"  ack            p50 {1000 * percentile(people.acks, 0.5):.1f} ms   "

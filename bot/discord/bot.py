@@ -80,7 +80,7 @@ class RummyBot(commands.Bot):
         lease_seconds: float = LEASE_SECONDS,
         metrics_port: int | None = None,
         metrics_host: str = METRICS_HOST,
-        picture_worker: bool = False,
+        picture_workers: bool = False,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
@@ -96,7 +96,7 @@ class RummyBot(commands.Bot):
         requests per second, shared between this bot's live processes (`bot.discord.budget`);
         None sets no limit of its own. A person watching their hand DM is mentioned on their
         turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
-        `picture_worker`, the game's pictures are drawn in a worker process that the bot starts
+        `picture_workers`, the game's pictures are drawn in worker processes that the bot starts
         and stops with it (`bot.discord.pictures`); without, on threads."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
@@ -113,7 +113,7 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
-        self.picture_worker = picture_worker
+        self.picture_workers = picture_workers
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -150,8 +150,8 @@ class RummyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
-        if self.picture_worker:
-            self.pictures.worker = runtime.start_picture_worker()
+        if self.picture_workers:
+            self.pictures.workers = runtime.start_picture_workers()
         if self.ownership is not None:  # before anything is loaded: only its shards' servers
             await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)

@@ -1,15 +1,14 @@
-"""Where the game's pictures are drawn (hands, table, results, standings): in a worker process
-beside the bot when it has one (`python -m bot` does, `RummyBot(picture_worker=True)`), else on
-a thread.
+"""Where the game's pictures are drawn (hands, table, results, standings): in worker processes
+beside the bot when it has them (`python -m bot` does, `RummyBot(picture_workers=True)`), else
+on threads.
 
 Drawing is most of a move's CPU in the bot: a hand takes some 2 ms, a table 3 ms, a result 8 ms,
 and pressing a button in a hand DM draws one. On threads, all of it is spent in the process that
 runs every table's event loop, and the threads hand the GIL back and forth with the loop while
-they draw (a press waits for it). In the worker, the loop's share of a picture is the pickling of
-its scene and of the PNG that comes back (some 50 µs), and the drawing takes a core of its own.
-One worker: its caches of sprites, tiles and deflated bands then serve every table's pictures.
-Replays stay on threads (`ReplayPresenter`): an animation takes seconds, and every hand waiting
-behind it in the one worker would wait that long.
+they draw (a press waits for it). In a worker, the loop's share of a picture is the pickling of
+its scene and of the PNG that comes back (some 50 µs), and the drawing takes another core
+(how many workers: `bot.runtime.PICTURE_WORKERS`). Replays stay on threads (`ReplayPresenter`):
+an animation takes seconds, and the hands waiting behind it in a worker would wait that long.
 
 A worker that dies does not stop the pictures: they are drawn on threads from then on (and the
 log says so once), as the computer players think on the loop when their workers die.
@@ -30,25 +29,25 @@ Scene = TypeVar("Scene")
 
 
 class Pictures:
-    def __init__(self, worker: WorkerPool | None = None) -> None:
-        self.worker = worker
+    def __init__(self, workers: WorkerPool | None = None) -> None:
+        self.workers = workers
 
     async def draw(self, render: Callable[[Scene], bytes], scene: Scene) -> bytes:
         """`render(scene)`, the PNG bytes of a module-level function of `render` (it travels by
-        name to the worker)."""
-        worker = self.worker
-        if worker is not None:
+        name to a worker)."""
+        workers = self.workers
+        if workers is not None:
             try:
-                return await worker.run(render, scene)
+                return await workers.run(render, scene)
             except ThinkersBroken:
-                if self.worker is worker:
-                    log.exception("the picture worker died: pictures are drawn on threads")
-                    self.worker = None
+                if self.workers is workers:
+                    log.exception("a picture worker died: pictures are drawn on threads")
+                    self.workers = None
         return await asyncio.to_thread(render, scene)
 
     def close(self) -> None:
-        """Stops the worker (blocking, as `WorkerPool.close` is); pictures asked later are drawn
-        on threads."""
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            worker.close()
+        """Stops the workers (blocking, as `WorkerPool.close` is); pictures asked later are
+        drawn on threads."""
+        workers, self.workers = self.workers, None
+        if workers is not None:
+            workers.close()
