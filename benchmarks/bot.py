@@ -103,8 +103,8 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
         task = asyncio.create_task(bot.start(TOKEN))
         while not bot.is_ready() and not task.done():  # `wait_until_ready` only once logged in
             await asyncio.sleep(0.1)
-        workers = bot.pictures.workers
-        pids = [process.pid for process in workers.processes] if workers is not None else []
+        workers = [painter.worker for painter in (bot.pictures.hands, bot.pictures.others)]
+        pids = [process.pid for worker in workers if worker is not None for process in worker.processes]
         Path(stats + ".pids").write_text(json.dumps(pids))
         await stop.wait()
         Path(stats).write_text(json.dumps(bot.presenter.lags()))

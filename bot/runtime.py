@@ -22,11 +22,6 @@ GC_THRESHOLDS = (20_000, 20, 50)
 # for and the computer players think with what is left (a computer's move waits out a delay
 # anyway), instead of the loop queueing behind thinking for an equal share.
 THINKER_NICENESS = 5
-# The worker processes the game's pictures are drawn in (`start_picture_workers`): two, so that a
-# person's hand is not drawn only after the table or result picture asked just before it (a
-# result takes 8-18 ms, longer on a busy machine), each with its own caches (sprites, tiles,
-# deflated bands: some tens of MB).
-PICTURE_WORKERS = 2
 
 
 def tune_gc() -> None:
@@ -69,17 +64,17 @@ def _start_thinker() -> None:
     importlib.import_module("bot.engine.ai")
 
 
-def start_picture_workers() -> WorkerPool:
-    """The worker processes the game's pictures are drawn in (`bot.discord.pictures`), started
-    now so that the first hand does not wait for one to boot. At the bot's own priority, unlike
+def start_picture_worker() -> WorkerPool:
+    """A worker process for one kind of the game's pictures (`bot.discord.pictures`), started now
+    so that the first picture does not wait for it to boot. At the bot's own priority, unlike
     the thinkers: a person's press waits for its hand's picture (at the thinkers' priority, under
-    load, the pictures of their own moves reached people three times later). Close them with
+    load, the pictures of their own moves reached people three times later). Close it with
     `close()`."""
-    return WorkerPool(PICTURE_WORKERS, initializer=_start_picture_worker)
+    return WorkerPool(1, initializer=_start_picture_worker)
 
 
 def _start_picture_worker() -> None:
-    """In each worker: the drawing code imported at boot, Ctrl-C left to the bot (see
+    """In the worker: the drawing code imported at boot, Ctrl-C left to the bot (see
     `_start_thinker`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     importlib.import_module("render")

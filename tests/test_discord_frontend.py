@@ -435,8 +435,9 @@ async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bo
     picture still exactly its own player's hand), stopped with the bot."""
     double = discord_double
     bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0, picture_workers=True))
-    assert bot.service.thinkers is not None and bot.pictures.workers is not None
-    painters = bot.pictures.workers.processes
+    painters = [bot.pictures.hands.worker, bot.pictures.others.worker]
+    assert bot.service.thinkers is not None and None not in painters
+    painters = [process for painter in painters for process in painter.processes]
     alice = double.user("alice")
     lobby, table_id = await open_table(double, bot, alice)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")

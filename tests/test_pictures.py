@@ -6,39 +6,42 @@ import os
 
 import pytest
 
-from bot.discord.pictures import Pictures
-from bot.runtime import start_picture_workers
+from bot.discord.pictures import Painter, Pictures
+from bot.runtime import start_picture_worker
 from bot.service.thinkers import ThinkersBroken
 from render import render_hand, render_table, samples
 
 
 @pytest.fixture
 def pictures():
-    drawing = Pictures(start_picture_workers())
+    drawing = Pictures(Painter(start_picture_worker()), Painter(start_picture_worker()))
     yield drawing
     drawing.close()
 
 
-async def test_a_picture_drawn_in_the_worker_is_the_picture_drawn_here(pictures):
-    assert await pictures.draw(render_hand, samples.HAND_14) == render_hand(samples.HAND_14)
+async def test_a_picture_drawn_in_a_worker_is_the_picture_drawn_here(pictures):
+    assert await pictures.hand(samples.HAND_14) == render_hand(samples.HAND_14)
     assert await pictures.draw(render_table, samples.TABLE) == render_table(samples.TABLE)
 
 
-async def test_when_the_worker_dies_pictures_are_drawn_on_threads_and_the_log_says_so_once(pictures, caplog):
+async def test_when_a_worker_dies_its_pictures_are_drawn_on_threads_and_the_log_says_so_once(
+    pictures, caplog
+):
     with pytest.raises(ThinkersBroken):
-        await pictures.workers.run(os._exit, 1)  # a worker killed under the bot's feet
+        await pictures.hands.worker.run(os._exit, 1)  # killed under the bot's feet
     with caplog.at_level(logging.ERROR):
-        first = await pictures.draw(render_hand, samples.HAND_14)
-        second = await pictures.draw(render_table, samples.TABLE)
-    assert first == render_hand(samples.HAND_14) and second == render_table(samples.TABLE)
-    assert pictures.workers is None
-    died = "a picture worker died: pictures are drawn on threads"
+        first = await pictures.hand(samples.HAND_14)
+        second = await pictures.hand(samples.HAND_13_FOUR_COLOUR)
+    assert first == render_hand(samples.HAND_14)
+    assert second == render_hand(samples.HAND_13_FOUR_COLOUR)
+    assert pictures.hands.worker is None and pictures.others.worker is not None  # the other draws on
+    died = "a picture worker died: its pictures are drawn on threads"
     assert [record.message for record in caplog.records] == [died]
 
 
 async def test_once_closed_pictures_are_drawn_on_threads():
-    drawing = Pictures(start_picture_workers())
-    processes = drawing.workers.processes
+    drawing = Pictures(Painter(start_picture_worker()), Painter(start_picture_worker()))
+    processes = [*drawing.hands.worker.processes, *drawing.others.worker.processes]
     drawing.close()
     assert not any(process.is_alive() for process in processes)
-    assert await drawing.draw(render_hand, samples.HAND_14) == render_hand(samples.HAND_14)
+    assert await drawing.hand(samples.HAND_14) == render_hand(samples.HAND_14)

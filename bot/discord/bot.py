@@ -151,7 +151,8 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
         if self.picture_workers:
-            self.pictures.workers = runtime.start_picture_workers()
+            self.pictures.hands.worker = runtime.start_picture_worker()
+            self.pictures.others.worker = runtime.start_picture_worker()
         if self.ownership is not None:  # before anything is loaded: only its shards' servers
             await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)

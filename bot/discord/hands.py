@@ -21,7 +21,6 @@ from bot.i18n import EN, N_, Words
 from bot.rules_text import wild_words
 from bot.scenes import hand_scene
 from bot.service import Table
-from render import render_hand
 from render.scenes import HandScene
 
 # While it is not their turn a player's DM is not edited on the others' moves (an edit of every
@@ -44,7 +43,7 @@ class HandMessage:
     view: discord.ui.View | None
 
     async def file(self, pictures: Pictures) -> discord.File:
-        png = await pictures.draw(render_hand, self.scene)
+        png = await pictures.hand(self.scene)
         return discord.File(io.BytesIO(png), filename="hand.png")
 
     def looks(self) -> HandLooks:
