@@ -13,11 +13,12 @@ players move after `--computer-delay` seconds (the bot's own default is 1.5; 0 i
 
 After `--warmup` seconds, for `--seconds`: `stored cmd/s` counts the commands the database
 holds (read from the file); `bot cpu` is the bot process's CPU time over wall time (all its
-threads, but not the thinkers), `pictures cpu` its picture workers' (`bot.discord.pictures`),
-each also per stored command; `ack` is the time from a press
-sent to the bot's first answer; `turn shown` is from the person's discard acknowledged to their
-DM offering the next pick (three computer turns between, and every edit that carries them), and
-`discard shown` from their pick acknowledged to the DM offering the discard (their own step);
+threads, but not the thinkers), and with `--picture-workers` (`RUMMY_PICTURE_WORKERS=1`)
+`pictures cpu` its picture workers' (`bot.discord.pictures`), each also per stored command;
+`ack` is the time from a press sent to the bot's first answer; `turn shown` is from the
+person's discard acknowledged to their DM offering the next pick (three computer turns between,
+and every edit that carries them), and `discard shown` from their pick acknowledged to the DM
+offering the discard (their own step);
 `table lag` is, from the bot, how long each table message was behind (from the first change
 not shown to the edit that showed it); `requests/s` are those the double received, by kind.
 Interaction answers (`callback`, `webhook`) are outside Discord's global limit; the rest
@@ -29,7 +30,7 @@ bot's own request budget is `--budget` (`RUMMY_REQUEST_BUDGET`).
 
     python benchmarks/bot.py [--tables 100] [--seconds 20] [--warmup 8] [--computer-delay 0]
                              [--think 0] [--level easy|computer] [--format pool-101]
-                             [--discord-limits] [--budget 40 (0: none)]
+                             [--discord-limits] [--budget 40 (0: none)] [--picture-workers]
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
 within Discord's limits (`--discord-limits --computer-delay 1.5 --think 3`, at 100 and 1000
@@ -69,7 +70,9 @@ OVER = "The match is over"  # the result post that ends a match (`Presenter._pos
 # ----------------------------------------------------------------- the bot's side (child process)
 
 
-def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, stats: str) -> None:
+def serve(
+    api_base: str, gateway: str, db: str, delay: float, budget: float, stats: str, pictures: bool
+) -> None:
     """Runs the real bot against the double until SIGTERM; once it is ready, writes its picture
     workers' process ids to `stats` + ".pids"; at SIGTERM, how stale its table messages got
     (seconds from a change to the edit that showed it) to `stats`."""
@@ -95,7 +98,7 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, sta
 
     async def main() -> None:
         bot = RummyBot(
-            db, service_factory=service, tune_gc=True, request_budget=budget or None, picture_workers=True
+            db, service_factory=service, tune_gc=True, request_budget=budget or None, picture_workers=pictures
         )
         bot._connection.guild_ready_timeout = 0.05
         stop = asyncio.Event()
@@ -309,6 +312,7 @@ async def run(args: argparse.Namespace) -> None:
                 str(args.computer_delay),
                 str(args.budget),
                 str(stats),
+                "1" if args.picture_workers else "0",
             ],
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
@@ -365,10 +369,11 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"  bot cpu        {100 * cpu / wall:8.1f} %   ({1000 * cpu / max(commands, 1):.2f} ms per command)"
     )
-    print(
-        f"  pictures cpu   {100 * pictures / wall:8.1f} %   "
-        f"({1000 * pictures / max(commands, 1):.2f} ms per command, the picture workers)"
-    )
+    if args.picture_workers:
+        print(
+            f"  pictures cpu   {100 * pictures / wall:8.1f} %   "
+            f"({1000 * pictures / max(commands, 1):.2f} ms per command, the picture workers)"
+        )
     print(
         f"  ack            p50 {1000 * percentile(people.acks, 0.5):.1f} ms   "
         f"p99 {1000 * percentile(people.acks, 0.99):.1f} ms   max {1000 * max(people.acks, default=0):.1f} ms"
@@ -398,8 +403,8 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
-        api_base, gateway, db, delay, budget, stats = sys.argv[2:8]
-        serve(api_base, gateway, db, float(delay), float(budget), stats)
+        api_base, gateway, db, delay, budget, stats, pictures = sys.argv[2:9]
+        serve(api_base, gateway, db, float(delay), float(budget), stats, pictures == "1")
         return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -413,6 +418,7 @@ def main() -> None:
     parser.add_argument("--format", default="pool-101")
     parser.add_argument("--discord-limits", action="store_true")
     parser.add_argument("--budget", type=float, default=40.0)
+    parser.add_argument("--picture-workers", action="store_true")
     asyncio.run(run(parser.parse_args()))
 
 

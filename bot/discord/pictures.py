@@ -1,6 +1,6 @@
 """Where the game's pictures are drawn (hands, table, results, standings): in worker processes
-beside the bot when it has them (`python -m bot` does, `RummyBot(picture_workers=True)`), else
-on threads.
+beside the bot when it has them (`RummyBot(picture_workers=True)`, `RUMMY_PICTURE_WORKERS=1`),
+else on threads.
 
 Drawing is most of a move's CPU in the bot: a hand takes some 2 ms, a table 3 ms, a result 8 ms,
 and pressing a button in a hand DM draws one. On threads, all of it is spent in the process that
