@@ -13,10 +13,12 @@ players move after `--computer-delay` seconds (the bot's own default is 1.5; 0 i
 
 After `--warmup` seconds, for `--seconds`: `stored cmd/s` counts the commands the database
 holds (read from the file); `bot cpu` is the bot process's CPU time over wall time (all its
-threads, the image renders included, but not the thinkers); `ack` is the time from a press
-sent to the bot's first answer; `turn shown` is from the person's discard acknowledged to their
-DM offering the next pick (three computer turns between, and every edit that carries them), and
-`discard shown` from their pick acknowledged to the DM offering the discard (their own step);
+threads, but not the thinkers), and with `--picture-workers` (`RUMMY_PICTURE_WORKERS=1`)
+`pictures cpu` its picture workers' (`bot.discord.pictures`), each also per stored command;
+`ack` is the time from a press sent to the bot's first answer; `turn shown` is from the
+person's discard acknowledged to their DM offering the next pick (three computer turns between,
+and every edit that carries them), and `discard shown` from their pick acknowledged to the DM
+offering the discard (their own step);
 `table lag` is, from the bot, how long each table message was behind (from the first change
 not shown to the edit that showed it); `requests/s` are those the double received, by kind.
 Interaction answers (`callback`, `webhook`) are outside Discord's global limit; the rest
@@ -30,7 +32,7 @@ the bot's event loop may run before its computer players wait for people's press
 
     python benchmarks/bot.py [--tables 100] [--seconds 20] [--warmup 8] [--computer-delay 0]
                              [--think 0] [--level easy|computer] [--format pool-101]
-                             [--discord-limits] [--budget 40 (0: none)]
+                             [--discord-limits] [--budget 40 (0: none)] [--picture-workers]
                              [--yield-when-late 0.005 (0: never)]
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
@@ -71,9 +73,19 @@ OVER = "The match is over"  # the result post that ends a match (`Presenter._pos
 # ----------------------------------------------------------------- the bot's side (child process)
 
 
-def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, late: float, stats: str) -> None:
-    """Runs the real bot against the double until SIGTERM; then writes how stale its table
-    messages got (seconds from a change to the edit that showed it) to `stats`."""
+def serve(
+    api_base: str,
+    gateway: str,
+    db: str,
+    delay: float,
+    budget: float,
+    late: float,
+    stats: str,
+    pictures: bool,
+) -> None:
+    """Runs the real bot against the double until SIGTERM; once it is ready, writes its picture
+    workers' process ids to `stats` + ".pids"; at SIGTERM, how stale its table messages got
+    (seconds from a change to the edit that showed it) to `stats`."""
     import discord
     import discord.gateway
     import discord.http
@@ -97,11 +109,18 @@ def serve(api_base: str, gateway: str, db: str, delay: float, budget: float, lat
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")
 
     async def main() -> None:
-        bot = RummyBot(db, service_factory=service, tune_gc=True, request_budget=budget or None)
+        bot = RummyBot(
+            db, service_factory=service, tune_gc=True, request_budget=budget or None, picture_workers=pictures
+        )
         bot._connection.guild_ready_timeout = 0.05
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         task = asyncio.create_task(bot.start(TOKEN))
+        while not bot.is_ready() and not task.done():  # `wait_until_ready` only once logged in
+            await asyncio.sleep(0.1)
+        workers = [painter.worker for painter in (bot.pictures.hands, bot.pictures.others)]
+        pids = [process.pid for worker in workers if worker is not None for process in worker.processes]
+        Path(stats + ".pids").write_text(json.dumps(pids))
         await stop.wait()
         Path(stats).write_text(json.dumps(bot.presenter.lags()))
         with contextlib.suppress(Exception):
@@ -306,6 +325,7 @@ async def run(args: argparse.Namespace) -> None:
                 str(args.budget),
                 str(args.yield_when_late),
                 str(stats),
+                "1" if args.picture_workers else "0",
             ],
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
@@ -323,11 +343,13 @@ async def run(args: argparse.Namespace) -> None:
             double.tally.clear()
             people.measuring = True
             measured_from = asyncio.get_running_loop().time()
+            painters = json.loads(Path(f"{stats}.pids").read_text()) if Path(f"{stats}.pids").exists() else []
             commands, cpu, wall = stored_commands(db), cpu_seconds(child.pid), time.perf_counter()
-            ours = time.process_time()
+            pictures, ours = sum(map(cpu_seconds, painters)), time.process_time()
             await asyncio.sleep(args.seconds)
             commands = stored_commands(db) - commands
             cpu = cpu_seconds(child.pid) - cpu
+            pictures = sum(map(cpu_seconds, painters)) - pictures
             wall = time.perf_counter() - wall
             ours = time.process_time() - ours
             people.measuring = False
@@ -361,6 +383,11 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"  bot cpu        {100 * cpu / wall:8.1f} %   ({1000 * cpu / max(commands, 1):.2f} ms per command)"
     )
+    if args.picture_workers:
+        print(
+            f"  pictures cpu   {100 * pictures / wall:8.1f} %   "
+            f"({1000 * pictures / max(commands, 1):.2f} ms per command, the picture workers)"
+        )
     print(
         f"  ack            p50 {1000 * percentile(people.acks, 0.5):.1f} ms   "
         f"p99 {1000 * percentile(people.acks, 0.99):.1f} ms   max {1000 * max(people.acks, default=0):.1f} ms"
@@ -390,8 +417,8 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
-        api_base, gateway, db, delay, budget, late, stats = sys.argv[2:9]
-        serve(api_base, gateway, db, float(delay), float(budget), float(late), stats)
+        api_base, gateway, db, delay, budget, late, stats, pictures = sys.argv[2:10]
+        serve(api_base, gateway, db, float(delay), float(budget), float(late), stats, pictures == "1")
         return
     from bot.service import ServiceSettings
 
@@ -407,6 +434,7 @@ def main() -> None:
     parser.add_argument("--format", default="pool-101")
     parser.add_argument("--discord-limits", action="store_true")
     parser.add_argument("--budget", type=float, default=40.0)
+    parser.add_argument("--picture-workers", action="store_true")
     late = ServiceSettings.yield_when_late_seconds or 0.0
     parser.add_argument("--yield-when-late", type=float, default=late)
     asyncio.run(run(parser.parse_args()))

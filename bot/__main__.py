@@ -190,6 +190,7 @@ def run(env_file: Path) -> int:
             "request_budget": settings.request_budget,
             "mention_watching_after": settings.mention_watching_after,
             "tune_gc": True,
+            "picture_workers": settings.picture_workers,
             "metrics_port": settings.metrics_port,
             "metrics_host": settings.metrics_host,
         }

@@ -62,3 +62,19 @@ def _start_thinker() -> None:
         os.nice(THINKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     importlib.import_module("bot.engine.ai")
+
+
+def start_picture_worker() -> WorkerPool:
+    """A worker process for one kind of the game's pictures (`bot.discord.pictures`), started now
+    so that the first picture does not wait for it to boot. At the bot's own priority, unlike
+    the thinkers: a person's press waits for its hand's picture (at the thinkers' priority, under
+    load, the pictures of their own moves reached people three times later). Close it with
+    `close()`."""
+    return WorkerPool(1, initializer=_start_picture_worker)
+
+
+def _start_picture_worker() -> None:
+    """In the worker: the drawing code imported at boot, Ctrl-C left to the bot (see
+    `_start_thinker`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    importlib.import_module("render")

@@ -41,6 +41,7 @@ class Settings:
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
     mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
+    picture_workers: bool = False  # pictures drawn in worker processes, not on threads
 
     @property
     def database(self) -> str | Path:
@@ -105,6 +106,12 @@ class Settings:
                 "RUMMY_MENTION_WATCHING_AFTER must be a share of the turn's clock from 0 to 1, "
                 f"not {watching!r}."
             )
+        pictures = (values.get("RUMMY_PICTURE_WORKERS") or "").strip() or "0"
+        if pictures not in ("0", "1"):
+            raise SettingsError(
+                "RUMMY_PICTURE_WORKERS must be 0 (pictures drawn on threads) or 1 (in two worker "
+                f"processes), not {pictures!r}."
+            )
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             db_path=database_path(values),
@@ -118,6 +125,7 @@ class Settings:
             shards=shards,
             lease_seconds=int(lease),
             mention_watching_after=mention_watching_after,
+            picture_workers=pictures == "1",
         )
 
 

@@ -431,10 +431,13 @@ async def test_slash_commands_pick_group_and_discard_by_number_with_autocomplete
 
 async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bot_runner, tmp_path):
     """The bot as `python -m bot` builds it: system clock, system random source, real AI
-    thinking in worker processes."""
+    thinking in worker processes, pictures drawn in worker processes of their own (each hand
+    picture still exactly its own player's hand), stopped with the bot."""
     double = discord_double
-    bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0))
-    assert bot.service.thinkers is not None
+    bot = await bot_runner.start(RummyBot(tmp_path / "rummy.db", edit_delay=0, picture_workers=True))
+    painters = [bot.pictures.hands.worker, bot.pictures.others.worker]
+    assert bot.service.thinkers is not None and None not in painters
+    painters = [process for painter in painters for process in painter.processes]
     alice = double.user("alice")
     lobby, table_id = await open_table(double, bot, alice)
     await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:computer")
@@ -443,7 +446,10 @@ async def test_the_production_wiring_opens_and_starts_a_table(discord_double, bo
     await settle(bot)
     table = bot.service.table_in(double.channel_id)
     assert table.match is not None and table.record.seats[1].computer
-    assert any(f.filename == "hand.png" for f in double.files_sent_to(alice))
+    hands = [f.data for f in double.files_sent_to(alice) if f.filename == "hand.png"]
+    assert hands and set(hands) <= own_hand_pictures(table.match, {alice.id: 0})[alice.id]
+    await bot_runner.stop(bot)
+    assert not any(painter.is_alive() for painter in painters)
 
 
 async def test_the_long_running_bot_tunes_the_collector_once_its_tables_are_resumed(

@@ -64,3 +64,12 @@ def test_a_player_watching_their_dm_is_mentioned_after_half_the_clock_unless_set
     for bad in ("-0.1", "1.5", "half", "nan"):
         with pytest.raises(SettingsError, match="RUMMY_MENTION_WATCHING_AFTER"):
             Settings.load(None, {"RUMMY_MENTION_WATCHING_AFTER": bad})
+
+
+def test_pictures_are_drawn_on_threads_unless_worker_processes_are_asked_for():
+    assert Settings.load(None, {}).picture_workers is False
+    assert Settings.load(None, {"RUMMY_PICTURE_WORKERS": " 1 "}).picture_workers is True
+    assert Settings.load(None, {"RUMMY_PICTURE_WORKERS": "0"}).picture_workers is False
+    for bad in ("yes", "2", "true"):
+        with pytest.raises(SettingsError, match="RUMMY_PICTURE_WORKERS"):
+            Settings.load(None, {"RUMMY_PICTURE_WORKERS": bad})

@@ -5,6 +5,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -50,6 +51,30 @@ async def test_a_worker_is_handed_the_next_requests_while_it_thinks_so_a_busy_lo
     busy_until = time.monotonic()
     answered = await asyncio.gather(*asked)
     assert answered == sorted(answered) and answered[-1] < busy_until  # all thought out meanwhile
+
+
+def large(size: int) -> bytes:
+    return b"x" * size
+
+
+async def test_a_reply_larger_than_the_pipe_is_read_as_it_comes_and_the_loop_never_waits_for_the_rest(one):
+    # A picture's reply is larger than the pipe holds: the worker writes it in parts, and a
+    # loop that read it whole would stand still until the worker is scheduled to write the rest.
+    await one.run(abs, 0)
+    worker = one.processes[0]
+    size = 16_000_000
+    reply = asyncio.ensure_future(one.run(large, size))
+    while not one._workers[0].inbox:  # some of it has come
+        await asyncio.sleep(0.001)
+    os.kill(worker.pid, signal.SIGSTOP)  # the worker stops mid-write, as on a busy machine
+    resume = threading.Timer(1.0, os.kill, (worker.pid, signal.SIGCONT))
+    resume.start()
+    began = time.monotonic()
+    await asyncio.sleep(0.05)
+    assert time.monotonic() - began < 0.5  # the loop went on meanwhile
+    small = asyncio.ensure_future(one.run(abs, -3))  # and a request after it waits its turn
+    assert await reply == b"x" * size and await small == 3
+    resume.join()
 
 
 async def test_what_the_function_raises_is_raised_here_and_the_worker_goes_on(one):

@@ -187,7 +187,8 @@ class Actions:
             await interaction.followup.send(when_none, ephemeral=True)
             return
         view = message.view or discord.utils.MISSING
-        await interaction.followup.send(message.content, file=await message.file(), view=view, ephemeral=True)
+        file = await message.file(self.bot.pictures)
+        await interaction.followup.send(message.content, file=file, view=view, ephemeral=True)
 
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Updates the message the person acted on (their DM, or their private reply). Under the
@@ -205,8 +206,9 @@ class Actions:
                     content=_("This deal is over."), attachments=[], view=None
                 )
                 return
+            picture = await message.file(self.bot.pictures)
             await interaction.edit_original_response(
-                content=message.content, attachments=[await message.file()], view=message.view
+                content=message.content, attachments=[picture], view=message.view
             )
             if in_dm:
                 self.presenter.hand_shown_by_press(

@@ -26,6 +26,7 @@ from bot.discord.league_admin_cog import LeagueAdminCog
 from bot.discord.league_cog import LeagueCog
 from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
+from bot.discord.pictures import Pictures
 from bot.discord.presenter import REPUBLISH_CONCURRENCY, Presenter
 from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
@@ -79,6 +80,7 @@ class RummyBot(commands.Bot):
         lease_seconds: float = LEASE_SECONDS,
         metrics_port: int | None = None,
         metrics_host: str = METRICS_HOST,
+        picture_workers: bool = False,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
@@ -93,7 +95,9 @@ class RummyBot(commands.Bot):
         there (`bot.metrics`). The table presenter sends Discord at most `request_budget`
         requests per second, shared between this bot's live processes (`bot.discord.budget`);
         None sets no limit of its own. A person watching their hand DM is mentioned on their
-        turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`)."""
+        turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
+        `picture_workers`, the game's pictures are drawn in worker processes that the bot starts
+        and stops with it (`bot.discord.pictures`); without, on threads."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -109,6 +113,8 @@ class RummyBot(commands.Bot):
         self.tune_gc = tune_gc
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
+        self.picture_workers = picture_workers
+        self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
             self,
@@ -144,6 +150,9 @@ class RummyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path)
+        if self.picture_workers:
+            self.pictures.hands.worker = runtime.start_picture_worker()
+            self.pictures.others.worker = runtime.start_picture_worker()
         if self.ownership is not None:  # before anything is loaded: only its shards' servers
             await self.ownership.take(self.store, self._stop)
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
@@ -316,6 +325,7 @@ class RummyBot(commands.Bot):
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
+        self.pictures.close()
         if self.metrics is not None:
             await self.metrics.close()
         if hasattr(self, "store"):

@@ -5,7 +5,6 @@ the table itself.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -428,7 +427,7 @@ class RummyCog(
             await interaction.response.defer(ephemeral=True, thinking=True)
             names = [seat.name for seat in table.record.seats]
             _ = await self.bot.readers.asker(interaction)
-            png = await asyncio.to_thread(render_standings, standings_scene(table.match, names, _))
+            png = await self.bot.pictures.draw(render_standings, standings_scene(table.match, names, _))
             file = discord.File(io.BytesIO(png), filename="standings.png")
             await interaction.followup.send(file=file, ephemeral=True)
 

@@ -5,7 +5,6 @@ Built only from that seat's own view, so nothing here can show another player's 
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.discord.components import hand_view
+from bot.discord.pictures import Pictures
 from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
 from bot.game_words import format_title
@@ -22,7 +22,6 @@ from bot.i18n import EN, N_, Words
 from bot.rules_text import wild_words
 from bot.scenes import hand_scene
 from bot.service import Table
-from render import render_hand
 from render.scenes import HandScene
 
 # While it is not their turn a player's DM is not edited on the others' moves (an edit of every
@@ -44,8 +43,8 @@ class HandMessage:
     scene: HandScene
     view: discord.ui.View | None
 
-    async def file(self) -> discord.File:
-        png = await asyncio.to_thread(render_hand, self.scene)
+    async def file(self, pictures: Pictures) -> discord.File:
+        png = await pictures.hand(self.scene)
         return discord.File(io.BytesIO(png), filename="hand.png")
 
     def looks(self) -> HandLooks:

@@ -8,7 +8,6 @@ otherwise wonder, said in the league channel: it never stops the night.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -382,7 +381,7 @@ class LeaguePresenter:
         if provisional and season.counted_nights(True) != season.finished_nights():
             title += " · " + _("provisional")
         scene = league_standings_scene(season, record.names, title=title, provisional=provisional, _=_)
-        png = await asyncio.to_thread(render_standings, scene)
+        png = await self.bot.pictures.draw(render_standings, scene)
         return discord.File(io.BytesIO(png), filename="league-standings.png")
 
     # ----------------------------------------------------------------- league notes

@@ -474,7 +474,7 @@ class Presenter:
                     await self._edit_hand(table, seat, shown, user_id, existing, message, before)
                     return
             view = message.view or discord.utils.MISSING
-            file = await message.file()
+            file = await message.file(self.bot.pictures)
             dm = await self._dm_channel(user_id)
             await self.budget.spend(urgent=True)
             sent = await dm.send(content=message.content, file=file, view=view)
@@ -570,7 +570,7 @@ class Presenter:
             if latest is None:
                 return
             message = latest
-        attachments = [await message.file()] if redraw else discord.utils.MISSING
+        attachments = [await message.file(self.bot.pictures)] if redraw else discord.utils.MISSING
         if press is not None:
             try:
                 await press.edit_original_response(
@@ -1029,7 +1029,7 @@ class Presenter:
             )
         if scene is None:
             return "\n".join(lines), [], None
-        png = await asyncio.to_thread(render_table, scene)
+        png = await self.bot.pictures.draw(render_table, scene)
         return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], None
 
     # ----------------------------------------------------------------- results
@@ -1042,7 +1042,7 @@ class Presenter:
             return
         names = [seat.name for seat in table.record.seats]
         _ = await self.bot.readers.channel(table.record.guild_id)
-        png = await asyncio.to_thread(render_result, result_scene(match, names, _=_))
+        png = await self.bot.pictures.draw(render_result, result_scene(match, names, _=_))
         record = match.finished_deals[-1]
         deal = Deal.from_json(record)
         reveal = [
@@ -1069,7 +1069,7 @@ class Presenter:
                 over = _("🏆 **The match is over: a shared pool.**")
             reveal.insert(0, over)
             scene = standings_scene(match, names, _)
-            standings = await asyncio.to_thread(render_standings, scene)
+            standings = await self.bot.pictures.draw(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         chunks = message_chunks(reveal)

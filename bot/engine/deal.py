@@ -274,7 +274,7 @@ class Deal:
     # ----------------------------------------------------------------- pick
 
     def can_pick(self, seat: int, source: Source | str) -> bool:
-        return _allowed(self.verify_pick, seat, source)
+        return self._acts(seat, Phase.PICK) and _allowed(self.verify_pick, seat, source)
 
     def verify_pick(self, seat: int, source: Source | str) -> None:
         self._verify_turn(seat, Phase.PICK, N_("pick a card"))
@@ -312,7 +312,7 @@ class Deal:
     # ----------------------------------------------------------------- discard
 
     def can_discard(self, seat: int, card: Card | str) -> bool:
-        return _allowed(self.verify_discard, seat, card)
+        return self._acts(seat, Phase.DISCARD) and _allowed(self.verify_discard, seat, card)
 
     def verify_discard(self, seat: int, card: Card | str) -> None:
         card = _card(card)
@@ -348,7 +348,7 @@ class Deal:
     # ----------------------------------------------------------------- drop
 
     def can_drop(self, seat: int) -> bool:
-        return _allowed(self.verify_drop, seat)
+        return self._acts(seat, Phase.PICK) and _allowed(self.verify_drop, seat)
 
     def verify_drop(self, seat: int) -> None:
         if not self.rules.drops_allowed:
@@ -431,15 +431,11 @@ class Deal:
     def can_declare(self, seat: int) -> bool:
         """Whether declaring is open to `seat` now (the grouping is judged only on `declare`):
         after a pick, or before any where the rules allow a 13-card show at one's first turn."""
-        if self._may_show_before_pick(seat):
-            return True
-        return _allowed(self._verify_turn, seat, Phase.DISCARD, "declare")
+        return self._may_show_before_pick(seat) or self._acts(seat, Phase.DISCARD)
 
     def _may_show_before_pick(self, seat: int) -> bool:
         return (
-            self.rules.show_before_pick
-            and _allowed(self._verify_turn, seat, Phase.PICK, "declare")
-            and not self.seats[seat].has_picked
+            self.rules.show_before_pick and self._acts(seat, Phase.PICK) and not self.seats[seat].has_picked
         )
 
     def verify_declare(self, seat: int, groups: Sequence[Sequence[Card]], finish: Card | str | None) -> None:
@@ -704,7 +700,21 @@ class Deal:
         if not 0 <= seat < self.players:
             raise IllegalActionError("There is no seat {number} at this table.", number=seat + 1)
 
+    def _acts(self, seat: int, phase: Phase) -> bool:
+        """Whether it is `seat`'s turn, in `phase`: what `_verify_turn` lets through, asked
+        without making the refusal (every hand shown asks it of each of its cards, mostly of a
+        player who is waiting)."""
+        return (
+            0 <= seat < self.players
+            and self.phase is phase
+            and phase is not Phase.OVER
+            and seat == self.turn
+            and self.seats[seat].in_play
+        )
+
     def _verify_turn(self, seat: int, phase: Phase, action: str) -> None:
+        if self._acts(seat, phase):
+            return
         self._verify_seat(seat)
         if self.phase is Phase.OVER:
             raise IllegalActionError("This deal is over.")

@@ -4,7 +4,8 @@ A `concurrent.futures.ProcessPoolExecutor` costs the bot process some 400 µs of
 decision, and two helper threads (its queue feeder and its result reader) that take the GIL
 from the loop while they work. Here each worker has its own pipe, the loop writes a request on
 it and reads the reply when `loop.add_reader` says it has come (some 50 µs of the bot's CPU in
-all), and nothing else runs in the bot process. Each worker thinks about one request at a
+all; a large reply in the parts that have come, never waiting for the rest), and nothing else
+runs in the bot process. Each worker thinks about one request at a
 time, but is handed the next ones while it thinks (as many as its pipe holds without the loop
 ever blocking on a write, `PIPELINED_BYTES`), and the loop reads every reply that has come
 whenever it looks: so a worker goes from one decision to the next without waiting for the loop
@@ -24,7 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import multiprocessing
+import os
+import struct
+import termios
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -41,6 +46,11 @@ LEAVE_SECONDS = 2.0
 # what a pipe (a socket pair's buffer, some 200 kB on Linux) takes without blocking the writer,
 # so that sending never holds up the event loop. An easy player's request is some 1.6 kB.
 PIPELINED_BYTES = 32 * 1024
+
+# A reply's frame on the pipe, as `Connection.send` writes it: its size, and past 2 GB its size
+# in 8 bytes after a -1 (see `_Worker.take_replies`).
+_SIZE = struct.Struct("!i")
+_LARGE_SIZE = struct.Struct("!Q")
 
 Args = TypeVarTuple("Args")
 R = TypeVar("R")
@@ -67,6 +77,29 @@ class _Worker:
     # request never reads it instead.
     replies: deque[tuple[asyncio.Future[tuple[bool, Any]], int]] = field(default_factory=deque)
     held: int = 0  # the bytes of the requests owed
+    inbox: bytearray = field(default_factory=bytearray)  # what has come of its replies, unread
+
+    def take_replies(self) -> list[tuple[bool, Any]]:
+        """The whole replies in `inbox`, taken out of it. Each is framed as `Connection.send`
+        writes it: its size (4 bytes, big-endian; -1 and then 8 bytes for a larger one), then
+        its pickle."""
+        replies: list[tuple[bool, Any]] = []
+        inbox, start = self.inbox, 0
+        while len(inbox) - start >= _SIZE.size:
+            (size,) = _SIZE.unpack_from(inbox, start)
+            header = _SIZE.size
+            if size == -1:
+                if len(inbox) - start < _SIZE.size + _LARGE_SIZE.size:
+                    break
+                (size,) = _LARGE_SIZE.unpack_from(inbox, start + _SIZE.size)
+                header += _LARGE_SIZE.size
+            if len(inbox) - start < header + size:
+                break
+            with memoryview(inbox)[start + header : start + header + size] as pickled:
+                replies.append(ForkingPickler.loads(pickled))
+            start += header + size
+        del inbox[:start]
+        return replies
 
     def takes(self, size: int, pipelined: bool) -> bool:
         """Whether a request of `size` bytes may be sent to it now (`pipelined`: while it still
@@ -191,17 +224,25 @@ class WorkerPool:
             loop.call_soon_threadsafe(self._on_read, worker, read)
 
     def _on_readable(self, worker: _Worker) -> None:
-        """Every reply that has come (each read whole: a few hundred bytes, written at once),
-        or the worker's end of the pipe closing because it died."""
-        while self._broken is None:
-            try:
-                reply = worker.conn.recv()
-            except (EOFError, OSError):
-                self._break(f"thinker {worker.process.pid} died")
+        """Every reply that has come whole, or the worker's end of the pipe closing because it
+        died. Only the bytes already there are read: a reply larger than the pipe holds (a
+        picture's) comes in parts as the worker writes them, and reading it whole
+        (`Connection.recv`) would hold the loop until the worker is scheduled again to write
+        the rest, which on a busy machine took longer than the reply's own work."""
+        fd = worker.conn.fileno()
+        try:
+            there = _SIZE.unpack(fcntl.ioctl(fd, termios.FIONREAD, bytes(_SIZE.size)))[0]
+            came = os.read(fd, max(there, 1))  # readable with nothing there: the end closed
+        except OSError:
+            came = b""
+        if not came:
+            self._break(f"thinker {worker.process.pid} died")
+            return
+        worker.inbox += came
+        for reply in worker.take_replies():
+            if self._broken is not None:
                 return
             self._deliver(worker, reply)
-            if self._broken is not None or not worker.conn.poll():
-                return
 
     def _on_read(self, worker: _Worker, read: Future[Any]) -> None:
         if self._broken is not None:
