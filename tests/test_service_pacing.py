@@ -9,6 +9,7 @@ from service_helpers import GUILD, open_service, user
 
 from bot.engine.events import EventKind
 from bot.service import ManualClock, ServiceSettings
+from bot.service import service as service_module
 from bot.service.pacing import Pacer
 
 
@@ -149,3 +150,55 @@ async def test_the_production_loop_stops_with_computer_players_waiting_at_the_le
     stop.set()
     await asyncio.wait_for(loop, 10)
     await store.close()
+
+
+async def test_steps_still_waiting_for_their_turn_when_the_loop_stops_are_left_for_its_next_start(
+    tmp_path, monkeypatch
+):
+    # A step not begun by the stop is like a table that falls due after it: left for the next
+    # start, whose resume gives its clock a grace. Let go all at once instead, every step the
+    # pacer had held back (hundreds on a loaded bot) would start together as the bot shuts down.
+    pacers = []
+
+    class Loaded(Pacer):
+        """A pacer that finds the loop late from the start, at its least rate at once."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.rate = self._allowance = self.least
+            pacers.append(self)
+
+    monkeypatch.setattr(service_module, "Pacer", Loaded)
+    clock = ManualClock()
+    settings = ServiceSettings(
+        computer_delay_seconds=0, timer_poll_seconds=0.05, yield_when_late_seconds=-1.0
+    )
+    store, service = await open_service(tmp_path / "s.db", clock=clock, settings=settings)
+    for channel in range(40, 46):
+        await service.open_table(GUILD, channel, user(channel, 0), "Host")
+        for _ in range(3):
+            await service.add_computer(channel, user(channel, 0))
+        await service.start(channel, user(channel, 0))
+    stop = asyncio.Event()
+    begun_after_stop = []
+    fire = service._fire_safely
+
+    async def watched(table, now):
+        if stop.is_set():
+            begun_after_stop.append(table.id)
+        return await fire(table, now)
+
+    service._fire_safely = watched
+    clock.advance(1000)
+    loop = asyncio.create_task(service.run(stop))
+    try:
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if pacers and len(pacers[0]._waiting) >= 3:
+                break
+        assert len(pacers[0]._waiting) >= 3  # most tables wait for their turn
+    finally:
+        stop.set()
+        await asyncio.wait_for(loop, 10)
+        await store.close()
+    assert begun_after_stop == []

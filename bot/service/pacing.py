@@ -30,7 +30,7 @@ class Pacer:
     """Lets steps start at `rate` per probe (a fraction: one every few probes), raised by one
     while the loop keeps time and halved when it is late. `step()` waits for a step's turn;
     `watch(stop)` measures the loop until `stop`, and lets every step go from then on (a
-    stopping service waits for the steps it began)."""
+    stopping service begins none of those that waited, and waits for the steps it began)."""
 
     def __init__(
         self, late: float, *, probe: float = 0.005, least: float = 0.05, most: float = 1000.0
