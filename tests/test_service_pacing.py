@@ -101,7 +101,9 @@ class Watched(Pacer):
 
 
 async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped():
-    pacer = Watched(late=0.05, probe=0.005, most=4)
+    # The 200 ms hog lands in one probe, which wakes 195-200 ms late: a quarter of that, as the
+    # smoothing weighs one probe, must be well past `late` (at 50 ms it sat on the line).
+    pacer = Watched(late=0.02, probe=0.005, most=4)
     stop = asyncio.Event()
     watch = asyncio.create_task(pacer.watch(stop))
     await asyncio.sleep(0.02)
