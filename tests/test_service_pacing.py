@@ -101,15 +101,15 @@ class Watched(Pacer):
 
 
 async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped():
-    # The 200 ms hog lands in one probe, which wakes 195-200 ms late: a quarter of that, as the
-    # smoothing weighs one probe, must be well past `late` (at 50 ms it sat on the line).
+    # The 400 ms hog lands in one probe, which wakes 300-400 ms late (an idle pacer probes
+    # every 100 ms): a quarter of that, as the smoothing weighs one probe, is well past `late`.
     pacer = Watched(late=0.02, probe=0.005, most=4)
     stop = asyncio.Event()
     watch = asyncio.create_task(pacer.watch(stop))
     await asyncio.sleep(0.02)
-    time.sleep(0.2)  # a callback that keeps the loop for 200 ms
+    time.sleep(0.4)  # a callback that keeps the loop for 400 ms
     await asyncio.sleep(0.02)
-    assert any(lag >= 0.15 and rate <= 2 for lag, rate in pacer.seen), pacer.seen
+    assert any(lag >= 0.25 and rate <= 2 for lag, rate in pacer.seen), pacer.seen
     for _ in range(5):
         pacer.observe(1.0)  # late again and again, as a loaded machine may be
     tasks, began = started(pacer, 20)
@@ -119,6 +119,26 @@ async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped(
     await watch
     await asyncio.gather(*tasks)
     assert began == list(range(20))
+
+
+async def test_an_idle_pacer_probes_seldom_and_a_busy_one_often():
+    pacer = Watched(late=0.02, probe=0.005)
+    stop = asyncio.Event()
+    watch = asyncio.create_task(pacer.watch(stop))
+    await asyncio.sleep(0.35)
+    idle = len(pacer.seen)
+    assert 1 <= idle <= 4  # every 100 ms while nothing is asked of it
+
+    async def asking():
+        while not stop.is_set():
+            await pacer.step()
+            await asyncio.sleep(0.001)
+
+    steps = asyncio.create_task(asking())
+    await asyncio.sleep(0.35)
+    assert len(pacer.seen) - idle >= 20  # every 5 ms while steps are asked for
+    stop.set()
+    await asyncio.gather(watch, steps)
 
 
 async def test_the_production_loop_stops_with_computer_players_waiting_at_the_least_rate(tmp_path):
