@@ -87,6 +87,31 @@ async def test_at_their_turn_a_players_dm_lists_the_others_moves_since_theirs_an
                 assert "Since your last turn" not in double.message(double.dms_to(user)[0].id).content
 
 
+async def test_a_player_who_leaves_during_anothers_turn_is_listed_in_that_players_dm_at_once(
+    discord_double, bot_runner, tmp_path
+):
+    # A leave is the one move made out of turn: the DM of the player to act, which lists the
+    # others' moves since their last turn, would otherwise leave it out until their next press.
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob", "carol", "dave")]
+    table = await start_table(double, bot, *users)
+    deal = table.match.deal
+    for _ in range(len(users)):  # a round: everyone has had a turn
+        mover = users[deal.turn]
+        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+        await double.slash_command(mover, "rummy discard", options={"card": "1"})
+        await settle(bot)
+    to_act = users[deal.turn]
+    leaver = users[(deal.turn + 2) % len(users)]  # not the one to act, nor the one who just moved
+    await double.slash_command(leaver, "rummy leave")
+    await settle(bot)
+    assert users[deal.turn] is to_act  # still their turn
+    dm = double.message(double.dms_to(to_act)[0].id).content
+    since = dm.split("Since your last turn:\n", 1)[1]
+    assert since.endswith(f"> {leaver.name} left the table."), dm
+
+
 async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dms_are_current(
     discord_double, bot_runner, tmp_path
 ):

@@ -9,6 +9,7 @@ from service_helpers import GUILD, open_service, user
 
 from bot.engine.events import EventKind
 from bot.service import ManualClock, ServiceSettings
+from bot.service import service as service_module
 from bot.service.pacing import Pacer
 
 
@@ -100,13 +101,15 @@ class Watched(Pacer):
 
 
 async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped():
-    pacer = Watched(late=0.05, probe=0.005, most=4)
+    # The 400 ms hog lands in one probe, which wakes 300-400 ms late (an idle pacer probes
+    # every 100 ms): a quarter of that, as the smoothing weighs one probe, is well past `late`.
+    pacer = Watched(late=0.02, probe=0.005, most=4)
     stop = asyncio.Event()
     watch = asyncio.create_task(pacer.watch(stop))
     await asyncio.sleep(0.02)
-    time.sleep(0.2)  # a callback that keeps the loop for 200 ms
+    time.sleep(0.4)  # a callback that keeps the loop for 400 ms
     await asyncio.sleep(0.02)
-    assert any(lag >= 0.15 and rate <= 2 for lag, rate in pacer.seen), pacer.seen
+    assert any(lag >= 0.25 and rate <= 2 for lag, rate in pacer.seen), pacer.seen
     for _ in range(5):
         pacer.observe(1.0)  # late again and again, as a loaded machine may be
     tasks, began = started(pacer, 20)
@@ -116,6 +119,26 @@ async def test_the_watch_sees_a_hogged_loop_and_lets_every_step_go_once_stopped(
     await watch
     await asyncio.gather(*tasks)
     assert began == list(range(20))
+
+
+async def test_an_idle_pacer_probes_seldom_and_a_busy_one_often():
+    pacer = Watched(late=0.02, probe=0.005)
+    stop = asyncio.Event()
+    watch = asyncio.create_task(pacer.watch(stop))
+    await asyncio.sleep(0.35)
+    idle = len(pacer.seen)
+    assert 1 <= idle <= 4  # every 100 ms while nothing is asked of it
+
+    async def asking():
+        while not stop.is_set():
+            await pacer.step()
+            await asyncio.sleep(0.001)
+
+    steps = asyncio.create_task(asking())
+    await asyncio.sleep(0.35)
+    assert len(pacer.seen) - idle >= 20  # every 5 ms while steps are asked for
+    stop.set()
+    await asyncio.gather(watch, steps)
 
 
 async def test_the_production_loop_stops_with_computer_players_waiting_at_the_least_rate(tmp_path):
@@ -149,3 +172,55 @@ async def test_the_production_loop_stops_with_computer_players_waiting_at_the_le
     stop.set()
     await asyncio.wait_for(loop, 10)
     await store.close()
+
+
+async def test_steps_still_waiting_for_their_turn_when_the_loop_stops_are_left_for_its_next_start(
+    tmp_path, monkeypatch
+):
+    # A step not begun by the stop is like a table that falls due after it: left for the next
+    # start, whose resume gives its clock a grace. Let go all at once instead, every step the
+    # pacer had held back (hundreds on a loaded bot) would start together as the bot shuts down.
+    pacers = []
+
+    class Loaded(Pacer):
+        """A pacer that finds the loop late from the start, at its least rate at once."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.rate = self._allowance = self.least
+            pacers.append(self)
+
+    monkeypatch.setattr(service_module, "Pacer", Loaded)
+    clock = ManualClock()
+    settings = ServiceSettings(
+        computer_delay_seconds=0, timer_poll_seconds=0.05, yield_when_late_seconds=-1.0
+    )
+    store, service = await open_service(tmp_path / "s.db", clock=clock, settings=settings)
+    for channel in range(40, 46):
+        await service.open_table(GUILD, channel, user(channel, 0), "Host")
+        for _ in range(3):
+            await service.add_computer(channel, user(channel, 0))
+        await service.start(channel, user(channel, 0))
+    stop = asyncio.Event()
+    begun_after_stop = []
+    fire = service._fire_safely
+
+    async def watched(table, now):
+        if stop.is_set():
+            begun_after_stop.append(table.id)
+        return await fire(table, now)
+
+    service._fire_safely = watched
+    clock.advance(1000)
+    loop = asyncio.create_task(service.run(stop))
+    try:
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if pacers and len(pacers[0]._waiting) >= 3:
+                break
+        assert len(pacers[0]._waiting) >= 3  # most tables wait for their turn
+    finally:
+        stop.set()
+        await asyncio.wait_for(loop, 10)
+        await store.close()
+    assert begun_after_stop == []

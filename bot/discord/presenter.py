@@ -24,7 +24,7 @@ import discord
 from bot.discord.budget import RequestBudget
 from bot.discord.components import lobby_view
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
-from bot.discord.shown import Posted, Shown, move_lines
+from bot.discord.shown import OTHERS_MOVES, Posted, Shown, move_lines
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
@@ -398,6 +398,11 @@ class Presenter:
             elif isinstance(event, Damaged):  # said once: the service sends it once
                 notice = "⚠️ " + _("**This table is set aside.** {why}", why=damaged_words(table, _))
                 await self._guard(table, self.say(table, notice))
+        # The DM of the seat to act lists the others' moves since its last turn (`since_turn`):
+        # each new one changes it, a leave made out of that turn too.
+        deal = table.match.deal if table.match is not None else None
+        if deal is not None and any(isinstance(e.event, OTHERS_MOVES) for e in events):
+            hands.add(deal.turn)
         return hands
 
     def _seats_in_deal(self, table: Table) -> list[int]:

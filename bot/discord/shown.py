@@ -36,7 +36,7 @@ LOG_LINES = 6  # the latest moves the table message lists
 # the largest table, so each player's last discard is still among them at their next turn.
 DEAL_MOVES = 64
 # What a player's DM lists of the others' moves since their own last turn.
-_OTHERS_MOVES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Reshuffled, DeckExhausted)
+OTHERS_MOVES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Reshuffled, DeckExhausted)
 
 Posted = discord.PartialMessage | discord.Message
 
@@ -120,7 +120,7 @@ class Shown:
         since: list[Event] = []
         for event in reversed(self.deal_moves):
             if isinstance(event, DealStarted) or (isinstance(event, Discarded) and event.seat == seat):
-                return [move for move in reversed(since) if isinstance(move, _OTHERS_MOVES)]
+                return [move for move in reversed(since) if isinstance(move, OTHERS_MOVES)]
             if event.seat != seat:
                 since.append(event)
         return []

@@ -24,16 +24,19 @@ import asyncio
 import collections
 
 SMOOTHING = 0.25  # the weight of the latest probe in the smoothed lateness: about the last 4
+# While no step is asked for and none is held back, the loop is probed this seldom (seconds):
+# an idle bot need not wake 200 times a second.
+IDLE_PROBE = 0.1
 
 
 class Pacer:
     """Lets steps start at `rate` per probe (a fraction: one every few probes), raised by one
     while the loop keeps time and halved when it is late. `step()` waits for a step's turn;
     `watch(stop)` measures the loop until `stop`, and lets every step go from then on (a
-    stopping service waits for the steps it began)."""
+    stopping service begins none of those that waited, and waits for the steps it began)."""
 
     def __init__(
-        self, late: float, *, probe: float = 0.005, least: float = 0.05, most: float = 1000.0
+        self, late: float, *, probe: float = 0.005, least: float = 0.2, most: float = 1000.0
     ) -> None:
         self.late, self.probe, self.least, self.most = late, probe, least, most
         self.rate = most  # wide open until the loop is first seen late
@@ -41,10 +44,12 @@ class Pacer:
         self.lateness = 0.0  # the probes' lag, smoothed (`SMOOTHING`)
         self._allowance = most  # steps that may start now, never more than one probe's worth
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._asked = False  # a step was asked for since the last probe
 
     async def step(self) -> None:
         """Returns once a step may start: at once if the rate allows, else in its turn (first
         come, first served)."""
+        self._asked = True
         if not self._waiting and self._allowance >= 1:
             self._allowance -= 1
             return
@@ -57,9 +62,12 @@ class Pacer:
         loop = asyncio.get_running_loop()
         try:
             while not stop.is_set():
+                idle = not self._asked and not self._waiting and self.rate >= self.most
+                self._asked = False
+                pause = IDLE_PROBE if idle else self.probe
                 asked = loop.time()
-                await asyncio.sleep(self.probe)
-                self.observe(loop.time() - asked - self.probe)
+                await asyncio.sleep(pause)
+                self.observe(loop.time() - asked - pause)
         finally:
             self.rate = self._allowance = float("inf")
             self._let_in()

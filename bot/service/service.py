@@ -677,7 +677,7 @@ class TableService:
         deadline (a person's move handing the turn to a computer player) or a table is done
         acting. While the event loop runs late, the tables' steps start at a lower rate
         (`Pacer`), so that people's presses are served first. On `stop` it returns once the
-        tables acting are done."""
+        steps under way are done."""
         acting: dict[int, asyncio.Task[None]] = {}
 
         def done(table: Table) -> Callable[[asyncio.Task[None]], None]:
@@ -710,7 +710,7 @@ class TableService:
                     if deadline > now:
                         wait = min(wait, deadline - now)
                     elif self._may_fire():
-                        acting[table.id] = asyncio.create_task(self._drive(table, pacer))
+                        acting[table.id] = asyncio.create_task(self._drive(table, pacer, stop))
                         acting[table.id].add_done_callback(done(table))
                 self._look_at = now + wait
                 with contextlib.suppress(TimeoutError):
@@ -722,13 +722,17 @@ class TableService:
                 pacing.cancel()  # which lets every step waiting for it go
             await asyncio.gather(*acting.values(), return_exceptions=True)
 
-    async def _drive(self, table: Table, pacer: Pacer | None) -> None:
+    async def _drive(self, table: Table, pacer: Pacer | None, stop: asyncio.Event) -> None:
         """Acts for one table while it is due (a computer player's pick, then its discard, then
         the next computer player's turn if it has no delay), handing each step's events on; each
-        step waits for its turn in `pacer`."""
+        step waits for its turn in `pacer`. Once `stop` is set it begins no step: one still due
+        is left for the next start, as a table that falls due after the stop is (a pacer that
+        held many back must not let them all begin at once as the bot shuts down)."""
         while self._may_fire() and table.clock is not None and table.clock.due(self.clock.now()):
             if pacer is not None:
                 await pacer.step()
+            if stop.is_set():
+                return
             events = await self._fire_safely(table, self.clock.now())
             if not events:  # a command got in first, or it failed: `run` looks again
                 return
