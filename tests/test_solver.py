@@ -614,6 +614,38 @@ def test_the_points_search_moves_are_the_options_a_traceback_replays():
         assert made == Counter(frozen((counts - rest, dk, add, dw)) for rest, dk, add, dw, _ in options)
 
 
+def test_the_points_search_moves_depend_only_on_what_their_memo_key_holds():
+    """`_moves` shares one list of moves between states that hold the same cards near `x`,
+    whatever their copies (but three of `x`, an identical triplet where the rules count one):
+    what a state gets after another filled the memo must be what it gets from an empty one."""
+    from bot.engine import solver
+
+    rng = random.Random(24)
+    configs = [
+        solver._config(one_joker, four, lone, track, False, 4, triplet, ace)
+        for one_joker, four, lone, track, triplet, ace in product(
+            (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
+        )
+    ]
+    for _ in range(3000):
+        counts = _random_suit(rng, solver)
+        x = solver._first_card(counts)
+        if not x:
+            continue
+        # The same cards held, each as many times as another state might hold it.
+        other = sum(
+            rng.randint(1, 3) * solver._ONE[p]
+            for p in range(1, solver.HIGH_ACE + 1)
+            if solver._count(counts, p)
+        )
+        config, jokers, wild = rng.choice(configs), rng.randint(0, 7), rng.choice([0, *range(2, 15)])
+        solver._MOVES_MEMO.clear()
+        alone = solver._moves(other, x, wild, jokers, config)
+        solver._MOVES_MEMO.clear()
+        solver._moves(counts, x, wild, jokers, config)
+        assert solver._moves(other, x, wild, jokers, config) == alone, (counts, other, x)
+
+
 def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
     """One search finds every discard of a 14-card hand that leaves all 13 others melded with
     both lives (`_Search.show_discards`); it must be exactly those the 13-card search finds,

@@ -717,12 +717,16 @@ def _moves(
 ) -> tuple[list[Move], int]:
     """`_options` as the cards each takes (an Ace played at 1 is taken from 14), for the table
     builder, with the shift that puts those in place. In the points search they depend only on
-    the cards from `x` up to the longest run tried, on which of those is wild, on what `x`
-    costs left out and on the jokers up to what such a run can take, so they are made once for
-    every state, suit and hand that shares those: above the first few positions they are kept
-    relative to `x` (a run's shape, wherever it sits), and a search meets each state with a
-    plain loop instead of a nest of generators. Near position 1, where a run may reach down to
-    an Ace, they are kept where they are. Exact mode (rare) makes them afresh."""
+    which cards from `x` up to the longest run tried the suit holds (not how many: a run takes
+    one of each, and only an identical triplet needs three of `x`), on which of those is wild,
+    on what `x` costs left out and on the jokers up to what such a run can take, so they are
+    made once for every state, suit and hand that shares those: above the first few positions
+    they are kept relative to `x` (a run's shape, wherever it sits), and a search meets each
+    state with a plain loop instead of a nest of generators. Keyed by the cards' counts
+    instead, a cold search of a long suit with copies from several decks made moves for nearly
+    every state it met; keyed by what is held, it makes a third to two thirds as many. Near
+    position 1, where a run may reach down to an Ace, they are kept where they are. Exact mode
+    (rare) makes them afresh."""
     if config[4]:
         return [
             (counts - rest, dk, add, dw)
@@ -730,13 +734,16 @@ def _moves(
         ], 0
     span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
     window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
+    # The positions held, and in bit 1 (no position's lowest bit) whether a triplet of `x` is.
+    triplet = config[6] and window & _MAX_COPIES >= 3
+    held = (window | window >> 1 | window >> 2) & _LOWEST_BITS | triplet << 1
     if x > span:
         wild = wild_position - x + 1 if x <= wild_position < x + span else 0
-        key = window | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
+        key = held | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
         shift = _BITS * x
     else:
         low_ace = bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
-        key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
+        key = held | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
         shift = 0
     moves = _MOVES_MEMO.young.get(key)
     if moves is None:
