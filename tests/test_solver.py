@@ -646,6 +646,63 @@ def test_the_points_search_moves_depend_only_on_what_their_memo_key_holds():
         assert solver._moves(other, x, wild, jokers, config) == alone, (counts, other, x)
 
 
+def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
+    """Where only the Aces link a suit's high cards to its low ones, the whole tables a hand's
+    search starts from are made from the two parts apart, for each share of the Aces
+    (`_linked`): every table must be the one the suit searched whole has, under every kind of
+    search, and its entries must lay out (`_trace`) as the parts were split."""
+    from bot.engine import solver
+
+    rng = random.Random(25)
+    configs = [
+        solver._config(one_joker, four, lone, track, exact, 4, triplet, ace)
+        for one_joker, four, lone, track, exact, triplet, ace in product(
+            (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
+        )
+    ]
+    linked = 0
+    for _ in range(1500):
+        # High cards from the King down, low ones next to the Aces, a gap between them.
+        high = sum(rng.choice([0, 1, 1, 2, 3]) * solver._ONE[p] for p in range(2, rng.randint(4, 9)))
+        low = sum(rng.choice([0, 1, 2]) * solver._ONE[p] for p in range(rng.randint(10, 13), 14))
+        counts = high + low + rng.choice([1, 1, 2, 3]) * solver._ONE[solver.HIGH_ACE]
+        config, jokers = rng.choice(configs), rng.randint(0, 4)
+        wild = rng.choice([0, 0, *(p for p in range(2, 15) if solver._count(counts, p))])
+        max_gap = min(jokers, 1) if config[0] else jokers
+        linked += solver._clusters(counts, max_gap, True)[1]
+        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+            memo.clear()
+        whole = solver._suit_table(counts, wild, jokers, config)
+        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+            memo.clear()
+        apart = solver._suit_table(counts, wild, jokers, config, solver._UNBOUNDED, True)
+        # Entries that take more jokers than could be printed ones may differ: the searches cap
+        # each part's jokers at the pool, which a hand with wild cards in this suit never has
+        # in printed jokers (and a hand's search takes no more than those, net).
+        most = jokers - solver._count(counts, wild) if wild else jokers
+        assert [e for e in apart[0] if e[0] <= most] == [e for e in whole[0] if e[0] <= most], (
+            counts,
+            wild,
+            jokers,
+            config[:7],
+        )
+        for entry in apart[0]:
+            groups = solver._trace(counts, wild, jokers, config, entry, True)
+            taken = Counter(p for group in groups for p in _descriptor_positions(group))
+            assert taken == Counter(
+                {p: solver._count(counts, p) for p in range(15) if solver._count(counts, p)}
+            ), (counts, entry, groups)
+    assert linked > 300  # the suits really were linked
+
+
+def _descriptor_positions(group):
+    """The positions of the cards a traced group holds (an Ace played at 1 is held at 14)."""
+    tag = group[0]
+    if tag == "run":
+        return [14 if p == 1 else p for p in group[1]]
+    return [group[1]] * (3 if tag == "triplet" else 1)
+
+
 def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
     """One search finds every discard of a 14-card hand that leaves all 13 others melded with
     both lives (`_Search.show_discards`); it must be exactly those the 13-card search finds,

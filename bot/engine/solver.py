@@ -13,7 +13,10 @@ the way the rules split it:
   must beat (`_suit_table`), the moves from each state are shared (`_moves`) and their runs
   read from tables made at import (`_shapes`), a suit is searched from its high cards down
   with its Aces at the far end (`_at`), and where the rules allow it a suit keeps only one
-  card of the wild rank in its counts (`_one_wild`).
+  card of the wild rank in its counts (`_one_wild`). Where only the Aces link a suit's low
+  cards to its high ones, the tables a hand's search starts from are made from the two apart
+  (`_linked`), so that a set or a discard that takes a low card does not search the high ones
+  again.
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
@@ -270,7 +273,7 @@ class _Memo(Generic[_K, _V]):
 # cache of answers.
 _POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
-_TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
+_TRACE_MEMO: _Memo[tuple[int, Entry, bool], tuple[Any, ...]] = _Memo(16_384)
 
 
 def _config(
@@ -607,7 +610,12 @@ def _prune(candidates: dict[int, Entry], exact: bool) -> Sequence[Entry]:
 
 
 def _suit_table(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int = _UNBOUNDED
+    counts: int,
+    wild_position: int,
+    jokers: int,
+    config: tuple[Any, ...],
+    bound: int = _UNBOUNDED,
+    apart: bool = False,
 ) -> Table:
     """The table of one suit: for each (net jokers, life code), the least deadwood; in exact
     mode, every (net jokers, life code) reachable with every natural card melded. Entries are
@@ -625,7 +633,8 @@ def _suit_table(
     cost common hands more than a bound saved. A traceback asks only for the entries up to the
     one it follows, which a table it finds in the memo always has. Dropping entries at or over
     the bound drops nothing that beats entries under it, so the entries kept are exactly those
-    of the whole table below the bound."""
+    of the whole table below the bound. With `apart`, a last part that only the Aces link to
+    the first is searched apart from it (`_linked`): the same table, made another way."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
@@ -643,18 +652,19 @@ def _suit_table(
     if config[9] and wild_position:
         copies = counts >> (_BITS * wild_position) & _MAX_COPIES
         if copies > 1:
-            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1)
+            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1, apart)
             _POINTS_MEMO.put(key, table)
             return table
     exact = config[4]
-    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    parts, linked = _clusters(counts, min(jokers, 1) if config[0] else jokers, apart)
     if len(parts) > 1:
-        table = _joined(
-            [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in parts],
-            jokers,
-            exact,
-            bound,
-        )
+        tables = [
+            _suit_table(c, _wild_in(c, wild_position), jokers, config, bound)
+            for c in parts[linked : len(parts) - linked]
+        ]
+        if linked:
+            tables.append(_linked(parts[0], parts[-1], wild_position, jokers, config, bound))
+        table = _joined(tables, jokers, exact, bound)
         _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
@@ -687,7 +697,7 @@ def _suit_table(
 
 
 def _one_wild(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int, apart: bool
 ) -> Table:
     """The table of a suit holding `extra` + 1 cards of the wild rank: that of the suit with one,
     the `extra` others released to the pool. Exact where a run may take any number of jokers
@@ -695,9 +705,10 @@ def _one_wild(
     being itself in a run can be a joker there instead, released and taken back (no more net
     jokers, no more deadwood, the same sequences), and only one pure sequence counts, so one
     such card being itself is all any entry needs. With three decks a suit may hold three
-    copies, and each copy left in would multiply the states the search meets."""
+    copies, and each copy left in would multiply the states the search meets. (`_trace` lays
+    such a suit out the same way.)"""
     entries, least, pure, fewest, made = _suit_table(
-        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound
+        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound, apart
     )
     return (
         tuple((k - extra, code, deadwood) for k, code, deadwood in entries),
@@ -851,24 +862,41 @@ def _discard_table(
 
 
 def _trace(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+    counts: int,
+    wild_position: int,
+    jokers: int,
+    config: tuple[Any, ...],
+    entry: Entry,
+    apart: bool = False,
 ) -> tuple[Any, ...]:
     """The group descriptors behind one entry of a suit's table: replays `_options` and keeps
-    the first choice whose rest table holds the matching entry (memoised like the tables)."""
+    the first choice whose rest table holds the matching entry (memoised like the tables), or
+    splits the suit as its table was split (`apart`: see `_linked`)."""
     if not counts:
         return ()
-    key = (_memo_key(counts, wild_position, jokers, config), entry)
+    key = (_memo_key(counts, wild_position, jokers, config), entry, apart)
     groups = _TRACE_MEMO.get(key)
     if groups is not None:
         return groups
-    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    extra = _count(counts, wild_position) - 1 if config[9] and wild_position else 0
+    if extra > 0:  # as `_one_wild` made the table: the other copies released to the pool
+        k, code, deadwood = entry
+        groups = _trace(
+            counts - extra * _ONE[wild_position],
+            wild_position,
+            jokers,
+            config,
+            (k + extra, code, deadwood),
+            apart,
+        )
+        groups += (("free", wild_position),) * extra
+        _TRACE_MEMO.put(key, groups)
+        return groups
+    parts, linked = _clusters(counts, min(jokers, 1) if config[0] else jokers, apart)
     if len(parts) > 1:
-        wilds = [_wild_in(c, wild_position) for c in parts]
-        bound = entry[2] + 1
-        tables = [_suit_table(c, w, jokers, config, bound)[0] for c, w in zip(parts, wilds, strict=True)]
         groups = ()
-        for part, wild, pick in zip(parts, wilds, _split(tables, entry), strict=True):
-            groups += _trace(part, wild, jokers, config, pick)
+        for part, pick in _split_parts(parts, linked, wild_position, jokers, config, entry):
+            groups += _trace(part, _wild_in(part, wild_position), jokers, config, pick)
     else:
         rest, needed, descriptor = _step(counts, wild_position, jokers, config, entry)
         groups = _trace(rest, wild_position, jokers, config, needed)
@@ -891,8 +919,24 @@ def _step(
     raise AssertionError("solver table and traceback disagree")
 
 
-def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
-    """One entry from each part's table that together make `entry` (see `_joined`)."""
+def _split_parts(
+    parts: list[int], linked: bool, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+) -> list[tuple[int, Entry]]:
+    """The parts of a suit `_clusters` split (the linked ones with their Aces shared out as
+    `_linked` shares them), each with the entry of its table that together make `entry`."""
+    ace = _ONE[HIGH_ACE]
+    bound = entry[2] + 1
+    for high in range(_count(parts[-1], HIGH_ACE) + 1 if linked else 1):
+        pieces = [*parts[1:-1], parts[0] + high * ace, parts[-1] - high * ace] if linked else parts
+        tables = [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound)[0] for c in pieces]
+        picks = _split(tables, entry)
+        if picks is not None:
+            return list(zip(pieces, picks, strict=True))
+    raise AssertionError("solver table and traceback disagree")
+
+
+def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry] | None:
+    """One entry from each part's table that together make `entry` (see `_joined`), or None."""
     k, code, deadwood = entry
 
     def pick(index: int, k0: int, code0: int, deadwood0: int) -> list[Entry] | None:
@@ -905,10 +949,7 @@ def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
                     return [e, *rest]
         return None
 
-    found = pick(0, 0, 0, 0)
-    if found is None:
-        raise AssertionError("solver table and traceback disagree")
-    return found
+    return pick(0, 0, 0, 0)
 
 
 def _wild_in(counts: int, wild_position: int) -> int:
@@ -933,11 +974,13 @@ def _no_table(bound: int) -> Table:
     return _NO_TABLE if bound == _UNBOUNDED else ((), 1 << 30, False, 1 << 30, bound)
 
 
-def _clusters(counts: int, max_gap: int) -> list[int]:
+def _clusters(counts: int, max_gap: int, apart: bool = False) -> tuple[list[int], bool]:
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
     so that each part's table is shared by every suit that holds the same few cards. An Ace
-    (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
-    held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
+    (kept at 14) may still play at 1, which ties the last part to the first: the last part
+    joins the first, but with `apart` one that holds other cards than Aces stays apart, linked
+    to the first (see `_linked`), which the second value says. (It visits the held positions
+    only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
     previous = -HIGH_ACE
@@ -954,8 +997,42 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
         previous = position
     clusters.append(current)
     if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
+        if apart and current >> (_BITS * HIGH_ACE) << (_BITS * HIGH_ACE) != current:
+            return clusters, True
         clusters[0] += clusters.pop()  # an Ace at 14 may play at 1, below the first part
-    return clusters
+    return clusters, False
+
+
+def _linked(
+    first: int, last: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int
+) -> Table:
+    """The table of a suit's first part (its highest cards, from the King down) and its last
+    (the Aces and the low cards next to them), which no run can bridge but through the Aces:
+    an Ace kept at 14 may also play at 1, above the King. Each Ace is in a group with cards of
+    one part or the other (or alone), never of both, since no run turns the corner (K-A-2): so
+    every arrangement is one of the first part with some of the Aces and one of the last with
+    the others, and the table is the best of those pairings over how many Aces go first.
+
+    Searched together, the two parts would be searched state by state until the search has
+    passed the cards an Ace can reach from above, and each change to the low cards (a set
+    taking a Two, a discard) would search the high cards again; apart, each part's table
+    serves every change to the other. But apart, the high cards are also searched without
+    their Aces, from the start, where together they are only met so once a run has taken the
+    Aces: so only the whole tables a hand's search starts from are made apart
+    (`_Search.cheapest`), where the low cards change from one set choice or discard to the
+    next, and not every state within a search, nor tables under a small bound (those a show's
+    search shares with the search for the discards that could show, which goes card by card)."""
+    ace = _ONE[HIGH_ACE]
+    exact = config[4]
+    candidates: dict[int, Entry] = {}
+    for high in range(_count(last, HIGH_ACE) + 1):
+        pair = [first + high * ace, last - high * ace]
+        tables = [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in pair]
+        for entry in _joined(tables, jokers, exact, bound)[0]:
+            old = candidates.get(entry[0] * 16 + entry[1])
+            if old is None or entry[2] < old[2]:
+                candidates[entry[0] * 16 + entry[1]] = entry
+    return _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
 
 
 def _joined(tables: list[Table], jokers: int, exact: bool, bound: int) -> Table:
@@ -1126,13 +1203,14 @@ class _Best:
     sets: tuple[Any, ...]  # ((rank, suit mask, fewest jokers, most jokers), ...)
     picks: list[tuple[tuple[int, int, int], Entry]]  # ((suit, counts, wild position), entry)
     config: tuple[Any, ...]
+    apart: bool = False  # whether the suits' tables were made with linked parts apart (`_linked`)
 
     def groups(self, pool: int) -> list[tuple[int, Any]]:
         """(suit, group descriptor) for every group and unmatched card the suits hold."""
         return [
             (state[0], descriptor)
             for state, entry in self.picks
-            for descriptor in _trace(state[1], state[2], pool, self.config, entry)
+            for descriptor in _trace(state[1], state[2], pool, self.config, entry, self.apart)
         ]
 
 
@@ -1304,6 +1382,7 @@ class _Search:
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
         bound = limit if limit < _SMALL_BOUND else _UNBOUNDED
+        apart = bound == _UNBOUNDED  # see `_linked`
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
@@ -1311,7 +1390,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound)
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound, apart)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
@@ -1320,7 +1399,7 @@ class _Search:
             found = _combine(tables, printed - need, goal, limit)
             if found is not None:
                 limit = found[0]
-                best = _Best(found[0], found[1], found[2], sets, _unlink(found[3]), config)
+                best = _Best(found[0], found[1], found[2], sets, _unlink(found[3]), config, apart)
                 if limit == 0:
                     break
         return best
