@@ -1661,6 +1661,7 @@ _KIND_ORDER = {
 
 
 _INFINITE = 1 << 30
+_MOST_POINTS = 10  # what a card is worth at most (the rules let an Ace be worth up to 10)
 
 
 @dataclass(slots=True)
@@ -1858,13 +1859,15 @@ def best_arrangement(
     and are searched there anyway, so the first of them that shows wins; else one search finds
     the discards that could leave a show (`_Search.show_discards`) and the first of them that
     shows wins. Where cards in sets count against a hand (home rules) the show charged least
-    wins, weighed one by one like the points below. When no discard shows, every discard is
-    weighed against the best found so far, costliest first, and only an arrangement that would
-    beat it is looked for (a bound that lets each search skip most of its work): one that comes
-    before the best in that order wins a tie, one that comes after must be charged strictly
-    less, and where sets are free a discard that cannot leave all 13 cards melded is not
-    searched to beat a hand charged 1 point or less (a hand with no possible life stops after
-    its first discard)."""
+    wins, weighed one by one like the points below; the 14 cards' cheapest arrangement with
+    both lives is then looked for with sets free too, to bound the discards that could show
+    as above (a discard that leaves a show leaves only itself out of such an arrangement).
+    When no discard shows, every discard is weighed against the best found so far, costliest
+    first, and only an arrangement that would beat it is looked for (a bound that lets each
+    search skip most of its work): one that comes before the best in that order wins a tie,
+    one that comes after must be charged strictly less, and where sets are free a discard that
+    cannot leave all 13 cards melded is not searched to beat a hand charged 1 point or less (a
+    hand with no possible life stops after its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1885,7 +1888,12 @@ def best_arrangement(
                     if assessment.valid:
                         return _arrangement(assessment, discard)
     else:
-        whole = search.show_discards(0)
+        # The 14 cards' least deadwood with both lives, sets free, if a card could be worth it
+        # (see `show_discards`); their cheapest arrangement is looked for without sets here.
+        melded = None
+        if search.life_possible():
+            melded = search.cheapest(search.life_config, search.life_goal, _MOST_POINTS + 1)
+        whole = search.show_discards(melded.deadwood if melded is not None else _MOST_POINTS + 1)
         shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
