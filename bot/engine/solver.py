@@ -1334,6 +1334,11 @@ class _Search:
                 touched |= sum(1 << s for s in range(4) if per_suit[s])
         return rank_options, [s for s in range(4) if touched >> s & 1]
 
+    @cached_property
+    def floor(self) -> tuple[int, int, _Best | None]:
+        """`_discard_floor` of these cards (a 14-card hand's), found when first needed."""
+        return _discard_floor(self)
+
     def triplet_possible(self) -> bool:
         return self.rules.identical_triplet_pure and self.hand.has_triplet()
 
@@ -1877,7 +1882,7 @@ def best_arrangement(
     search = _Search(cards, wild, rules)
     whole: set[Card] | None = None
     if rules.sets_protected:
-        floor, least, cheapest = _discard_floor(search)
+        floor, least, cheapest = search.floor
         known = _loose_discard(search, cheapest, order)
         if known is None or floor == card_points(order[known], wild, ace):
             whole = search.show_discards(least)
@@ -1894,10 +1899,10 @@ def best_arrangement(
         if search.life_possible():
             melded = search.cheapest(search.life_config, search.life_goal, _MOST_POINTS + 1)
         whole = search.show_discards(melded.deadwood if melded is not None else _MOST_POINTS + 1)
-        shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
+        shown = _cheapest_show(search, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
-        floor, _, cheapest = _discard_floor(search)
+        floor, _, cheapest = search.floor
         known = _loose_discard(search, cheapest, order)
     # No discard leaves a show but perhaps those before the known one (`whole` is then None).
     # Where sets are free and no pure sequence protects alone, 13 cards worth anything are
@@ -1947,16 +1952,19 @@ def _without_card(cards: list[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _cheapest_show(
-    cards: list[Card], wild: int | None, rules: Rules, tries: list[tuple[int, Card]]
-) -> tuple[_Assessment, int] | None:
-    """Of the discards `tries` (index in the discard order, card), the one whose show is charged
-    least (the first in the order on a tie), as (its assessment, its index); None when none of
-    them leaves a show. Each is searched only for a show that would beat the best so far."""
+def _cheapest_show(search: _Search, tries: list[tuple[int, Card]]) -> tuple[_Assessment, int] | None:
+    """Of the 14 cards' discards `tries` (index in the discard order, card), the one whose show
+    is charged least (the first in the order on a tie), as (its assessment, its index); None
+    when none of them leaves a show. Each is searched only for a show that would beat the best
+    so far, and none once the 14 cards' floor less the discard's points (`_discard_floor`)
+    reaches that: the discards come costliest first, so every later one leaves as much."""
+    cards, wild, rules = list(search.hand.cards), search.hand.wild, search.rules
     best: tuple[_Assessment, int] | None = None
     for index, discard in tries:
         bound = _INFINITE if best is None else best[0].points
-        if bound == 0:
+        if bound == 0 or (
+            bound < _INFINITE and search.floor[0] - card_points(discard, wild, rules.ace_points) >= bound
+        ):
             break
         assessment = _assess(_without_card(cards, discard), wild, rules, bound)
         if assessment.valid and assessment.points < bound:
