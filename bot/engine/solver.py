@@ -1436,7 +1436,13 @@ class _Search:
                 }
                 for _, counts, wild in states
             ]
+            # A discard comes from one suit and every other suit melds whole: where one cannot,
+            # only a discard from it may show, and where two cannot, none. (Searched anyway,
+            # the discards of a long suit were most of the work, for nothing.)
+            torn = [index for index, melded in enumerate(whole) if not melded]
             for index, (suit, counts, wild) in enumerate(states):
+                if torn and torn != [index]:
+                    continue
                 reached = _joined_keys(
                     [
                         *whole[:index],
@@ -1451,6 +1457,7 @@ class _Search:
             if (
                 printed
                 and least == 0
+                and not torn
                 and any(
                     key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
                 )
