@@ -1018,10 +1018,12 @@ def _linked(
     taking a Two, a discard) would search the high cards again; apart, each part's table
     serves every change to the other. But apart, the high cards are also searched without
     their Aces, from the start, where together they are only met so once a run has taken the
-    Aces: so only the whole tables a hand's search starts from are made apart
-    (`_Search.cheapest`), where the low cards change from one set choice or discard to the
-    next, and not every state within a search, nor tables under a small bound (those a show's
-    search shares with the search for the discards that could show, which goes card by card)."""
+    Aces: so only the tables a hand's search starts from are made apart (`_Search.cheapest`),
+    where the low cards change from one set choice or discard to the next, and not every state
+    within a search. Those of a 14-card hand's discards, searched under a small bound, are made
+    apart too, so that past the discard they meet the tables of the 14 cards' own search; but
+    not those for a show (nothing left over), which the search for the discards that could show
+    shares, card by card, suits whole."""
     ace = _ONE[HIGH_ACE]
     exact = config[4]
     candidates: dict[int, Entry] = {}
@@ -1387,7 +1389,7 @@ class _Search:
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
         bound = limit if limit < _SMALL_BOUND else _UNBOUNDED
-        apart = bound == _UNBOUNDED  # see `_linked`
+        apart = limit > 1  # see `_linked`
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
