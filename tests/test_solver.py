@@ -353,6 +353,23 @@ def test_fourteen_card_discards_match_brute_force():
         assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
 
 
+def test_home_rules_fourteen_card_discards_match_brute_force():
+    """Home rules charge a show for its sets: a discard that leaves every card in a sequence
+    wins first, then the show charged least, each bounded by the 14 cards' own arrangements
+    (`best_arrangement`), and of discards that tie the costliest goes. Near-show hands with
+    long runs, from two and three decks."""
+    rules = Rules.preset("home")
+    rng = random.Random("home-fourteen")
+    shows = 0
+    for index in range(24):
+        shoe = build_shoe(2 + index % 2, 2 + index % 2)
+        wild = random_wild(rng)
+        result, tied = compare_discards(near_show(rng, size=14, joker_rate=0.1, shoe=shoe), wild, rules)
+        assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
+        shows += result.valid
+    assert shows > 5  # the hands really had shows to choose from
+
+
 def test_a_show_among_the_discards_searched_for_points_matches_brute_force():
     """Where the 14 cards' cheapest arrangement leaves two cards or more out, every discard that
     could show comes before the costliest of those and is searched for points there, so the

@@ -1411,12 +1411,12 @@ class _Search:
                     break
         return best
 
-    def show_discards(self, least: int) -> set[Card]:
+    def show_discards(self, least: int, with_sets: bool = True) -> set[Card]:
         """The cards worth at least `least` points of a 14-card hand whose discard leaves all 13
-        others melded with both lives: every such discard that leaves a show is one of them (a
-        show still has to place its spare jokers, which `_show` checks). One search for every
-        discard (`_discard_table`): a card of one suit goes, or a printed joker, and the other
-        suits meld whole."""
+        others melded with both lives (without sets: in sequences): every such discard that
+        leaves a show is one of them (a show still has to place its spare jokers, which `_show`
+        checks). One search for every discard (`_discard_table`): a card of one suit goes, or
+        a printed joker, and the other suits meld whole."""
         hand, config, goal = self.hand, self.life_config, self.life_goal
         wild_position = _at(hand.wild) if hand.wild is not None else 0
         points = config[8]
@@ -1429,7 +1429,7 @@ class _Search:
             return set()
         pool, printed = hand.pool, hand.printed
         found: set[Card] = set()
-        for _, need, _, states in self.choices(True):
+        for _, need, _, states in self.choices(with_sets):
             whole = [
                 {
                     k * 16 + code: 0
@@ -1736,10 +1736,10 @@ def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
     leaving out for a show must have, and the arrangement charged that (None when it is every
     card). Keeping 13 of them and leaving out card `d` is one way to arrange the 14 with `d`
     unmatched, so no discard can leave less than this floor minus `d`'s points: once discards
-    tried costliest first reach that, none after them can do better. Where sets are free, a
-    discard that leaves a show leaves only itself out of an arrangement with both lives, so it
-    is worth at least the least deadwood of those (where sets count against a hand the cheapest
-    such arrangement was looked for without sets, and says nothing: any card may be the one)."""
+    tried costliest first reach that, none after them can do better. A discard that leaves a
+    show leaves only itself out of an arrangement with both lives, so it is worth at least the
+    least deadwood of those; where cards in sets count against a hand, that arrangement was
+    looked for without sets, and bounds only the discards that leave every card in a sequence."""
     hand = search.hand
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
@@ -1747,7 +1747,7 @@ def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
         assessment.priced(assessment.protect, False),
         hand.all_points,
     )
-    if not search.rules.sets_protected or not hand.all_points:
+    if not hand.all_points:
         least = 0
     else:
         least = assessment.life.deadwood if assessment.life is not None else hand.all_points
@@ -1872,10 +1872,12 @@ def best_arrangement(
     show: when the known discard is charged something, those all come before it in the order
     and are searched there anyway, so the first of them that shows wins; else one search finds
     the discards that could leave a show (`_Search.show_discards`) and the first of them that
-    shows wins. Where cards in sets count against a hand (home rules) the show charged least
-    wins, weighed one by one like the points below; the 14 cards' cheapest arrangement with
-    both lives is then looked for with sets free too, to bound the discards that could show
-    as above (a discard that leaves a show leaves only itself out of such an arrangement).
+    shows wins. Where cards in sets count against a hand (home rules) a show with every card in
+    a sequence is charged nothing, and the first discard that leaves one wins, found the same
+    way; else the show charged least wins, weighed one by one like the points below, and the
+    14 cards' cheapest arrangement with both lives is looked for with sets free too, to bound
+    the discards that could show (a discard that leaves a show leaves only itself out of such
+    an arrangement).
     When no discard shows, every discard is weighed against the best found so far, costliest
     first, and only an arrangement that would beat it is looked for (a bound that lets each
     search skip most of its work): one that comes before the best in that order wins a tie,
@@ -1902,6 +1904,14 @@ def best_arrangement(
                     if assessment.valid:
                         return _arrangement(assessment, discard)
     else:
+        # A show with every card in a sequence is charged nothing, so the first discard in the
+        # order that leaves one wins; one search finds the discards that could.
+        in_sequences = search.show_discards(search.floor[1], with_sets=False)
+        for discard in order:
+            if discard in in_sequences:
+                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
+                if assessment.valid:
+                    return _arrangement(assessment, discard)
         # The 14 cards' least deadwood with both lives, sets free, if a card could be worth it
         # (see `show_discards`); their cheapest arrangement is looked for without sets here.
         melded = None
