@@ -978,8 +978,8 @@ def _clusters(counts: int, max_gap: int, apart: bool = False) -> tuple[list[int]
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
     so that each part's table is shared by every suit that holds the same few cards. An Ace
     (kept at 14) may still play at 1, which ties the last part to the first: the last part
-    joins the first, but with `apart` one that holds other cards than Aces stays apart, linked
-    to the first (see `_linked`), which the second value says. (It visits the held positions
+    joins the first, but with `apart` one that holds one Ace and other cards stays apart,
+    linked to the first (see `_linked`), which the second value says. (It visits the held positions
     only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
@@ -997,7 +997,8 @@ def _clusters(counts: int, max_gap: int, apart: bool = False) -> tuple[list[int]
         previous = position
     clusters.append(current)
     if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
-        if apart and current >> (_BITS * HIGH_ACE) << (_BITS * HIGH_ACE) != current:
+        aces = current >> (_BITS * HIGH_ACE)
+        if apart and aces == 1 and current != aces << (_BITS * HIGH_ACE):
             return clusters, True
         clusters[0] += clusters.pop()  # an Ace at 14 may play at 1, below the first part
     return clusters, False
@@ -1018,8 +1019,9 @@ def _linked(
     taking a Two, a discard) would search the high cards again; apart, each part's table
     serves every change to the other. But apart, the high cards are also searched without
     their Aces, from the start, where together they are only met so once a run has taken the
-    Aces: so only the tables a hand's search starts from are made apart (`_Search.cheapest`),
-    where the low cards change from one set choice or discard to the next, and not every state
+    Aces (with two Aces, with each number of them: so only a suit with a single Ace is split),
+    and only the tables a hand's search starts from are made apart (`_Search.cheapest`), where
+    the low cards change from one set choice or discard to the next, and not every state
     within a search. Those of a 14-card hand's discards, searched under a small bound, are made
     apart too, so that past the discard they meet the tables of the 14 cards' own search; but
     not those for a show (nothing left over), which the search for the discards that could show
