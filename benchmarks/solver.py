@@ -467,6 +467,32 @@ ADVERSARIAL_HANDS: list[tuple[str, int, int | None, str]] = [
     ("home", 3, 1, "7H AD AD 3D 7D 8D 8D 9D 10D JD JD QD QD KD"),  # 9.6 ms
     ("home", 3, 6, "AH 5H 6H 6H 7H 8H 9H 9H 10H JH QH QH KH 5C"),  # 9.2 ms
     ("home", 3, 10, "10S AH 2H 5H 6H 7H 7H 8H 9H 10H JH QH KH 2D"),  # 7.8 ms
+    # Found once a home hand's discards were first searched for a show in sequences alone (the
+    # slowest left then, 2.5-8.5 ms each by --search at load ~1.5-3).
+    ("standard", 2, 10, "AS 3S 4S 6S 8S 9S 10S JS JS QS QS 3D 4C"),  # 3.1 ms
+    ("standard", 2, 1, "AS 7S 6H AD 2D 6D 7D 8D 9D 10D JD QD QD"),  # 3.1 ms
+    ("standard", 2, 5, "2S 6S QS 5H 5H 6H 7H QH 5D 6D QD 2C 6C QC"),  # 5.8 ms
+    ("standard", 2, 13, "AS 4S 7S 8S 9S 10S 10S JS QS QS KS 4C 7C KC"),  # 5.5 ms
+    ("octro", 2, 12, "7S AH 6H 7H 8H 9H 10H JH JH QH QH 6C 9C"),  # 3.2 ms
+    ("octro", 2, 1, "AS AS 3S 7S 8S 9S 10S 10S JS JS QS KS KS"),  # 3.0 ms
+    ("octro", 2, 13, "AH AH 2H 6H 7H 8H 9H 10H JH QH QH KH KH 6D"),  # 8.5 ms
+    ("octro", 2, 2, "7S 9S AC 2C 2C 7C 8C 9C 10C JC JC QC KC KC"),  # 5.3 ms
+    ("octro", 3, 12, "AC 5C 7C 8C 9C 10C 10C JC JC QC QC KC KC"),  # 3.6 ms
+    ("octro", 3, 12, "6H AD AD 3D 6D 7D 8D 9D 10D JD QD QD 8C"),  # 2.9 ms
+    ("octro", 3, 13, "AS 4S 6S 7S 8S 9S 10S JS JS QS KS KS 6H JD"),  # 7.0 ms
+    ("octro", 3, 4, "AS 2S 2S 3S 4S 5S AH 2H 4H 2D 5D 2C 5C JK"),  # 5.3 ms
+    ("app", 2, 8, "AS 4S 6S 7S 8S 9S 10S JS QS QS 7D 4C 8C"),  # 2.8 ms
+    ("app", 2, 12, "8D AC 5C 7C 8C 9C 10C JC JC QC KC KC JK"),  # 2.5 ms
+    ("app", 2, 7, "AH 4H 6H 7H 7H 8H 8H 9H 10H 10H JH JH KH 4D"),  # 5.9 ms
+    ("app", 2, 13, "AH 4H 5H 6H 8H 9H 10H JH QH QH KH KH 5D 4C"),  # 5.9 ms
+    ("home", 2, 9, "AS 5S 7S 8S 9S 10S JS QS KS KS 7H 5D JK"),  # 2.7 ms
+    ("home", 2, 7, "5S AC 5C 7C 8C 9C 9C 10C JC JC QC QC JK"),  # 2.5 ms
+    ("home", 2, 12, "2S 5S 6S 2H 5H 2D 4D 5D QD 2C 4C 5C 6C QC"),  # 7.5 ms
+    ("home", 2, 11, "AS AS 5S 6S 7S 8S 9S 10S JS QS KS 2D 5C JK"),  # 6.4 ms
+    ("home", 3, 9, "AH 5H 8H 9H 10H 10H JH QH QH KH KH 5D JK"),  # 2.9 ms
+    ("home", 3, 4, "JH AD 4D 4D 9D 10D 10D JD JD QD KD KD KD"),  # 2.7 ms
+    ("home", 3, 1, "AS 2S 6S 7S 8S 9S 10S 10S 10S JS JS QS AD 5D"),  # 6.4 ms
+    ("home", 3, 7, "AH 2H 4H 5H 6H 7H 7H 8H 8H 9H 9H KH 2D 7C"),  # 6.2 ms
 ]
 
 
