@@ -429,6 +429,70 @@ ADVERSARIAL_HANDS: list[tuple[str, int, int | None, str]] = [
     ("home", 3, 9, "AD 2D 6D 6D 7D 8D 9D 10D 10D JD QD KD KD JK"),  # 13.5 ms
     ("home", 3, 1, "AS 7S AH 3H 7H 8H 9H 10H JH QH QH KH KH 8D"),  # 10.8 ms
     ("home", 3, 11, "4H AD 4D 5D 6D 7D 9D 10D JD QD QD KD 4C JC"),  # 10.7 ms
+    # Found once suits linked only through their Aces were searched apart and home rules' discards
+    # bounded (the slowest left then, 2.5-9.6 ms each by --search at load ~4-5).
+    ("standard", 2, 1, "AS 6S 8S 9S 10S JS QS QS KS KS 6H 8H AC"),  # 3.1 ms
+    ("standard", 2, 8, "4S AD 4D 5D 7D 8D 9D 10D JD JD QD 5C 8C"),  # 2.9 ms
+    ("standard", 2, 13, "AD 6D 8D 9D 9D 10D JD JD QD QD KD 6C JK"),  # 2.9 ms
+    ("standard", 2, 12, "AS 5S 6S 7S 8S 9S 10S JS JS QS QS KS 6H 5C"),  # 6.3 ms
+    ("standard", 2, 12, "6H AD AD 2D 6D 8D 9D 10D JD JD QD KD KD QC"),  # 6.2 ms
+    ("standard", 2, 12, "AS 2S 6S 7S 8S 9S 10S 10S JS QS QS KS KS 3H"),  # 5.6 ms
+    ("octro", 2, 13, "8S 7H QD AC 7C 8C 9C 10C JC QC QC KC KC"),  # 3.7 ms
+    ("octro", 2, 11, "AS 5S 7S 8S 9S 10S JS JS QS QS KS KS 7H"),  # 3.6 ms
+    ("octro", 2, 13, "AS 4S 7S 8S 9S 10S JS JS QS KS KS 7H 8H"),  # 3.3 ms
+    ("octro", 2, 1, "AS AS 2S 7S 8S 8S 9S 10S JS JS QS KS KS 7D"),  # 7.9 ms
+    ("octro", 2, 13, "AS 3S 5S 7S 8S 9S 10S JS JS QS KS KS 3C 7C"),  # 7.4 ms
+    ("octro", 2, 1, "AS 2S 6S 7S 7S 8S 9S 10S JS JS QS QS KS 6D"),  # 6.1 ms
+    ("octro", 3, 1, "6S AD 6D 7D 8D 9D 10D JD JD QD KD KD KD"),  # 3.5 ms
+    ("octro", 3, 10, "9S AH 6H 6H 8H 9H 9H 10H JH JH QH QH 6D"),  # 3.0 ms
+    ("octro", 3, 12, "7S 9S AD 3D 6D 7D 7D 9D 10D JD QD KD KD"),  # 3.0 ms
+    ("octro", 3, 11, "AH 5H 7H 8H 9H 10H JH JH QH QH KH KH 7C 8C"),  # 8.8 ms
+    ("octro", 3, 1, "4S AC 4C 5C 7C 8C 9C 10C 10C JC QC QC KC KC"),  # 6.7 ms
+    ("octro", 3, 11, "AH AH 2H 6H 8H 9H 10H JH JH QH KH KH AC JC"),  # 5.9 ms
+    ("app", 2, 12, "6S AD 6D 7D 8D 9D 10D JD QD KD KD 7C JK"),  # 3.1 ms
+    ("app", 2, 1, "AS 2S 7S 8S 9S 10S JS QS QS KS KS AH 7C"),  # 3.1 ms
+    ("app", 2, 9, "5S 9S 7D AC 5C 7C 8C 9C 10C JC QC KC KC"),  # 3.1 ms
+    ("app", 2, 11, "AH 3H 5H 6H 7H 8H 9H 9H 10H JH QH QH 3D JK"),  # 6.9 ms
+    ("app", 2, 8, "AS AH 7H 8H QH KH AD 7D 8D KD AC 7C QC KC"),  # 6.9 ms
+    ("app", 2, 12, "5S 4D AC 4C 5C 6C 7C 8C 9C 10C JC JC QC JK"),  # 6.5 ms
+    ("home", 2, 12, "AS 3S 7S 8S 9S 10S JS QS KS KS 7D 8C QC"),  # 2.9 ms
+    ("home", 2, 1, "7S AH AC 3C 7C 8C 9C 10C JC JC QC KC KC"),  # 2.7 ms
+    ("home", 2, 1, "JS 8H AC 2C 8C 9C 10C JC QC QC KC KC JK"),  # 2.5 ms
+    ("home", 2, 11, "AS 6S 7S 8S 9S 9S 10S 10S JS JS QS QS 6D JK"),  # 9.0 ms
+    ("home", 2, 3, "4S AD 3D 4D 6D 7D 8D 9D 10D JD QD QD KD JK"),  # 8.5 ms
+    ("home", 2, 8, "AS 2S 5S 7S 8S 9S 10S JS QS KS KS 2H 5D JK"),  # 8.3 ms
+    ("home", 3, 9, "AS 5S 8S 9S 10S 10S JS QS QS KS KS 5D JK"),  # 3.0 ms
+    ("home", 3, 1, "8S AD 2D 7D 8D 9D 10D JD QD KD KD AC 7C"),  # 3.0 ms
+    ("home", 3, 11, "AD 5D 7D 8D 9D 10D 10D JD QD QD QD 7C JC"),  # 2.8 ms
+    ("home", 3, 1, "7H AD AD 3D 7D 8D 8D 9D 10D JD JD QD QD KD"),  # 9.6 ms
+    ("home", 3, 6, "AH 5H 6H 6H 7H 8H 9H 9H 10H JH QH QH KH 5C"),  # 9.2 ms
+    ("home", 3, 10, "10S AH 2H 5H 6H 7H 7H 8H 9H 10H JH QH KH 2D"),  # 7.8 ms
+    # Found once a home hand's discards were first searched for a show in sequences alone (the
+    # slowest left then, 2.5-8.5 ms each by --search at load ~1.5-3).
+    ("standard", 2, 10, "AS 3S 4S 6S 8S 9S 10S JS JS QS QS 3D 4C"),  # 3.1 ms
+    ("standard", 2, 1, "AS 7S 6H AD 2D 6D 7D 8D 9D 10D JD QD QD"),  # 3.1 ms
+    ("standard", 2, 5, "2S 6S QS 5H 5H 6H 7H QH 5D 6D QD 2C 6C QC"),  # 5.8 ms
+    ("standard", 2, 13, "AS 4S 7S 8S 9S 10S 10S JS QS QS KS 4C 7C KC"),  # 5.5 ms
+    ("octro", 2, 12, "7S AH 6H 7H 8H 9H 10H JH JH QH QH 6C 9C"),  # 3.2 ms
+    ("octro", 2, 1, "AS AS 3S 7S 8S 9S 10S 10S JS JS QS KS KS"),  # 3.0 ms
+    ("octro", 2, 13, "AH AH 2H 6H 7H 8H 9H 10H JH QH QH KH KH 6D"),  # 8.5 ms
+    ("octro", 2, 2, "7S 9S AC 2C 2C 7C 8C 9C 10C JC JC QC KC KC"),  # 5.3 ms
+    ("octro", 3, 12, "AC 5C 7C 8C 9C 10C 10C JC JC QC QC KC KC"),  # 3.6 ms
+    ("octro", 3, 12, "6H AD AD 3D 6D 7D 8D 9D 10D JD QD QD 8C"),  # 2.9 ms
+    ("octro", 3, 13, "AS 4S 6S 7S 8S 9S 10S JS JS QS KS KS 6H JD"),  # 7.0 ms
+    ("octro", 3, 4, "AS 2S 2S 3S 4S 5S AH 2H 4H 2D 5D 2C 5C JK"),  # 5.3 ms
+    ("app", 2, 8, "AS 4S 6S 7S 8S 9S 10S JS QS QS 7D 4C 8C"),  # 2.8 ms
+    ("app", 2, 12, "8D AC 5C 7C 8C 9C 10C JC JC QC KC KC JK"),  # 2.5 ms
+    ("app", 2, 7, "AH 4H 6H 7H 7H 8H 8H 9H 10H 10H JH JH KH 4D"),  # 5.9 ms
+    ("app", 2, 13, "AH 4H 5H 6H 8H 9H 10H JH QH QH KH KH 5D 4C"),  # 5.9 ms
+    ("home", 2, 9, "AS 5S 7S 8S 9S 10S JS QS KS KS 7H 5D JK"),  # 2.7 ms
+    ("home", 2, 7, "5S AC 5C 7C 8C 9C 9C 10C JC JC QC QC JK"),  # 2.5 ms
+    ("home", 2, 12, "2S 5S 6S 2H 5H 2D 4D 5D QD 2C 4C 5C 6C QC"),  # 7.5 ms
+    ("home", 2, 11, "AS AS 5S 6S 7S 8S 9S 10S JS QS KS 2D 5C JK"),  # 6.4 ms
+    ("home", 3, 9, "AH 5H 8H 9H 10H 10H JH QH QH KH KH 5D JK"),  # 2.9 ms
+    ("home", 3, 4, "JH AD 4D 4D 9D 10D 10D JD JD QD KD KD KD"),  # 2.7 ms
+    ("home", 3, 1, "AS 2S 6S 7S 8S 9S 10S 10S 10S JS JS QS AD 5D"),  # 6.4 ms
+    ("home", 3, 7, "AH 2H 4H 5H 6H 7H 7H 8H 8H 9H 9H KH 2D 7C"),  # 6.2 ms
 ]
 
 

@@ -353,6 +353,23 @@ def test_fourteen_card_discards_match_brute_force():
         assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
 
 
+def test_home_rules_fourteen_card_discards_match_brute_force():
+    """Home rules charge a show for its sets: a discard that leaves every card in a sequence
+    wins first, then the show charged least, each bounded by the 14 cards' own arrangements
+    (`best_arrangement`), and of discards that tie the costliest goes. Near-show hands with
+    long runs, from two and three decks."""
+    rules = Rules.preset("home")
+    rng = random.Random("home-fourteen")
+    shows = 0
+    for index in range(24):
+        shoe = build_shoe(2 + index % 2, 2 + index % 2)
+        wild = random_wild(rng)
+        result, tied = compare_discards(near_show(rng, size=14, joker_rate=0.1, shoe=shoe), wild, rules)
+        assert card_points(result.discard, wild) == max(card_points(d, wild) for d in tied)
+        shows += result.valid
+    assert shows > 5  # the hands really had shows to choose from
+
+
 def test_a_show_among_the_discards_searched_for_points_matches_brute_force():
     """Where the 14 cards' cheapest arrangement leaves two cards or more out, every discard that
     could show comes before the costliest of those and is searched for points there, so the
@@ -612,6 +629,95 @@ def test_the_points_search_moves_are_the_options_a_traceback_replays():
         made = Counter(map(frozen, solver._made_moves(counts, x, wild, jokers, config, span, 0)))
         options = solver._options(counts, x, wild, jokers, config)
         assert made == Counter(frozen((counts - rest, dk, add, dw)) for rest, dk, add, dw, _ in options)
+
+
+def test_the_points_search_moves_depend_only_on_what_their_memo_key_holds():
+    """`_moves` shares one list of moves between states that hold the same cards near `x`,
+    whatever their copies (but three of `x`, an identical triplet where the rules count one):
+    what a state gets after another filled the memo must be what it gets from an empty one."""
+    from bot.engine import solver
+
+    rng = random.Random(24)
+    configs = [
+        solver._config(one_joker, four, lone, track, False, 4, triplet, ace)
+        for one_joker, four, lone, track, triplet, ace in product(
+            (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
+        )
+    ]
+    for _ in range(3000):
+        counts = _random_suit(rng, solver)
+        x = solver._first_card(counts)
+        if not x:
+            continue
+        # The same cards held, each as many times as another state might hold it.
+        other = sum(
+            rng.randint(1, 3) * solver._ONE[p]
+            for p in range(1, solver.HIGH_ACE + 1)
+            if solver._count(counts, p)
+        )
+        config, jokers, wild = rng.choice(configs), rng.randint(0, 7), rng.choice([0, *range(2, 15)])
+        solver._MOVES_MEMO.clear()
+        alone = solver._moves(other, x, wild, jokers, config)
+        solver._MOVES_MEMO.clear()
+        solver._moves(counts, x, wild, jokers, config)
+        assert solver._moves(other, x, wild, jokers, config) == alone, (counts, other, x)
+
+
+def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
+    """Where only the Aces link a suit's high cards to its low ones, the whole tables a hand's
+    search starts from are made from the two parts apart, for each share of the Aces
+    (`_linked`): every table must be the one the suit searched whole has, under every kind of
+    search, and its entries must lay out (`_trace`) as the parts were split."""
+    from bot.engine import solver
+
+    rng = random.Random(25)
+    configs = [
+        solver._config(one_joker, four, lone, track, exact, 4, triplet, ace)
+        for one_joker, four, lone, track, exact, triplet, ace in product(
+            (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
+        )
+    ]
+    linked = 0
+    for _ in range(1500):
+        # High cards from the King down, low ones next to the Aces, a gap between them.
+        high = sum(rng.choice([0, 1, 1, 2, 3]) * solver._ONE[p] for p in range(2, rng.randint(4, 9)))
+        low = sum(rng.choice([0, 1, 2]) * solver._ONE[p] for p in range(rng.randint(10, 13), 14))
+        counts = high + low + rng.choice([1, 1, 2, 3]) * solver._ONE[solver.HIGH_ACE]
+        config, jokers = rng.choice(configs), rng.randint(0, 4)
+        wild = rng.choice([0, 0, *(p for p in range(2, 15) if solver._count(counts, p))])
+        max_gap = min(jokers, 1) if config[0] else jokers
+        linked += solver._clusters(counts, max_gap, True)[1]
+        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+            memo.clear()
+        whole = solver._suit_table(counts, wild, jokers, config)
+        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+            memo.clear()
+        apart = solver._suit_table(counts, wild, jokers, config, solver._UNBOUNDED, True)
+        # Entries that take more jokers than could be printed ones may differ: the searches cap
+        # each part's jokers at the pool, which a hand with wild cards in this suit never has
+        # in printed jokers (and a hand's search takes no more than those, net).
+        most = jokers - solver._count(counts, wild) if wild else jokers
+        assert [e for e in apart[0] if e[0] <= most] == [e for e in whole[0] if e[0] <= most], (
+            counts,
+            wild,
+            jokers,
+            config[:7],
+        )
+        for entry in apart[0]:
+            groups = solver._trace(counts, wild, jokers, config, entry, True)
+            taken = Counter(p for group in groups for p in _descriptor_positions(group))
+            assert taken == Counter(
+                {p: solver._count(counts, p) for p in range(15) if solver._count(counts, p)}
+            ), (counts, entry, groups)
+    assert linked > 300  # the suits really were linked
+
+
+def _descriptor_positions(group):
+    """The positions of the cards a traced group holds (an Ace played at 1 is held at 14)."""
+    tag = group[0]
+    if tag == "run":
+        return [14 if p == 1 else p for p in group[1]]
+    return [group[1]] * (3 if tag == "triplet" else 1)
 
 
 def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():

@@ -13,7 +13,10 @@ the way the rules split it:
   must beat (`_suit_table`), the moves from each state are shared (`_moves`) and their runs
   read from tables made at import (`_shapes`), a suit is searched from its high cards down
   with its Aces at the far end (`_at`), and where the rules allow it a suit keeps only one
-  card of the wild rank in its counts (`_one_wild`).
+  card of the wild rank in its counts (`_one_wild`). Where only the Aces link a suit's low
+  cards to its high ones, the tables a hand's search starts from are made from the two apart
+  (`_linked`), so that a set or a discard that takes a low card does not search the high ones
+  again.
 * Sets span suits but few ranks can form one, so the solver enumerates which cards go into
   sets (`_set_options`) and, for each choice, convolves the four suit tables.
 * Jokers are one shared pool: printed jokers plus every wild-rank card. A wild-rank card sits
@@ -270,7 +273,7 @@ class _Memo(Generic[_K, _V]):
 # cache of answers.
 _POINTS_MEMO: _Memo[int, Table] = _Memo(24_576)
 _SET_MEMO: _Memo[tuple[Any, ...], list[tuple[Any, ...]]] = _Memo(2_048)
-_TRACE_MEMO: _Memo[tuple[int, Entry], tuple[Any, ...]] = _Memo(16_384)
+_TRACE_MEMO: _Memo[tuple[int, Entry, bool], tuple[Any, ...]] = _Memo(16_384)
 
 
 def _config(
@@ -607,7 +610,12 @@ def _prune(candidates: dict[int, Entry], exact: bool) -> Sequence[Entry]:
 
 
 def _suit_table(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int = _UNBOUNDED
+    counts: int,
+    wild_position: int,
+    jokers: int,
+    config: tuple[Any, ...],
+    bound: int = _UNBOUNDED,
+    apart: bool = False,
 ) -> Table:
     """The table of one suit: for each (net jokers, life code), the least deadwood; in exact
     mode, every (net jokers, life code) reachable with every natural card melded. Entries are
@@ -625,7 +633,8 @@ def _suit_table(
     cost common hands more than a bound saved. A traceback asks only for the entries up to the
     one it follows, which a table it finds in the memo always has. Dropping entries at or over
     the bound drops nothing that beats entries under it, so the entries kept are exactly those
-    of the whole table below the bound."""
+    of the whole table below the bound. With `apart`, a last part that only the Aces link to
+    the first is searched apart from it (`_linked`): the same table, made another way."""
     key = _memo_key(counts, wild_position, jokers, config)
     table = _POINTS_MEMO.young.get(key)  # the common hit, without a call
     if table is None:
@@ -643,18 +652,19 @@ def _suit_table(
     if config[9] and wild_position:
         copies = counts >> (_BITS * wild_position) & _MAX_COPIES
         if copies > 1:
-            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1)
+            table = _one_wild(counts, wild_position, jokers, config, bound, copies - 1, apart)
             _POINTS_MEMO.put(key, table)
             return table
     exact = config[4]
-    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    parts, linked = _clusters(counts, min(jokers, 1) if config[0] else jokers, apart)
     if len(parts) > 1:
-        table = _joined(
-            [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in parts],
-            jokers,
-            exact,
-            bound,
-        )
+        tables = [
+            _suit_table(c, _wild_in(c, wild_position), jokers, config, bound)
+            for c in parts[linked : len(parts) - linked]
+        ]
+        if linked:
+            tables.append(_linked(parts[0], parts[-1], wild_position, jokers, config, bound))
+        table = _joined(tables, jokers, exact, bound)
         _POINTS_MEMO.put(key, table)
         return table
     candidates: dict[int, Entry] = {}
@@ -687,7 +697,7 @@ def _suit_table(
 
 
 def _one_wild(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int
+    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int, extra: int, apart: bool
 ) -> Table:
     """The table of a suit holding `extra` + 1 cards of the wild rank: that of the suit with one,
     the `extra` others released to the pool. Exact where a run may take any number of jokers
@@ -695,9 +705,10 @@ def _one_wild(
     being itself in a run can be a joker there instead, released and taken back (no more net
     jokers, no more deadwood, the same sequences), and only one pure sequence counts, so one
     such card being itself is all any entry needs. With three decks a suit may hold three
-    copies, and each copy left in would multiply the states the search meets."""
+    copies, and each copy left in would multiply the states the search meets. (`_trace` lays
+    such a suit out the same way.)"""
     entries, least, pure, fewest, made = _suit_table(
-        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound
+        counts - extra * _ONE[wild_position], wild_position, jokers, config, bound, apart
     )
     return (
         tuple((k - extra, code, deadwood) for k, code, deadwood in entries),
@@ -717,12 +728,16 @@ def _moves(
 ) -> tuple[list[Move], int]:
     """`_options` as the cards each takes (an Ace played at 1 is taken from 14), for the table
     builder, with the shift that puts those in place. In the points search they depend only on
-    the cards from `x` up to the longest run tried, on which of those is wild, on what `x`
-    costs left out and on the jokers up to what such a run can take, so they are made once for
-    every state, suit and hand that shares those: above the first few positions they are kept
-    relative to `x` (a run's shape, wherever it sits), and a search meets each state with a
-    plain loop instead of a nest of generators. Near position 1, where a run may reach down to
-    an Ace, they are kept where they are. Exact mode (rare) makes them afresh."""
+    which cards from `x` up to the longest run tried the suit holds (not how many: a run takes
+    one of each, and only an identical triplet needs three of `x`), on which of those is wild,
+    on what `x` costs left out and on the jokers up to what such a run can take, so they are
+    made once for every state, suit and hand that shares those: above the first few positions
+    they are kept relative to `x` (a run's shape, wherever it sits), and a search meets each
+    state with a plain loop instead of a nest of generators. Keyed by the cards' counts
+    instead, a cold search of a long suit with copies from several decks made moves for nearly
+    every state it met; keyed by what is held, it makes a third to two thirds as many. Near
+    position 1, where a run may reach down to an Ace, they are kept where they are. Exact mode
+    (rare) makes them afresh."""
     if config[4]:
         return [
             (counts - rest, dk, add, dw)
@@ -730,13 +745,16 @@ def _moves(
         ], 0
     span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
     window = counts >> (_BITS * x) & ((1 << (_BITS * span)) - 1)
+    # The positions held, and in bit 1 (no position's lowest bit) whether a triplet of `x` is.
+    triplet = config[6] and window & _MAX_COPIES >= 3
+    held = (window | window >> 1 | window >> 2) & _LOWEST_BITS | triplet << 1
     if x > span:
         wild = wild_position - x + 1 if x <= wild_position < x + span else 0
-        key = window | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
+        key = held | wild << 18 | config[8][x] << 21 | min(jokers, 7) << 25 | config[7] >> 15 | 1 << 50
         shift = _BITS * x
     else:
         low_ace = bool(counts >> (_BITS * HIGH_ACE) & _MAX_COPIES)  # runs may take it below x
-        key = window | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
+        key = held | x << 18 | wild_position << 22 | min(jokers, 7) << 26 | low_ace << 29 | config[7] >> 15
         shift = 0
     moves = _MOVES_MEMO.young.get(key)
     if moves is None:
@@ -844,24 +862,41 @@ def _discard_table(
 
 
 def _trace(
-    counts: int, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+    counts: int,
+    wild_position: int,
+    jokers: int,
+    config: tuple[Any, ...],
+    entry: Entry,
+    apart: bool = False,
 ) -> tuple[Any, ...]:
     """The group descriptors behind one entry of a suit's table: replays `_options` and keeps
-    the first choice whose rest table holds the matching entry (memoised like the tables)."""
+    the first choice whose rest table holds the matching entry (memoised like the tables), or
+    splits the suit as its table was split (`apart`: see `_linked`)."""
     if not counts:
         return ()
-    key = (_memo_key(counts, wild_position, jokers, config), entry)
+    key = (_memo_key(counts, wild_position, jokers, config), entry, apart)
     groups = _TRACE_MEMO.get(key)
     if groups is not None:
         return groups
-    parts = _clusters(counts, min(jokers, 1) if config[0] else jokers)
+    extra = _count(counts, wild_position) - 1 if config[9] and wild_position else 0
+    if extra > 0:  # as `_one_wild` made the table: the other copies released to the pool
+        k, code, deadwood = entry
+        groups = _trace(
+            counts - extra * _ONE[wild_position],
+            wild_position,
+            jokers,
+            config,
+            (k + extra, code, deadwood),
+            apart,
+        )
+        groups += (("free", wild_position),) * extra
+        _TRACE_MEMO.put(key, groups)
+        return groups
+    parts, linked = _clusters(counts, min(jokers, 1) if config[0] else jokers, apart)
     if len(parts) > 1:
-        wilds = [_wild_in(c, wild_position) for c in parts]
-        bound = entry[2] + 1
-        tables = [_suit_table(c, w, jokers, config, bound)[0] for c, w in zip(parts, wilds, strict=True)]
         groups = ()
-        for part, wild, pick in zip(parts, wilds, _split(tables, entry), strict=True):
-            groups += _trace(part, wild, jokers, config, pick)
+        for part, pick in _split_parts(parts, linked, wild_position, jokers, config, entry):
+            groups += _trace(part, _wild_in(part, wild_position), jokers, config, pick)
     else:
         rest, needed, descriptor = _step(counts, wild_position, jokers, config, entry)
         groups = _trace(rest, wild_position, jokers, config, needed)
@@ -884,8 +919,24 @@ def _step(
     raise AssertionError("solver table and traceback disagree")
 
 
-def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
-    """One entry from each part's table that together make `entry` (see `_joined`)."""
+def _split_parts(
+    parts: list[int], linked: bool, wild_position: int, jokers: int, config: tuple[Any, ...], entry: Entry
+) -> list[tuple[int, Entry]]:
+    """The parts of a suit `_clusters` split (the linked ones with their Aces shared out as
+    `_linked` shares them), each with the entry of its table that together make `entry`."""
+    ace = _ONE[HIGH_ACE]
+    bound = entry[2] + 1
+    for high in range(_count(parts[-1], HIGH_ACE) + 1 if linked else 1):
+        pieces = [*parts[1:-1], parts[0] + high * ace, parts[-1] - high * ace] if linked else parts
+        tables = [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound)[0] for c in pieces]
+        picks = _split(tables, entry)
+        if picks is not None:
+            return list(zip(pieces, picks, strict=True))
+    raise AssertionError("solver table and traceback disagree")
+
+
+def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry] | None:
+    """One entry from each part's table that together make `entry` (see `_joined`), or None."""
     k, code, deadwood = entry
 
     def pick(index: int, k0: int, code0: int, deadwood0: int) -> list[Entry] | None:
@@ -898,10 +949,7 @@ def _split(tables: list[Sequence[Entry]], entry: Entry) -> list[Entry]:
                     return [e, *rest]
         return None
 
-    found = pick(0, 0, 0, 0)
-    if found is None:
-        raise AssertionError("solver table and traceback disagree")
-    return found
+    return pick(0, 0, 0, 0)
 
 
 def _wild_in(counts: int, wild_position: int) -> int:
@@ -926,11 +974,13 @@ def _no_table(bound: int) -> Table:
     return _NO_TABLE if bound == _UNBOUNDED else ((), 1 << 30, False, 1 << 30, bound)
 
 
-def _clusters(counts: int, max_gap: int) -> list[int]:
+def _clusters(counts: int, max_gap: int, apart: bool = False) -> tuple[list[int], bool]:
     """Splits a suit where no run can bridge a gap (more than `max_gap` missing positions),
     so that each part's table is shared by every suit that holds the same few cards. An Ace
-    (kept at 14) may still play at 1, which ties the last part to the first. (It visits the
-    held positions only, found with bit tricks: a suit holds three or four of its 14.)"""
+    (kept at 14) may still play at 1, which ties the last part to the first: the last part
+    joins the first, but with `apart` one that holds one Ace and other cards stays apart,
+    linked to the first (see `_linked`), which the second value says. (It visits the held positions
+    only, found with bit tricks: a suit holds three or four of its 14.)"""
     clusters: list[int] = []
     current = 0
     previous = -HIGH_ACE
@@ -947,8 +997,46 @@ def _clusters(counts: int, max_gap: int) -> list[int]:
         previous = position
     clusters.append(current)
     if len(clusters) > 1 and previous == HIGH_ACE and _first_card(counts) - 2 <= max_gap:
+        aces = current >> (_BITS * HIGH_ACE)
+        if apart and aces == 1 and current != aces << (_BITS * HIGH_ACE):
+            return clusters, True
         clusters[0] += clusters.pop()  # an Ace at 14 may play at 1, below the first part
-    return clusters
+    return clusters, False
+
+
+def _linked(
+    first: int, last: int, wild_position: int, jokers: int, config: tuple[Any, ...], bound: int
+) -> Table:
+    """The table of a suit's first part (its highest cards, from the King down) and its last
+    (the Aces and the low cards next to them), which no run can bridge but through the Aces:
+    an Ace kept at 14 may also play at 1, above the King. Each Ace is in a group with cards of
+    one part or the other (or alone), never of both, since no run turns the corner (K-A-2): so
+    every arrangement is one of the first part with some of the Aces and one of the last with
+    the others, and the table is the best of those pairings over how many Aces go first.
+
+    Searched together, the two parts would be searched state by state until the search has
+    passed the cards an Ace can reach from above, and each change to the low cards (a set
+    taking a Two, a discard) would search the high cards again; apart, each part's table
+    serves every change to the other. But apart, the high cards are also searched without
+    their Aces, from the start, where together they are only met so once a run has taken the
+    Aces (with two Aces, with each number of them: so only a suit with a single Ace is split),
+    and only the tables a hand's search starts from are made apart (`_Search.cheapest`), where
+    the low cards change from one set choice or discard to the next, and not every state
+    within a search. Those of a 14-card hand's discards, searched under a small bound, are made
+    apart too, so that past the discard they meet the tables of the 14 cards' own search; but
+    not those for a show (nothing left over), which the search for the discards that could show
+    shares, card by card, suits whole."""
+    ace = _ONE[HIGH_ACE]
+    exact = config[4]
+    candidates: dict[int, Entry] = {}
+    for high in range(_count(last, HIGH_ACE) + 1):
+        pair = [first + high * ace, last - high * ace]
+        tables = [_suit_table(c, _wild_in(c, wild_position), jokers, config, bound) for c in pair]
+        for entry in _joined(tables, jokers, exact, bound)[0]:
+            old = candidates.get(entry[0] * 16 + entry[1])
+            if old is None or entry[2] < old[2]:
+                candidates[entry[0] * 16 + entry[1]] = entry
+    return _as_table(_prune(candidates, exact), bound) if candidates else _no_table(bound)
 
 
 def _joined(tables: list[Table], jokers: int, exact: bool, bound: int) -> Table:
@@ -1119,13 +1207,14 @@ class _Best:
     sets: tuple[Any, ...]  # ((rank, suit mask, fewest jokers, most jokers), ...)
     picks: list[tuple[tuple[int, int, int], Entry]]  # ((suit, counts, wild position), entry)
     config: tuple[Any, ...]
+    apart: bool = False  # whether the suits' tables were made with linked parts apart (`_linked`)
 
     def groups(self, pool: int) -> list[tuple[int, Any]]:
         """(suit, group descriptor) for every group and unmatched card the suits hold."""
         return [
             (state[0], descriptor)
             for state, entry in self.picks
-            for descriptor in _trace(state[1], state[2], pool, self.config, entry)
+            for descriptor in _trace(state[1], state[2], pool, self.config, entry, self.apart)
         ]
 
 
@@ -1249,6 +1338,11 @@ class _Search:
                 touched |= sum(1 << s for s in range(4) if per_suit[s])
         return rank_options, [s for s in range(4) if touched >> s & 1]
 
+    @cached_property
+    def floor(self) -> tuple[int, int, _Best | None]:
+        """`_discard_floor` of these cards (a 14-card hand's), found when first needed."""
+        return _discard_floor(self)
+
     def triplet_possible(self) -> bool:
         return self.rules.identical_triplet_pure and self.hand.has_triplet()
 
@@ -1297,6 +1391,7 @@ class _Search:
         # Most choices of sets leave most suits as they were: their tables are fetched once.
         known: dict[int, Table] = {}
         bound = limit if limit < _SMALL_BOUND else _UNBOUNDED
+        apart = limit > 1  # see `_linked`
         for sets, need, _, states in self.choices(with_sets):
             tables = []
             floor = 0
@@ -1304,7 +1399,7 @@ class _Search:
             for state in states:
                 table = known.get(state[1])
                 if table is None:
-                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound)
+                    table = known[state[1]] = _suit_table(state[1], state[2], pool, config, bound, apart)
                 tables.append((state, table))
                 floor += table[1]
                 pure = pure or table[2]
@@ -1313,17 +1408,17 @@ class _Search:
             found = _combine(tables, printed - need, goal, limit)
             if found is not None:
                 limit = found[0]
-                best = _Best(found[0], found[1], found[2], sets, _unlink(found[3]), config)
+                best = _Best(found[0], found[1], found[2], sets, _unlink(found[3]), config, apart)
                 if limit == 0:
                     break
         return best
 
-    def show_discards(self, least: int) -> set[Card]:
+    def show_discards(self, least: int, with_sets: bool = True) -> set[Card]:
         """The cards worth at least `least` points of a 14-card hand whose discard leaves all 13
-        others melded with both lives: every such discard that leaves a show is one of them (a
-        show still has to place its spare jokers, which `_show` checks). One search for every
-        discard (`_discard_table`): a card of one suit goes, or a printed joker, and the other
-        suits meld whole."""
+        others melded with both lives (without sets: in sequences): every such discard that
+        leaves a show is one of them (a show still has to place its spare jokers, which `_show`
+        checks). One search for every discard (`_discard_table`): a card of one suit goes, or
+        a printed joker, and the other suits meld whole."""
         hand, config, goal = self.hand, self.life_config, self.life_goal
         wild_position = _at(hand.wild) if hand.wild is not None else 0
         points = config[8]
@@ -1336,7 +1431,7 @@ class _Search:
             return set()
         pool, printed = hand.pool, hand.printed
         found: set[Card] = set()
-        for _, need, _, states in self.choices(True):
+        for _, need, _, states in self.choices(with_sets):
             whole = [
                 {
                     k * 16 + code: 0
@@ -1345,7 +1440,13 @@ class _Search:
                 }
                 for _, counts, wild in states
             ]
+            # A discard comes from one suit and every other suit melds whole: where one cannot,
+            # only a discard from it may show, and where two cannot, none. (Searched anyway,
+            # the discards of a long suit were most of the work, for nothing.)
+            torn = [index for index, melded in enumerate(whole) if not melded]
             for index, (suit, counts, wild) in enumerate(states):
+                if torn and torn != [index]:
+                    continue
                 reached = _joined_keys(
                     [
                         *whole[:index],
@@ -1360,6 +1461,7 @@ class _Search:
             if (
                 printed
                 and least == 0
+                and not torn
                 and any(
                     key // 16 <= printed - 1 - need and goal[key % 16] for key in _joined_keys(whole, pool)
                 )
@@ -1575,6 +1677,7 @@ _KIND_ORDER = {
 
 
 _INFINITE = 1 << 30
+_MOST_POINTS = 10  # what a card is worth at most (the rules let an Ace be worth up to 10)
 
 
 @dataclass(slots=True)
@@ -1635,10 +1738,10 @@ def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
     leaving out for a show must have, and the arrangement charged that (None when it is every
     card). Keeping 13 of them and leaving out card `d` is one way to arrange the 14 with `d`
     unmatched, so no discard can leave less than this floor minus `d`'s points: once discards
-    tried costliest first reach that, none after them can do better. Where sets are free, a
-    discard that leaves a show leaves only itself out of an arrangement with both lives, so it
-    is worth at least the least deadwood of those (where sets count against a hand the cheapest
-    such arrangement was looked for without sets, and says nothing: any card may be the one)."""
+    tried costliest first reach that, none after them can do better. A discard that leaves a
+    show leaves only itself out of an arrangement with both lives, so it is worth at least the
+    least deadwood of those; where cards in sets count against a hand, that arrangement was
+    looked for without sets, and bounds only the discards that leave every card in a sequence."""
     hand = search.hand
     assessment = _Assessment(search, 0, False, *_cheapest_kinds(search, hand.all_points), None)
     floor = min(
@@ -1646,7 +1749,7 @@ def _discard_floor(search: _Search) -> tuple[int, int, _Best | None]:
         assessment.priced(assessment.protect, False),
         hand.all_points,
     )
-    if not search.rules.sets_protected or not hand.all_points:
+    if not hand.all_points:
         least = 0
     else:
         least = assessment.life.deadwood if assessment.life is not None else hand.all_points
@@ -1771,14 +1874,18 @@ def best_arrangement(
     show: when the known discard is charged something, those all come before it in the order
     and are searched there anyway, so the first of them that shows wins; else one search finds
     the discards that could leave a show (`_Search.show_discards`) and the first of them that
-    shows wins. Where cards in sets count against a hand (home rules) the show charged least
-    wins, weighed one by one like the points below. When no discard shows, every discard is
-    weighed against the best found so far, costliest first, and only an arrangement that would
-    beat it is looked for (a bound that lets each search skip most of its work): one that comes
-    before the best in that order wins a tie, one that comes after must be charged strictly
-    less, and where sets are free a discard that cannot leave all 13 cards melded is not
-    searched to beat a hand charged 1 point or less (a hand with no possible life stops after
-    its first discard)."""
+    shows wins. Where cards in sets count against a hand (home rules) a show with every card in
+    a sequence is charged nothing, and the first discard that leaves one wins, found the same
+    way; else the show charged least wins, weighed one by one like the points below, and the
+    14 cards' cheapest arrangement with both lives is looked for with sets free too, to bound
+    the discards that could show (a discard that leaves a show leaves only itself out of such
+    an arrangement).
+    When no discard shows, every discard is weighed against the best found so far, costliest
+    first, and only an arrangement that would beat it is looked for (a bound that lets each
+    search skip most of its work): one that comes before the best in that order wins a tie,
+    one that comes after must be charged strictly less, and where sets are free a discard that
+    cannot leave all 13 cards melded is not searched to beat a hand charged 1 point or less (a
+    hand with no possible life stops after its first discard)."""
     wild = wild_rank_of(wild_rank)
     cards = list(cards)
     if len(cards) != CARDS_PER_HAND + 1:
@@ -1788,7 +1895,7 @@ def best_arrangement(
     search = _Search(cards, wild, rules)
     whole: set[Card] | None = None
     if rules.sets_protected:
-        floor, least, cheapest = _discard_floor(search)
+        floor, least, cheapest = search.floor
         known = _loose_discard(search, cheapest, order)
         if known is None or floor == card_points(order[known], wild, ace):
             whole = search.show_discards(least)
@@ -1799,11 +1906,24 @@ def best_arrangement(
                     if assessment.valid:
                         return _arrangement(assessment, discard)
     else:
-        whole = search.show_discards(0)
-        shown = _cheapest_show(cards, wild, rules, [(i, d) for i, d in enumerate(order) if d in whole])
+        # A show with every card in a sequence is charged nothing, so the first discard in the
+        # order that leaves one wins; one search finds the discards that could.
+        in_sequences = search.show_discards(search.floor[1], with_sets=False)
+        for discard in order:
+            if discard in in_sequences:
+                assessment = _assess(_without_card(cards, discard), wild, rules, 1)
+                if assessment.valid:
+                    return _arrangement(assessment, discard)
+        # The 14 cards' least deadwood with both lives, sets free, if a card could be worth it
+        # (see `show_discards`); their cheapest arrangement is looked for without sets here.
+        melded = None
+        if search.life_possible():
+            melded = search.cheapest(search.life_config, search.life_goal, _MOST_POINTS + 1)
+        whole = search.show_discards(melded.deadwood if melded is not None else _MOST_POINTS + 1)
+        shown = _cheapest_show(search, [(i, d) for i, d in enumerate(order) if d in whole])
         if shown is not None:
             return _arrangement(shown[0], order[shown[1]])
-        floor, _, cheapest = _discard_floor(search)
+        floor, _, cheapest = search.floor
         known = _loose_discard(search, cheapest, order)
     # No discard leaves a show but perhaps those before the known one (`whole` is then None).
     # Where sets are free and no pure sequence protects alone, 13 cards worth anything are
@@ -1853,16 +1973,19 @@ def _without_card(cards: list[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _cheapest_show(
-    cards: list[Card], wild: int | None, rules: Rules, tries: list[tuple[int, Card]]
-) -> tuple[_Assessment, int] | None:
-    """Of the discards `tries` (index in the discard order, card), the one whose show is charged
-    least (the first in the order on a tie), as (its assessment, its index); None when none of
-    them leaves a show. Each is searched only for a show that would beat the best so far."""
+def _cheapest_show(search: _Search, tries: list[tuple[int, Card]]) -> tuple[_Assessment, int] | None:
+    """Of the 14 cards' discards `tries` (index in the discard order, card), the one whose show
+    is charged least (the first in the order on a tie), as (its assessment, its index); None
+    when none of them leaves a show. Each is searched only for a show that would beat the best
+    so far, and none once the 14 cards' floor less the discard's points (`_discard_floor`)
+    reaches that: the discards come costliest first, so every later one leaves as much."""
+    cards, wild, rules = list(search.hand.cards), search.hand.wild, search.rules
     best: tuple[_Assessment, int] | None = None
     for index, discard in tries:
         bound = _INFINITE if best is None else best[0].points
-        if bound == 0:
+        if bound == 0 or (
+            bound < _INFINITE and search.floor[0] - card_points(discard, wild, rules.ace_points) >= bound
+        ):
             break
         assessment = _assess(_without_card(cards, discard), wild, rules, bound)
         if assessment.valid and assessment.points < bound:
