@@ -13,8 +13,9 @@ players move after `--computer-delay` seconds (the bot's own default is 1.5; 0 i
 
 After `--warmup` seconds, for `--seconds`: `stored cmd/s` counts the commands the database
 holds (read from the file); `bot cpu` is the bot process's CPU time over wall time (all its
-threads, but not the thinkers), and with `--picture-workers` (`RUMMY_PICTURE_WORKERS=1`)
-`pictures cpu` its picture workers' (`bot.discord.pictures`), each also per stored command;
+threads, but not the thinkers), and with picture workers (`--picture-workers 1`, the bot's
+default on more than one core, as `RUMMY_PICTURE_WORKERS`) `pictures cpu` its picture workers'
+(`bot.discord.pictures`), each also per stored command;
 `ack` is the time from a press sent to the bot's first answer; `turn shown` is from the
 person's discard acknowledged to their DM offering the next pick (three computer turns between,
 and every edit that carries them), and `discard shown` from their pick acknowledged to the DM
@@ -32,7 +33,7 @@ the bot's event loop may run before its computer players wait for people's press
 
     python benchmarks/bot.py [--tables 100] [--seconds 20] [--warmup 8] [--computer-delay 0]
                              [--think 0] [--level easy|computer] [--format pool-101]
-                             [--discord-limits] [--budget 40 (0: none)] [--picture-workers]
+                             [--discord-limits] [--budget 40 (0: none)] [--picture-workers 0|1]
                              [--yield-when-late 0.005 (0: never)]
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
@@ -421,6 +422,7 @@ def main() -> None:
         serve(api_base, gateway, db, float(delay), float(budget), float(late), stats, pictures == "1")
         return
     from bot.service import ServiceSettings
+    from bot.settings import Settings
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -434,7 +436,8 @@ def main() -> None:
     parser.add_argument("--format", default="pool-101")
     parser.add_argument("--discord-limits", action="store_true")
     parser.add_argument("--budget", type=float, default=40.0)
-    parser.add_argument("--picture-workers", action="store_true")
+    workers = int(Settings.load(None, {}).picture_workers)  # the bot's default on this machine
+    parser.add_argument("--picture-workers", type=int, choices=(0, 1), default=workers)
     late = ServiceSettings.yield_when_late_seconds or 0.0
     parser.add_argument("--yield-when-late", type=float, default=late)
     asyncio.run(run(parser.parse_args()))

@@ -9,6 +9,7 @@ import os
 import signal
 
 from bot.service.thinkers import WorkerPool
+from bot.settings import usable_cores
 
 # Python's default (700, 10, 10) runs a full collection every few hundred commands once tables
 # are playing, and a full collection walks every live object (every table's match, cards and
@@ -38,8 +39,7 @@ def thinker_count() -> int:
     run at a lower priority (`THINKER_NICENESS`), so the loop takes a core whenever it needs
     one and the thinking has the rest; with a core left out, strong players' thinking was the
     service's limit while that core sat mostly idle."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, cores)
+    return usable_cores()
 
 
 def start_thinkers(workers: int | None = None) -> WorkerPool:

@@ -41,7 +41,8 @@ class Settings:
     shards: Shards | None = None  # the shards this process runs, when the bot is sharded
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
     mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
-    picture_workers: bool = False  # pictures drawn in worker processes, not on threads
+    # pictures drawn in worker processes, not on threads (by default where there are cores for them)
+    picture_workers: bool = False
 
     @property
     def database(self) -> str | Path:
@@ -106,11 +107,12 @@ class Settings:
                 "RUMMY_MENTION_WATCHING_AFTER must be a share of the turn's clock from 0 to 1, "
                 f"not {watching!r}."
             )
-        pictures = (values.get("RUMMY_PICTURE_WORKERS") or "").strip() or "0"
+        pictures = (values.get("RUMMY_PICTURE_WORKERS") or "").strip() or ("1" if usable_cores() > 1 else "0")
         if pictures not in ("0", "1"):
             raise SettingsError(
-                "RUMMY_PICTURE_WORKERS must be 0 (pictures drawn on threads) or 1 (in two worker "
-                f"processes), not {pictures!r}."
+                "RUMMY_PICTURE_WORKERS must be 0 (pictures drawn on threads), 1 (in two worker "
+                "processes) or empty (workers where the bot may run on more than one core), "
+                f"not {pictures!r}."
             )
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
@@ -127,6 +129,12 @@ class Settings:
             mention_watching_after=mention_watching_after,
             picture_workers=pictures == "1",
         )
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (at least one)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores)
 
 
 def _shards(values: Mapping[str, str], url: str | None) -> Shards | None:

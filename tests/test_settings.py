@@ -1,6 +1,6 @@
 import pytest
 
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, usable_cores
 
 
 def test_environment_wins_over_the_env_file(tmp_path):
@@ -67,7 +67,7 @@ def test_a_player_watching_their_dm_is_mentioned_after_half_the_clock_unless_set
 
 
 def test_pictures_are_drawn_on_threads_unless_worker_processes_are_asked_for():
-    assert Settings.load(None, {}).picture_workers is False
+    assert Settings.load(None, {}).picture_workers is (usable_cores() > 1)  # where there are cores for them
     assert Settings.load(None, {"RUMMY_PICTURE_WORKERS": " 1 "}).picture_workers is True
     assert Settings.load(None, {"RUMMY_PICTURE_WORKERS": "0"}).picture_workers is False
     for bad in ("yes", "2", "true"):
