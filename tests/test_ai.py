@@ -6,7 +6,7 @@ import pytest
 from deal_helpers import stacked_deal
 
 from bot.engine import IllegalActionError, Rules, parse_cards
-from bot.engine.ai import ComputerPlayer, Level, taken_from_open, unseen_cards
+from bot.engine.ai import ComputerPlayer, Level, _Distance, taken_from_open, unseen_cards
 from bot.engine.cards import build_shoe, parse_card
 from bot.engine.commands import Declare, Discard, Drop, Pick
 from bot.engine.deal import Deal, Phase, Source
@@ -256,3 +256,20 @@ def test_the_greedy_baseline_never_throws_carelessly():
             most = max(most, len(answers))
             deal.apply(min(answers, key=str))
         assert (most == 1) is steady, most
+
+
+def test_the_strong_level_measures_how_far_a_hand_is_from_a_show_by_the_cards_it_misses():
+    # 8s are wild. The same two lives and set of 9s, then: a run and a loose card, two cards of a
+    # run and two loose ones, four loose cards; the nearer a show, the smaller, whatever the points.
+    lives = "AH 2H 3H 5S 6S 7S 9C 9D 9S"
+    universe = parse_cards(f"{lives} JC QC KC 4D 10H 6C JK")
+    unseen = Counter(build_shoe(2, 2))
+    unseen.subtract(universe)
+    distance = _Distance(+unseen, 8, Rules(), universe)
+    one_away = distance(parse_cards(f"{lives} JC QC KC 4D"))
+    two_away = distance(parse_cards(f"{lives} QC KC 4D 10H"))
+    loose = distance(parse_cards(f"{lives} QC 6C 4D 10H"))
+    assert one_away < two_away < loose
+    assert distance(parse_cards(f"{lives} JK QC KC 4D")) < two_away  # a joker makes the run
+    # Without a pure run a hand is far from a show, however many sets and jokers it holds.
+    assert distance(parse_cards("AH 3H 5S 7S 9C 9D 9S QC KC 4D 10H 6C JK")) > two_away
