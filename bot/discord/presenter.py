@@ -1041,7 +1041,11 @@ class Presenter:
 
     async def _post_result(self, table: Table) -> None:
         """The deal's result picture, with the shuffle reveal anyone can check against the
-        commitment published when the deal started; at the end of a match, the standings too."""
+        commitment published when the deal started; at the end of a match, the standings too.
+        Drawn now, while this deal is the last one finished, and sent beside the publish
+        (`_send_result`): its requests may wait long for the budget under load (some 40 s at
+        1,000 busy tables), and the table's `showing` lock, which a person's own press waits
+        for, must not wait with them."""
         match = table.match
         if match is None or not match.finished_deals:
             return
@@ -1076,12 +1080,23 @@ class Presenter:
             scene = standings_scene(match, names, _)
             standings = await self.bot.pictures.draw(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
+        self.bot.in_background(self._send_result(table, self.shown(table.id), message_chunks(reveal), files))
+
+    async def _send_result(
+        self, table: Table, shown: Shown, chunks: list[str], files: list[discord.File]
+    ) -> None:
+        """Posts a result drawn by `_post_result`, after the table's results before it."""
+        async with shown.resulting:
+            await self._guard(table, self._send_chunks(table, shown, chunks, files))
+
+    async def _send_chunks(
+        self, table: Table, shown: Shown, chunks: list[str], files: list[discord.File]
+    ) -> None:
         channel = self.bot.get_partial_messageable(table.record.channel_id)
-        chunks = message_chunks(reveal)
-        await self._spend_in_channel(self._shown.get(table.id), urgent=True)
+        await self._spend_in_channel(shown, urgent=True)
         await channel.send(content=chunks[0], files=files)
         for chunk in chunks[1:]:
-            await self._spend_in_channel(self._shown.get(table.id), urgent=True)
+            await self._spend_in_channel(shown, urgent=True)
             await channel.send(content=chunk)
 
     async def say(self, table: Table, text: str, *, spent: bool = False) -> discord.Message | None:

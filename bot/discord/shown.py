@@ -92,6 +92,9 @@ class Shown:
     # since a new mention may wait long for the request budget, and a person's press (which
     # waits for `showing`) must not wait behind it.
     mentioning: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Held while a deal's result is posted, so that results reach the channel in the order of
+    # their deals though each is sent beside the publish that drew it (`Presenter._send_result`).
+    resulting: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
     dirty: bool = False  # the table message is out of date
     dirty_since: float = 0.0  # since when (the event loop's clock)
