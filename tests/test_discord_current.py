@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from test_discord_frontend import button, make_bot, settle, start_table
+from test_discord_frontend import button, hand_message, make_bot, open_table, settle, start_table
 from test_discord_stale import AT_ONCE
 
 from bot.service import ManualClock
@@ -136,6 +136,37 @@ async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dm
     assert busy in await move()
     bot.presenter._lags.extend([0.5] * 50)  # caught up
     assert "behind the table" not in await move()
+
+
+async def test_a_result_waiting_for_discord_holds_up_no_players_next_move(
+    discord_double, bot_runner, tmp_path
+):
+    # A result's post may wait long for the request budget or a rate limit (some 40 s at 1,000
+    # busy tables): the next deal's moves, and each press's own DM, must not wait behind it.
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice, bob, fmt="pool-101")
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table_in(double.channel_id)
+    double.rate_limit("POST", rf"/channels/{double.channel_id}/messages", retry_after=3.0, times=3)
+    await double.slash_command((alice, bob)[table.match.deal.turn], "rummy drop")
+    await double.wait_for(lambda: table.match.deal is None)
+    clock.advance(60)
+    await asyncio.wait_for(bot.service.fire_due(), 2)  # the next deal is dealt and shown
+    mover = (alice, bob)[table.match.deal.turn]
+    await double.wait_for(lambda: "Your turn" in hand_message(double, mover).content, timeout=2)
+    hand = hand_message(double, mover)
+    await double.press_button(mover, hand, button(hand, "closed"))
+    await double.wait_for(lambda: "Discard a card" in hand_message(double, mover).content, timeout=2)
+    assert not results(double)  # the result still waits out its rate limit
+    await settle(bot)
+    assert len(results(double)) == 1
+
+
+def results(double) -> list:
+    return [m for m in double.messages_to(double.channel_id) if "Deal 1 result" in m.content]
 
 
 def turn_mentions(double) -> list:
