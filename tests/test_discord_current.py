@@ -23,23 +23,33 @@ def dm_edits(double, message) -> list:
     return double.requests_matching("PATCH", rf"/channels/\d+/messages/{message.id}")
 
 
+async def three_at_a_table(double, bot_runner, tmp_path):
+    """alice, bob and carol playing a points match; returns the bot, them and the table."""
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    return bot, users, await start_table(double, bot, *users)
+
+
+async def play_turn(double, bot, mover) -> None:
+    """`mover` picks from the closed deck and throws their first card, by slash commands."""
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+
+
 async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_others_moves(
     discord_double, bot_runner, tmp_path
 ):
     # An edit of every player's DM on every move would spend the bot's ~50 requests a second
     # several times over: a waiting DM says only what stays true until its player's turn.
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    users = [double.user(name) for name in ("alice", "bob", "carol")]
-    table = await start_table(double, bot, *users)
+    bot, users, table = await three_at_a_table(double, bot_runner, tmp_path)
     deal = table.match.deal
     for _ in range(len(users) + 1):  # a round and one more move: each waits while two others move
         mover = users[deal.turn]
         dms = {user: double.dms_to(user)[0] for user in users}  # slash commands answer privately too
         edits = {user: len(dm_edits(double, dms[user])) for user in users}
-        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
-        await double.slash_command(mover, "rummy discard", options={"card": "1"})
-        await settle(bot)
+        await play_turn(double, bot, mover)
         to_act = users[deal.turn]
         assert all(len(double.dms_to(user)) == 1 for user in users)  # edited in place, never sent again
         mover_edits = dm_edits(double, dms[mover])[edits[mover] :]
@@ -62,16 +72,12 @@ async def test_at_their_turn_a_players_dm_lists_the_others_moves_since_theirs_an
     # 1,000 busy tables about one each 25 s within Discord's global limit): a player's own DM,
     # edited at their turn anyway, says what the others did since their last turn.
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    users = [double.user(name) for name in ("alice", "bob", "carol")]
-    table = await start_table(double, bot, *users)
+    bot, users, table = await three_at_a_table(double, bot_runner, tmp_path)
     deal = table.match.deal
     done: list[tuple[object, str]] = []  # (mover, the card they threw), in order
     for _ in range(2 * len(users)):
         mover = users[deal.turn]
-        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
-        await double.slash_command(mover, "rummy discard", options={"card": "1"})
-        await settle(bot)
+        await play_turn(double, bot, mover)
         done.append((mover, deal.open_card.pretty))
         to_act = users[deal.turn]
         dm = double.message(double.dms_to(to_act)[0].id).content
@@ -99,9 +105,7 @@ async def test_a_player_who_leaves_during_anothers_turn_is_listed_in_that_player
     deal = table.match.deal
     for _ in range(len(users)):  # a round: everyone has had a turn
         mover = users[deal.turn]
-        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
-        await double.slash_command(mover, "rummy discard", options={"card": "1"})
-        await settle(bot)
+        await play_turn(double, bot, mover)
     to_act = users[deal.turn]
     leaver = users[(deal.turn + 2) % len(users)]  # not the one to act, nor the one who just moved
     await double.slash_command(leaver, "rummy leave")
@@ -126,9 +130,7 @@ async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dm
 
     async def move():
         mover = users[table.match.deal.turn]
-        await double.slash_command(mover, "rummy pick", options={"source": "closed"})
-        await double.slash_command(mover, "rummy discard", options={"card": "1"})
-        await settle(bot)
+        await play_turn(double, bot, mover)
         return double.message(shown.message.id).content
 
     assert "behind the table" not in await move()
