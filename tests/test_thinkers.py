@@ -11,7 +11,7 @@ import time
 import pytest
 
 from bot.runtime import THINKER_NICENESS, start_thinkers, thinker_count
-from bot.service.thinkers import ThinkersBroken
+from bot.service.thinkers import ThinkersBroken, bytes_waiting
 
 
 @pytest.fixture
@@ -51,6 +51,14 @@ async def test_a_worker_is_handed_the_next_requests_while_it_thinks_so_a_busy_lo
     busy_until = time.monotonic()
     answered = await asyncio.gather(*asked)
     assert answered == sorted(answered) and answered[-1] < busy_until  # all thought out meanwhile
+
+
+def test_the_bytes_waiting_on_a_pipe_are_counted_as_this_machine_writes_numbers():
+    ours, theirs = multiprocessing.Pipe()
+    theirs.send_bytes(b"x" * 300)  # 4 bytes of size, then 300
+    assert bytes_waiting(ours.fileno()) == 304  # read in the wrong byte order: 805,371,904
+    ours.close()
+    theirs.close()
 
 
 def large(size: int) -> bytes:

@@ -51,6 +51,7 @@ PIPELINED_BYTES = 32 * 1024
 # in 8 bytes after a -1 (see `_Worker.take_replies`).
 _SIZE = struct.Struct("!i")
 _LARGE_SIZE = struct.Struct("!Q")
+_THERE = struct.Struct("i")  # what FIONREAD answers: the bytes waiting, a native int
 
 Args = TypeVarTuple("Args")
 R = TypeVar("R")
@@ -231,8 +232,7 @@ class WorkerPool:
         the rest, which on a busy machine took longer than the reply's own work."""
         fd = worker.conn.fileno()
         try:
-            there = _SIZE.unpack(fcntl.ioctl(fd, termios.FIONREAD, bytes(_SIZE.size)))[0]
-            came = os.read(fd, max(there, 1))  # readable with nothing there: the end closed
+            came = os.read(fd, max(bytes_waiting(fd), 1))  # readable with nothing there: the end closed
         except OSError:
             came = b""
         if not came:
@@ -283,6 +283,11 @@ class WorkerPool:
             if not waiting.done():
                 waiting.set_exception(ThinkersBroken(reason))
         self._waiting.clear()
+
+
+def bytes_waiting(fd: int) -> int:
+    """How many bytes can be read from the pipe or socket `fd` without waiting."""
+    return int(_THERE.unpack(fcntl.ioctl(fd, termios.FIONREAD, bytes(_THERE.size)))[0])
 
 
 def _serve(conn: Connection, initializer: Callable[[], None]) -> None:
