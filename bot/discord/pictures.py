@@ -1,6 +1,7 @@
 """Where the game's pictures are drawn (hands, table, results, standings): in worker processes
-beside the bot when it has them (`RummyBot(picture_workers=True)`, `RUMMY_PICTURE_WORKERS=1`),
-else on threads.
+beside the bot when it has them (`RummyBot(picture_workers=True)`; `python -m bot` starts them
+where it may run on more than one core, `RUMMY_PICTURE_WORKERS` 0 or 1 chooses), else on
+threads.
 
 Drawing is most of a move's CPU in the bot: a hand takes some 2 ms, a table 3 ms, a result 8 ms,
 and pressing a button in a hand DM draws one. On threads, all of it is spent in the process that

@@ -36,7 +36,7 @@ LOG_LINES = 6  # the latest moves the table message lists
 # the largest table, so each player's last discard is still among them at their next turn.
 DEAL_MOVES = 64
 # What a player's DM lists of the others' moves since their own last turn.
-OTHERS_MOVES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Reshuffled, DeckExhausted)
+_OTHERS_MOVES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Reshuffled, DeckExhausted)
 
 Posted = discord.PartialMessage | discord.Message
 
@@ -123,8 +123,8 @@ class Shown:
         since: list[Event] = []
         for event in reversed(self.deal_moves):
             if isinstance(event, DealStarted) or (isinstance(event, Discarded) and event.seat == seat):
-                return [move for move in reversed(since) if isinstance(move, OTHERS_MOVES)]
-            if event.seat != seat:
+                return since[::-1]
+            if isinstance(event, _OTHERS_MOVES) and event.seat != seat:
                 since.append(event)
         return []
 
