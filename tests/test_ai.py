@@ -6,8 +6,17 @@ import pytest
 from deal_helpers import stacked_deal
 
 from bot.engine import IllegalActionError, Rules, parse_cards
-from bot.engine.ai import ComputerPlayer, Level, _Distance, taken_from_open, unseen_cards
-from bot.engine.cards import build_shoe, parse_card
+from bot.engine.ai import (
+    ComputerPlayer,
+    Level,
+    _Counting,
+    _discardable,
+    _Distance,
+    _without,
+    taken_from_open,
+    unseen_cards,
+)
+from bot.engine.cards import build_shoe, card_points, parse_card
 from bot.engine.commands import Declare, Discard, Drop, Pick
 from bot.engine.deal import Deal, Phase, Source
 from bot.engine.events import EventKind
@@ -273,3 +282,33 @@ def test_the_strong_level_measures_how_far_a_hand_is_from_a_show_by_the_cards_it
     assert distance(parse_cards(f"{lives} JK QC KC 4D")) < two_away  # a joker makes the run
     # Without a pure run a hand is far from a show, however many sets and jokers it holds.
     assert distance(parse_cards("AH 3H 5S 7S 9C 9D 9S QC KC 4D 10H 6C JK")) > two_away
+
+
+@pytest.mark.parametrize("name", Rules.PRESET_NAMES)
+def test_the_strong_discard_weighs_only_throws_that_could_win_and_chooses_as_if_it_weighed_all(name):
+    # Every discard of seeded deals under each preset: no throw's hand is nearer a show than the
+    # floor the pruning trusts, and the throw chosen is the one scoring every throw in full finds.
+    checked = 0
+    for seed in range(6):
+        deal, _ = Deal.start(2 + seed % 3, Rules.preset(name), random.Random(500 + seed))
+        players = [ComputerPlayer(Level.STRONG, random.Random(seat)) for seat in range(deal.players)]
+        while deal.phase is not Phase.OVER:
+            view = deal.view(deal.turn)
+            if view.phase is Phase.DISCARD:
+                counting = _Counting(view)
+                hand = list(view.hand)
+                allowed = _discardable(view)
+                scored = {
+                    card: counting.score(_without(hand, card)) + counting.feeding(card) for card in allowed
+                }
+                floor = counting.distance.floor()
+                assert all(floor <= counting.distance(_without(hand, card)) for card in allowed)
+                ace = view.rules.ace_points
+                chosen = min(
+                    allowed,
+                    key=lambda card: (scored[card], -card_points(card, view.wild_rank, ace), card.sort_key),
+                )
+                assert counting.best_discard(hand, allowed) == (scored[chosen], chosen)
+                checked += 1
+            deal.apply(players[deal.turn].decide(view))
+    assert checked > 60

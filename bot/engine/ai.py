@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, is_wild
@@ -84,6 +84,8 @@ DRAW_HORIZON = 8
 FREE_OUTS = 4  # the live cards that would lengthen some meld: what a slot left over may take
 SCRATCH_OUTS = 2  # ... and each card of a meld the hand has not begun
 UNREACHABLE = 50.0  # the distance of a hand that cannot hold the lives in 13 cards
+SHOWN = -100.0  # the score of a valid show: better than any hand still playing
+BOUND_SLACK = 1e-9  # a bound's sums may round differently from the score's
 
 
 class Level(StrEnum):
@@ -220,7 +222,13 @@ def _easy_wants(view: SeatView, open_card: Card) -> bool:
 def _shoe(view: SeatView) -> Counter[Card]:
     players = sum(status is not SeatStatus.SITTING_OUT for status in view.statuses)
     rules = view.rules
-    return Counter(build_shoe(rules.decks_for(players), rules.printed_jokers_for(players)))
+    return Counter(_shoe_counts(rules.decks_for(players), rules.printed_jokers_for(players)))
+
+
+@lru_cache(maxsize=16)
+def _shoe_counts(decks: int, printed_jokers: int) -> Counter[Card]:
+    """The shoe counted once per size (callers copy it)."""
+    return Counter(build_shoe(decks, printed_jokers))
 
 
 def taken_from_open(view: SeatView) -> list[tuple[int, Card]]:
@@ -277,18 +285,20 @@ def _positions(card: Card) -> tuple[int, ...]:
     return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
 
 
+@cache  # a card per position and suit: made once, not on every look
 def _card_at(position: int, suit: Any) -> Card:
     return Card(ACE if position == HIGH_ACE else position, suit)
 
 
-def _draws(card: Card, partner: Card) -> list[Card]:
+@lru_cache(maxsize=4096)  # asked for every pair of loose cards in every hand scored
+def _draws(card: Card, partner: Card) -> tuple[Card, ...]:
     """The cards that would turn `card` and `partner` into a three-card meld (jokers aside)."""
     if card.rank == partner.rank:
         if card.suit == partner.suit:
-            return []
-        return [Card(card.rank, suit) for suit in SUITS if suit not in (card.suit, partner.suit)]
+            return ()
+        return tuple(_card_at(card.rank, suit) for suit in SUITS if suit not in (card.suit, partner.suit))
     if card.suit != partner.suit:
-        return []
+        return ()
     needed: list[Card] = []
     for a in _positions(card):
         for b in _positions(partner):
@@ -297,7 +307,7 @@ def _draws(card: Card, partner: Card) -> list[Card]:
                 needed += [_card_at(p, card.suit) for p in (low - 1, high + 1) if ACE <= p <= HIGH_ACE]
             elif high - low == 2:
                 needed.append(_card_at(low + 1, card.suit))
-    return needed
+    return tuple(needed)
 
 
 class _Counting:
@@ -319,9 +329,15 @@ class _Counting:
     def score(self, cards: Sequence[Card]) -> float:
         """How far 13 cards are from a show, in points, plus what they would be charged if
         another player showed now, weighed by how late it is (lower is better)."""
+        known = self._known(cards)
+        return SHOWN if known is None else self._with_distance(cards, known)
+
+    def _known(self, cards: Sequence[Card]) -> tuple[float, int] | None:
+        """The score of 13 cards before their distance from a show, as (the deadwood and
+        missing lives, the points charged now); None for a valid show."""
         best = _solve(cards, self.wild, self.rules)
         if best.valid:
-            return -100.0
+            return None
         kinds = [meld.kind for meld in best.groups]
         pure = kinds.count(GroupKind.PURE_SEQUENCE)
         sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
@@ -344,7 +360,11 @@ class _Counting:
             total += NO_PURE_SEQUENCE - (PURE_DRAW_RELIEF if pure_draw else 0.0)
         if sequences < 2:
             total += NO_SECOND_SEQUENCE
-        return total + DISTANCE_WEIGHT * self.distance(cards) + self.at_risk * best.points
+        return total, best.points
+
+    def _with_distance(self, cards: Sequence[Card], known: tuple[float, int]) -> float:
+        total, points = known
+        return total + DISTANCE_WEIGHT * self.distance(cards) + self.at_risk * points
 
     def feeding(self, card: Card) -> float:
         """The cost of throwing `card` to a next player who has been taking its neighbours."""
@@ -354,23 +374,50 @@ class _Counting:
         return 0.0
 
     def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]) -> tuple[float, Card]:
-        """The throw that leaves the best 13 cards, its score included (ties: the costlier card)."""
-        score, _, _, card = min(
-            (
-                self.score(_without(hand, card)) + self.feeding(card),
+        """The throw that leaves the best 13 cards, its score included (ties: the costlier card).
+
+        A throw's distance from a show is the dear part of its score, so it is found only for
+        the throws that could still win: tried in order of their score with the least distance
+        any throw can leave (`_Distance.floor`), the rest are left once that alone loses."""
+        throws: list[tuple[float, Card, list[Card], tuple[float, int] | None]] = []
+        for card in allowed:
+            cards = _without(hand, card)
+            known = self._known(cards)
+            feeding = self.feeding(card)
+            least = SHOWN + feeding if known is None else known[0] + self.at_risk * known[1] + feeding
+            throws.append((least, card, cards, known))
+        throws.sort(key=lambda throw: throw[0])
+        best: tuple[float, int, tuple[int, int], Card] | None = None
+        floor: float | None = None
+        for least, card, cards, known in throws:
+            if best is not None:
+                if least > best[0] + BOUND_SLACK:
+                    break  # every throw left scores more than the best before its distance
+                if known is not None:  # (a show has no distance; shows sort first)
+                    if floor is None:
+                        floor = DISTANCE_WEIGHT * self.distance.floor()
+                    if least + floor > best[0] + BOUND_SLACK:
+                        break  # ... or with the least distance any of them can leave
+            score = SHOWN if known is None else self._with_distance(cards, known)
+            candidate = (
+                score + self.feeding(card),
                 -card_points(card, self.wild, self.rules.ace_points),
                 card.sort_key,
                 card,
             )
-            for card in allowed
-        )
-        return score, card
+            if best is None or candidate < best:
+                best = candidate
+        assert best is not None, "a discard needs a card to throw"
+        return best[0], best[3]
 
 
-# A block is a meld the hand has begun: for each other card it needs, the hand's copies of that
-# card (a bit mask) and that card's live copies; and whether it is a run.
-_Needs = tuple[tuple[int, int], ...]
-_Block = tuple[_Needs, bool]
+# A block is a meld the hand has begun, compiled for the search. A run: for each other card it
+# needs, the hand's copies of that card (a bit mask), what a draw of it costs, and what a draw of
+# it or a joker costs. A set: for each other suit, the hand's copies and that card's live copies.
+_RunNeeds = tuple[tuple[int, float, float], ...]
+_SetNeeds = tuple[tuple[int, int], ...]
+_Block = tuple[bool, int, _RunNeeds | _SetNeeds]  # a run?, the hand's cards it may take, its needs
+_COUNT_BITS = 5  # a hand's cards used, or jokers, fit in this many bits of a memo key
 
 
 class _Distance:
@@ -388,7 +435,10 @@ class _Distance:
     over the hand's cards from the lowest, remembered by the cards left and what the plan holds.
 
     The cards are those of one decision (the hand, and the open card when picking), so every
-    hand it scores is a subset and the searches share what they remember."""
+    hand it scores is a subset and the searches share what they remember. The strong player
+    asks a decision's worth of hands (a dozen, each a search of a few hundred states) on every
+    turn, so the search is the computer players' main cost: a run's slot costs are looked up
+    once per decision, and a state is remembered under one number."""
 
     def __init__(
         self, unseen: Counter[Card], wild: int | None, rules: Rules, universe: Sequence[Card]
@@ -397,15 +447,32 @@ class _Distance:
         self.max_set = min(len(SUITS), rules.max_set_size)
         self.live_wilds = sum(count for card, count in unseen.items() if is_wild(card, wild))
         self.live = max(1, sum(unseen.values()))
+        self.costs: dict[int, float] = {}
         naturals = sorted((card for card in universe if not is_wild(card, wild)), key=_suit_first)
         self.copies: dict[Card, list[int]] = {}
         for index, card in enumerate(naturals):
             self.copies.setdefault(card, []).append(1 << index)
         self.blocks = [self._begun(index, card, naturals, unseen) for index, card in enumerate(naturals)]
-        self.costs: dict[int, float] = {}
-        self.memo: dict[tuple[int, int, int, bool, int], float] = {}
+        self.universe = universe
+        self.memo: dict[int, float] = {}
+        self.best = self._search(self.memo, cap_sets=False)
+        self.least: float | None = None
+
+    def floor(self) -> float:
+        """No hand of this decision's cards less one is nearer a show than this.
+
+        The search over all of them, with every set also allowed to stop at three: a hand less
+        one card has the same blocks with that card missing, and a card more never costs a plan
+        anything (it is thrown, or fills a slot, and a set it would make four may stay three)."""
+        if self.least is None:
+            self.least = self._search({}, cap_sets=True)(*self._held(self.universe))
+        return self.least
 
     def __call__(self, cards: Sequence[Card]) -> float:
+        return self.best(*self._held(cards))
+
+    def _held(self, cards: Sequence[Card]) -> tuple[int, int, int, bool, int]:
+        """The search's first state for `cards`: all their natural cards left, nothing planned."""
         held = 0
         jokers = 0
         for card in cards:
@@ -413,7 +480,7 @@ class _Distance:
                 jokers += 1
                 continue
             held |= next(bit for bit in self.copies[card] if not held & bit)
-        return self._best(held, 0, 0, False, jokers)
+        return held, 0, 0, False, jokers
 
     def _begun(self, index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> list[_Block]:
         """The blocks `card` can begin with later cards: each run window of 3 to 5 round it
@@ -423,21 +490,18 @@ class _Distance:
         for other_index in range(index + 1, len(naturals)):
             later[naturals[other_index]] = later.get(naturals[other_index], 0) | 1 << other_index
         blocks: list[_Block] = []
-        windows: set[tuple[int, int]] = set()
-        for position in _positions(card):
-            for length in (3, 4, 5):
-                for start in range(max(ACE, position - length + 1), min(position, HIGH_ACE - length + 1) + 1):
-                    others = [_card_at(p, card.suit) for p in range(start, start + length) if p != position]
-                    ends = [_card_at(p, card.suit) for p in (start, start + length - 1) if p != position]
-                    if (start, length) in windows or not any(other in later for other in others):
-                        continue
-                    if length > 3 and not all(end in later for end in ends):
-                        continue
-                    windows.add((start, length))
-                    blocks.append((tuple((later.get(other, 0), unseen[other]) for other in others), True))
-        kin = [Card(card.rank, suit) for suit in SUITS if suit != card.suit]
+        for others, ends in _run_windows(card):
+            if not any(other in later for other in others) or not all(end in later for end in ends):
+                continue
+            needs = tuple(
+                (later.get(other, 0), self._cost(unseen[other]), self._cost(unseen[other] + self.live_wilds))
+                for other in others
+            )
+            blocks.append((True, _reach(needs), needs))
+        kin = [_card_at(card.rank, suit) for suit in SUITS if suit != card.suit]
         if any(other in later for other in kin):
-            blocks.append((tuple((later.get(other, 0), unseen[other]) for other in kin), False))
+            kin_needs = tuple((later.get(other, 0), unseen[other]) for other in kin)
+            blocks.append((False, _reach(kin_needs), kin_needs))
         return blocks
 
     def _cost(self, outs: int) -> float:
@@ -447,60 +511,110 @@ class _Distance:
             cost = self.costs[outs] = -math.log(chance)
         return cost
 
-    def _best(self, rest: int, used: int, runs: int, pure: bool, jokers: int) -> float:
-        """The cheapest plan for the cards in `rest` when blocks of `used` cards and slots are
-        already planned, `runs` of them runs (counted to 2), `pure` if one is a pure run."""
-        key = (rest, used, runs, pure, jokers)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        if not rest:
-            value = self._finish(used, runs, pure, jokers)
-        else:
+    def _search(
+        self, memo: dict[int, float], *, cap_sets: bool
+    ) -> Callable[[int, int, int, bool, int], float]:
+        """The search, as one function with what it reads bound to it: it runs a few thousand
+        times a decision, so every lookup in it counts.
+
+        `best(rest, used, runs, pure, jokers)` is the cheapest plan for the cards in `rest` when
+        blocks of `used` cards and slots are already planned, `runs` of them runs (counted to
+        2), `pure` if one is a pure run. The lowest card of `rest` is thrown, or begins a block
+        that takes its other cards from `rest` (one copy each; a set up to its largest size)
+        and leaves a slot for each card it misses (a set short of three: one slot, any of its
+        absent suits), drawn or filled by a joker (not in a pure run). With `cap_sets`, a set
+        that takes four cards may also stop at three (`floor`)."""
+        blocks = self.blocks
+        max_set = self.max_set
+        finish = self._finish
+        cost_of = self._cost
+        live_wilds = self.live_wilds
+
+        def best(rest: int, used: int, runs: int, pure: bool, jokers: int) -> float:
+            key = (((rest << _COUNT_BITS | used) << 2 | runs) << 1 | pure) << _COUNT_BITS | jokers
+            value = memo.get(key)
+            if value is not None:
+                return value
+            if not rest:
+                value = memo[key] = finish(used, runs, pure, jokers)
+                return value
             lowest = rest & -rest
             rest ^= lowest
-            value = self._best(rest, used, runs, pure, jokers)  # the card is thrown
-            for needs, is_run in self.blocks[lowest.bit_length() - 1]:
-                left, taken, slots = self._fill(rest, needs, is_run)
-                size = taken + len(slots)
-                if taken < 2 or used + size > CARDS_PER_HAND:
-                    continue
-                after = min(2, runs + is_run)
-                if not slots:
-                    value = min(value, self._best(left, used + size, after, pure or is_run, jokers))
-                    continue
+            value = best(rest, used, runs, pure, jokers)  # the card is thrown
+            for is_run, reach, needs in blocks[lowest.bit_length() - 1]:
+                if not reach & rest:
+                    continue  # a block of one card
+                left = rest
+                taken = 1
                 if is_run:
-                    natural = sum(self._cost(outs) for outs in slots)
+                    natural = 0.0
+                    wild_costs: list[float] = []
+                    for copies, cost, wild_cost in needs:  # type: ignore[misc]
+                        have = copies & left
+                        if have:
+                            left ^= have & -have
+                            taken += 1
+                        else:
+                            natural += cost
+                            wild_costs.append(wild_cost)
+                    size = used + taken + len(wild_costs)
+                    if size > CARDS_PER_HAND:
+                        continue
+                    after = runs + 1 if runs < 2 else 2
+                    if not wild_costs:
+                        found = best(left, size, after, True, jokers)
+                        if found < value:
+                            value = found
+                        continue
                     if natural < value:
-                        value = min(value, natural + self._best(left, used + size, after, True, jokers))
-                wild_costs = sorted((self._cost(outs + self.live_wilds) for outs in slots), reverse=True)
-                for filled in range(min(jokers, len(slots)) + 1):
-                    cost = sum(wild_costs[filled:])
-                    if cost < value:
-                        value = min(value, cost + self._best(left, used + size, after, pure, jokers - filled))
-        self.memo[key] = value
-        return value
+                        found = natural + best(left, size, after, True, jokers)
+                        if found < value:
+                            value = found
+                    wild_costs.sort(reverse=True)
+                    for filled in range(min(jokers, len(wild_costs)) + 1):
+                        cost = sum(wild_costs[filled:])
+                        if cost < value:
+                            found = cost + best(left, size, after, pure, jokers - filled)
+                            if found < value:
+                                value = found
+                    continue
+                pooled = 0
+                at_three = 0
+                for copies, outs in needs:  # type: ignore[misc]
+                    have = copies & left
+                    if have and taken < max_set:
+                        left ^= have & -have
+                        taken += 1
+                        if taken == 3:
+                            at_three = left
+                    else:
+                        pooled += outs
+                if taken >= 3:
+                    if used + taken <= CARDS_PER_HAND:
+                        found = best(left, used + taken, runs, pure, jokers)
+                        if found < value:
+                            value = found
+                    if cap_sets and taken > 3 and used + 3 <= CARDS_PER_HAND:
+                        found = best(at_three, used + 3, runs, pure, jokers)
+                        if found < value:
+                            value = found
+                    continue
+                size = used + taken + 1
+                if size > CARDS_PER_HAND:
+                    continue
+                cost = cost_of(pooled + live_wilds)
+                if cost < value:
+                    found = cost + best(left, size, runs, pure, jokers)
+                    if found < value:
+                        value = found
+                if jokers and value > 0.0:
+                    found = best(left, size, runs, pure, jokers - 1)
+                    if found < value:
+                        value = found
+            memo[key] = value
+            return value
 
-    def _fill(self, rest: int, needs: _Needs, is_run: bool) -> tuple[int, int, list[int]]:
-        """A block's cards taken from `rest` (one copy each, a set up to its largest size): the
-        cards left, how many the block holds, and the live copies of each card it misses (a set
-        misses any of its absent suits)."""
-        left = rest
-        taken = 1
-        slots: list[int] = []
-        pooled = 0
-        for copies, outs in needs:
-            have = copies & left
-            if have and (is_run or taken < self.max_set):
-                left ^= have & -have
-                taken += 1
-            elif is_run:
-                slots.append(outs)
-            else:
-                pooled += outs
-        if not is_run and taken < 3:
-            slots.append(pooled)
-        return left, taken, slots
+        return best
 
     def _finish(self, used: int, runs: int, pure: bool, jokers: int) -> float:
         """What the slots left over cost, with a pure run and a second run begun from nothing
@@ -519,6 +633,29 @@ class _Distance:
         wild_slots += [self._cost(FREE_OUTS + self.live_wilds)] * (CARDS_PER_HAND - used)
         wild_slots.sort(reverse=True)
         return cost + sum(wild_slots[jokers:])
+
+
+@cache  # a few windows per card, the same in every decision
+def _run_windows(card: Card) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...]:
+    """The runs of 3 to 5 in `card`'s suit round it: the other cards of each, and the ends a
+    run longer than 3 must hold (none for a run of 3)."""
+    assert card.suit is not None
+    windows: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    for position in _positions(card):
+        for length in (3, 4, 5):
+            for start in range(max(ACE, position - length + 1), min(position, HIGH_ACE - length + 1) + 1):
+                others = tuple(_card_at(p, card.suit) for p in range(start, start + length) if p != position)
+                ends = tuple(_card_at(p, card.suit) for p in (start, start + length - 1) if p != position)
+                windows.append((others, ends if length > 3 else ()))
+    return tuple(windows)
+
+
+def _reach(needs: _RunNeeds | _SetNeeds) -> int:
+    """The hand's cards a block may take: all the copies of what it needs."""
+    reach = 0
+    for need in needs:
+        reach |= need[0]
+    return reach
 
 
 def _suit_first(card: Card) -> tuple[int, int]:
