@@ -325,6 +325,7 @@ class _Counting:
         self.at_risk = min(1.0, view.turn_number / POINTS_AT_RISK_TURN)
         universe = [*view.hand, *([view.open_card] if view.phase is Phase.PICK and view.open_card else [])]
         self.distance = _Distance(self.unseen, self.wild, self.rules, universe)
+        self.floor: float | None = None  # DISTANCE_WEIGHT times `distance.floor()`, once asked
 
     def score(self, cards: Sequence[Card]) -> float:
         """How far 13 cards are from a show, in points, plus what they would be charged if
@@ -344,13 +345,16 @@ class _Counting:
         loose = [card for card in best.ungrouped if not is_wild(card, self.wild)]
         total = 0.0
         pure_draw = False
+        wanted: list[set[Card]] = [set() for _ in loose]  # the draws that would meld each card
         for index, card in enumerate(loose):
-            needed: set[Card] = set()
-            for other_index, other in enumerate(loose):
-                if other_index != index:
-                    draws = _draws(card, other)
-                    needed.update(draws)
-                    pure_draw = pure_draw or (bool(draws) and other.suit == card.suit)
+            for other_index in range(index + 1, len(loose)):
+                other = loose[other_index]
+                draws = _draws(card, other)  # the same draws for the pair either way round
+                if draws:
+                    wanted[index].update(draws)
+                    wanted[other_index].update(draws)
+                    pure_draw = pure_draw or other.suit == card.suit
+        for card, needed in zip(loose, wanted, strict=True):
             outs: float = sum(self.unseen[c] for c in needed)
             if needed:
                 outs += WILD_OUTS_WEIGHT * self.live_wilds
@@ -377,30 +381,14 @@ class _Counting:
         """The throw that leaves the best 13 cards, its score included (ties: the costlier card).
 
         A throw's distance from a show is the dear part of its score, so it is found only for
-        the throws that could still win: tried in order of their score with the least distance
-        any throw can leave (`_Distance.floor`), the rest are left once that alone loses."""
-        throws: list[tuple[float, Card, list[Card], tuple[float, int] | None]] = []
-        for card in allowed:
-            cards = _without(hand, card)
-            known = self._known(cards)
-            feeding = self.feeding(card)
-            least = SHOWN + feeding if known is None else known[0] + self.at_risk * known[1] + feeding
-            throws.append((least, card, cards, known))
-        throws.sort(key=lambda throw: throw[0])
+        the throws that could still win (`_throws`)."""
         best: tuple[float, int, tuple[int, int], Card] | None = None
-        floor: float | None = None
-        for least, card, cards, known in throws:
-            if best is not None:
-                if least > best[0] + BOUND_SLACK:
-                    break  # every throw left scores more than the best before its distance
-                if known is not None:  # (a show has no distance; shows sort first)
-                    if floor is None:
-                        floor = DISTANCE_WEIGHT * self.distance.floor()
-                    if least + floor > best[0] + BOUND_SLACK:
-                        break  # ... or with the least distance any of them can leave
-            score = SHOWN if known is None else self._with_distance(cards, known)
+        for throw in self._throws(hand, allowed):
+            if best is not None and self._least(throw) >= best[0] + BOUND_SLACK:
+                break
+            card = throw[1]
             candidate = (
-                score + self.feeding(card),
+                self._scored(throw),
                 -card_points(card, self.wild, self.rules.ace_points),
                 card.sort_key,
                 card,
@@ -409,6 +397,53 @@ class _Counting:
                 best = candidate
         assert best is not None, "a discard needs a card to throw"
         return best[0], best[3]
+
+    def scores_below(self, hand: Sequence[Card], allowed: Sequence[Card], threshold: float) -> bool:
+        """Whether some throw leaves 13 cards scoring below `threshold`: `best_discard`'s
+        question when only the answer's side of a line matters, which rules out more throws."""
+        for throw in self._throws(hand, allowed):
+            if self._least(throw) >= threshold + BOUND_SLACK:
+                return False
+            if self._scored(throw) < threshold:
+                return True
+        return False
+
+    def _throws(self, hand: Sequence[Card], allowed: Sequence[Card]) -> list[_Throw]:
+        """Each throw with what it scores before the distance from a show, which costs little,
+        in that order: once a throw's least score (`_least`) is too much, so is every later one's."""
+        throws: list[_Throw] = []
+        for card in allowed:
+            cards = _without(hand, card)
+            known = self._known(cards)
+            feeding = self.feeding(card)
+            before = SHOWN + feeding if known is None else known[0] + self.at_risk * known[1] + feeding
+            throws.append((before, card, cards, known))
+        throws.sort(key=lambda throw: throw[0])
+        return throws
+
+    def _least(self, throw: _Throw) -> float:
+        """The least a throw can score: with the least distance any throw of these cards can
+        leave (`_Distance.floor`, searched once, when a throw is first ruled on)."""
+        before, _, _, known = throw
+        if known is None:
+            return before  # a show has no distance
+        if self.floor is None:
+            self.floor = DISTANCE_WEIGHT * self.distance.floor()
+        return before + self.floor
+
+    def _scored(self, throw: _Throw) -> float:
+        """A throw's score, feeding included."""
+        _, card, cards, known = throw
+        return (
+            SHOWN + self.feeding(card)
+            if known is None
+            else self._with_distance(cards, known) + self.feeding(card)
+        )
+
+
+# A throw as `_Counting` weighs it: its score before the distance, the card, the 13 cards left,
+# and their deadwood and missing lives with their points (None for a show).
+_Throw = tuple[float, Card, list[Card], tuple[float, int] | None]
 
 
 # A block is a meld the hand has begun, compiled for the search. A run: for each other card it
@@ -681,8 +716,7 @@ def _strong_wants(view: SeatView, open_card: Card) -> bool:
         return False
     if _solve(with_open, view.wild_rank, view.rules).valid:
         return True
-    best, _ = counting.best_discard(with_open, allowed)
-    return best < counting.score(hand) - OPEN_PICK_MARGIN
+    return counting.scores_below(with_open, allowed, counting.score(hand) - OPEN_PICK_MARGIN)
 
 
 def _plain(cards: Iterable[Card], wild_rank: int | None) -> list[Card]:
