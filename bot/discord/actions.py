@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import channel_of, confirm_view, drop_view, finish_id
+from bot.discord.components import NO_LONGER_VALID, channel_of, confirm_view, drop_view, finish_id
 from bot.discord.hands import HandMessage
 from bot.discord.rules_editor import show_editor
 from bot.engine import judge_groups
@@ -248,6 +248,19 @@ class Actions:
                 note = _("The match starts: your hand is on its way.")
             await self.presenter.publish(events)
             await interaction.followup.send(note, ephemeral=True)
+
+        await self.guarded(interaction, table_id, work)
+
+    async def table_now(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """ "Show the table now" on a table message that runs behind: the message brought up to
+        date through the press; a press on an older table message is told where the latest is."""
+
+        async def work() -> None:
+            table = self.table_by_id(table_id)
+            await interaction.response.defer()
+            if not await self.presenter.show_table_through(table, interaction):
+                _ = await self.reader(interaction, table_id)
+                await self.tell(interaction, _(NO_LONGER_VALID))
 
         await self.guarded(interaction, table_id, work)
 

@@ -36,6 +36,9 @@ HAND_ACTIONS = {
     "declare": (N_("Declare"), discord.ButtonStyle.success),
     "sort": (N_("Sort / group"), discord.ButtonStyle.secondary),
 }
+TABLE_ACTIONS = {
+    "now": (N_("Show the table now"), discord.ButtonStyle.secondary),
+}
 
 
 NO_LONGER_VALID = N_("That button is no longer valid: use the latest message (or `/rummy hand`).")
@@ -85,6 +88,28 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<tab
             await refuse_unknown(interaction)
             return
         await _bot(interaction).actions.lobby(interaction, self.table_id, self.action)
+
+
+class TableButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:table:(?P<table>\d+):(?P<action>\w+)"):
+    """On the table message while table messages run behind: a press brings it up to date at
+    once, answered through the press itself, which Discord's global request limit leaves out."""
+
+    def __init__(self, table_id: int, action: str, _: Words = EN) -> None:
+        label, style = TABLE_ACTIONS.get(action, UNKNOWN)
+        super().__init__(ui.Button(label=_(label), style=style, custom_id=f"rummy:table:{table_id}:{action}"))
+        self.table_id, self.action = table_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> TableButton:
+        return cls(int(match["table"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action not in TABLE_ACTIONS:
+            await refuse_unknown(interaction)
+            return
+        await _bot(interaction).actions.table_now(interaction, self.table_id)
 
 
 class HandButton(
@@ -189,6 +214,7 @@ class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<ta
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    TableButton,
     HandButton,
     DiscardSelect,
     ConfirmDeclare,
@@ -200,6 +226,12 @@ def lobby_view(table_id: int, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(table_id, action, _))
+    return view
+
+
+def behind_view(table_id: int, _: Words = EN) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(TableButton(table_id, "now", _))
     return view
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.budget import RequestBudget
-from bot.discord.components import lobby_view
+from bot.discord.components import behind_view, lobby_view
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.shown import Posted, Shown, move_lines
 from bot.engine.cards import format_cards
@@ -874,6 +874,8 @@ class Presenter:
                 await asyncio.sleep(wait)
             wait = self.edit_interval()
             await self._spend_in_channel(shown, urgent=False)
+            if not (shown.dirty or shown.picture_behind):
+                continue  # a press on the message showed it meanwhile (`show_table_through`)
             if shown.dirty:
                 self._lags.append(loop.time() - shown.dirty_since)
             shown.dirty = False
@@ -930,6 +932,10 @@ class Presenter:
         The picture is drawn only if what it shows changed and it is due (`picture_interval`),
         or the message is posted anew; else the edit keeps the picture it has."""
         shown = self.shown(table.id)
+        async with shown.editing:
+            await self._edit_table(table, shown, repost)
+
+    async def _edit_table(self, table: Table, shown: Shown, repost: bool) -> None:
         message = shown.message if not repost else None
         now = asyncio.get_running_loop().time()
         scene = await self.picture_scene(table)
@@ -953,6 +959,27 @@ class Presenter:
         sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
         self._drawn(shown, scene, draw, now)
         await self.adopt_table_message(table.id, channel.id, sent.id)
+
+    async def show_table_through(self, table: Table, press: discord.Interaction[Any]) -> bool:
+        """The table message brought up to date by a press on it (already deferred), through the
+        press, outside Discord's global limit and the request budget: anyone watching the
+        channel of a busy bot sees the table as it is now, picture included, whatever the
+        table edits' turn in the budget. False if the press is on an older table message."""
+        shown = self.shown(table.id)
+        if press.message is None or shown.message is None or press.message.id != shown.message.id:
+            return False
+        async with shown.editing:
+            shown.dirty = False  # a move from now on is shown by the next edit
+            now = asyncio.get_running_loop().time()
+            scene = await self.picture_scene(table)
+            draw = not shown.picture_known or scene != shown.picture_scene
+            content, files, view = await self.table_message_parts(table, scene if draw else None)
+            if draw:
+                await press.edit_original_response(content=content, attachments=files, view=view)
+            else:  # the picture it has stays
+                await press.edit_original_response(content=content, view=view)
+            self._drawn(shown, scene, draw, now)
+        return True
 
     def _drawn(self, shown: Shown, scene: TableScene | None, drawn: bool, now: float) -> None:
         """Notes what the table message's picture shows after an edit: `scene` if it was drawn;
@@ -1027,6 +1054,7 @@ class Presenter:
         if moves := shown.move_lines(names, _):
             lines.append("\n".join(f"› {line}" for line in moves))
         behind = self.behind()
+        view = None
         if match.deal is not None and record.status.active and behind >= SAY_BEHIND_AFTER:
             lines.append(
                 _(
@@ -1035,10 +1063,11 @@ class Presenter:
                     seconds=round(behind),
                 )
             )
+            view = behind_view(table.id, _)  # a press shows it now (`show_table_through`)
         if scene is None:
-            return "\n".join(lines), [], None
+            return "\n".join(lines), [], view
         png = await self.bot.pictures.draw(render_table, scene)
-        return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], None
+        return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], view
 
     # ----------------------------------------------------------------- results
 

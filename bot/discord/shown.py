@@ -95,6 +95,9 @@ class Shown:
     # Held while a deal's result is posted, so that results reach the channel in the order of
     # their deals though each is sent beside the publish that drew it (`Presenter._send_result`).
     resulting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Held while the table message is read and edited, so that an edit of an older state (the
+    # refresh loop's) never lands after one of a newer state (a press on the message).
+    editing: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
     dirty: bool = False  # the table message is out of date
     dirty_since: float = 0.0  # since when (the event loop's clock)
