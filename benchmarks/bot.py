@@ -25,6 +25,10 @@ not shown to the edit that showed it); `requests/s` are those the double receive
 Interaction answers (`callback`, `webhook`) are outside Discord's global limit; the rest
 (`global`) is what it counts.
 
+With `--show-now R`, someone watching the channels presses "Show the table now" on a table
+message that carries it (it does while table messages run behind) R times a second; `show now`
+is from that press to the message's edit through it.
+
 `--discord-limits` makes the double enforce Discord's limits (50 requests/s in all, and per
 route, answering 429 with `retry_after` as Discord does) and prints the 429s it gave; the
 bot's own request budget is `--budget` (`RUMMY_REQUEST_BUDGET`). `--yield-when-late` is how late
@@ -34,7 +38,7 @@ the bot's event loop may run before its computer players wait for people's press
     python benchmarks/bot.py [--tables 100] [--seconds 20] [--warmup 8] [--computer-delay 0]
                              [--think 0] [--level easy|computer] [--format pool-101]
                              [--discord-limits] [--budget 40 (0: none)] [--picture-workers 0|1]
-                             [--yield-when-late 0.005 (0: never)]
+                             [--yield-when-late 0.005 (0: never)] [--show-now 0]
 
 Issue 14's figure is flat out without a budget (`--budget 0`); issue 13's is at a person's pace
 within Discord's limits (`--discord-limits --computer-delay 1.5 --think 3`, at 100 and 1000
@@ -52,6 +56,7 @@ import contextlib
 import json
 import logging
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -292,6 +297,41 @@ class People:
         return answered
 
 
+class Spectator:
+    """Someone watching the channels, who asks for the table as it is now on a message that
+    runs behind: `rate` presses a second, each on a table message carrying the button."""
+
+    def __init__(self, double: Any, rate: float) -> None:
+        self.double, self.rate = double, rate
+        self.user = double.add_user("spectator") if rate else None
+        self.shown: list[float] = []  # seconds from a press to the message's edit through it
+        self.rng = random.Random(7)
+
+    async def watch(self, people: People) -> None:
+        double = self.double
+        while self.rate and not people.stop:
+            await asyncio.sleep(1 / self.rate)
+            if not people.measuring:
+                continue
+            behind = [
+                (message, custom_id)
+                for message in list(double.messages.values())
+                for custom_id in message.custom_ids()
+                if custom_id.startswith("rummy:table:")
+            ]
+            if not behind:
+                continue
+            message, custom_id = self.rng.choice(behind)
+            edited = message.payload.get("edited_timestamp")
+            started = time.perf_counter()
+            await double.press_button(self.user, message.id, custom_id, timeout=SLOW, check=False)
+            with contextlib.suppress(TimeoutError):
+                await double.wait_for(
+                    lambda m=message, e=edited: m.payload.get("edited_timestamp") != e, timeout=30
+                )
+                self.shown.append(time.perf_counter() - started)
+
+
 class _Empty:
     def custom_ids(self) -> list[str]:
         return []
@@ -314,6 +354,7 @@ async def run(args: argparse.Namespace) -> None:
     async with double:
         people = People(double, args.format, args.level, args.think)
         seats = [people.seat(number) for number in range(args.tables)]
+        spectator = Spectator(double, args.show_now)
         child = subprocess.Popen(
             [
                 sys.executable,
@@ -340,6 +381,7 @@ async def run(args: argparse.Namespace) -> None:
                 hosts.append(asyncio.create_task(people.host(*seat)))
                 await asyncio.sleep(args.warmup / 2 / len(seats))
             await asyncio.sleep(args.warmup / 2)
+            hosts.append(asyncio.create_task(spectator.watch(people)))
             load_before = os.getloadavg()
             double.tally.clear()
             people.measuring = True
@@ -399,6 +441,13 @@ async def run(args: argparse.Namespace) -> None:
             f"  {name:<14} p50 {percentile(waits, 0.5):.2f} s   p99 {percentile(waits, 0.99):.2f} s"
             f"   max {max(waits, default=0):.2f} s"
         )
+    if args.show_now:
+        shown = spectator.shown
+        print(
+            f"  show now       p50 {1000 * percentile(shown, 0.5):.1f} ms"
+            f"   p99 {1000 * percentile(shown, 0.99):.1f} ms   max {1000 * max(shown, default=0):.1f} ms"
+            f"   ({len(shown)} presses on table messages running behind)"
+        )
     print(
         f"  table lag      p50 {percentile(lags, 0.5):.2f} s   p99 {percentile(lags, 0.99):.2f} s   "
         f"max {max(lags, default=0):.2f} s   ({len(lags)} table edits, change to edit)"
@@ -440,6 +489,7 @@ def main() -> None:
     parser.add_argument("--picture-workers", type=int, choices=(0, 1), default=workers)
     late = ServiceSettings.yield_when_late_seconds or 0.0
     parser.add_argument("--yield-when-late", type=float, default=late)
+    parser.add_argument("--show-now", type=float, default=0.0)
     asyncio.run(run(parser.parse_args()))
 
 
