@@ -1,4 +1,5 @@
 import dataclasses
+import math
 import random
 from collections import Counter
 
@@ -287,7 +288,8 @@ def test_the_strong_level_measures_how_far_a_hand_is_from_a_show_by_the_cards_it
 @pytest.mark.parametrize("name", Rules.PRESET_NAMES)
 def test_the_strong_discard_weighs_only_throws_that_could_win_and_chooses_as_if_it_weighed_all(name):
     # Every discard of seeded deals under each preset: no throw's hand is nearer a show than the
-    # floor the pruning trusts, and the throw chosen is the one scoring every throw in full finds.
+    # floor the pruning trusts, the throw chosen is the one scoring every throw in full finds, and
+    # whether some throw scores below a line is answered right on either side of the best.
     checked = 0
     for seed in range(6):
         deal, _ = Deal.start(2 + seed % 3, Rules.preset(name), random.Random(500 + seed))
@@ -309,6 +311,9 @@ def test_the_strong_discard_weighs_only_throws_that_could_win_and_chooses_as_if_
                     key=lambda card: (scored[card], -card_points(card, view.wild_rank, ace), card.sort_key),
                 )
                 assert counting.best_discard(hand, allowed) == (scored[chosen], chosen)
+                least = scored[chosen]  # some throw scores below a line just above it, none below it
+                assert counting.scores_below(hand, allowed, math.nextafter(least, math.inf))
+                assert not counting.scores_below(hand, allowed, least)
                 checked += 1
             deal.apply(players[deal.turn].decide(view))
     assert checked > 60

@@ -26,10 +26,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from bot.engine.cards import ACE, SUITS, Card, build_shoe, card_points, is_wild
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source
@@ -226,9 +227,9 @@ def _shoe(view: SeatView) -> Counter[Card]:
 
 
 @lru_cache(maxsize=16)
-def _shoe_counts(decks: int, printed_jokers: int) -> Counter[Card]:
-    """The shoe counted once per size (callers copy it)."""
-    return Counter(build_shoe(decks, printed_jokers))
+def _shoe_counts(decks: int, printed_jokers: int) -> Mapping[Card, int]:
+    """The shoe counted once per size (read-only: each decision counts down a copy)."""
+    return MappingProxyType(Counter(build_shoe(decks, printed_jokers)))
 
 
 def taken_from_open(view: SeatView) -> list[tuple[int, Card]]:
@@ -310,6 +311,15 @@ def _draws(card: Card, partner: Card) -> tuple[Card, ...]:
     return tuple(needed)
 
 
+class _Throw(NamedTuple):
+    """A throw as `_Counting` weighs it."""
+
+    before: float  # its score but for the distance from a show (a show's whole score)
+    card: Card
+    cards: list[Card]  # the 13 cards it leaves
+    known: tuple[float, int] | None  # their deadwood and missing lives, and points (None: a show)
+
+
 class _Counting:
     """What one decision knows about the cards still out, shared by every hand it scores."""
 
@@ -325,7 +335,7 @@ class _Counting:
         self.at_risk = min(1.0, view.turn_number / POINTS_AT_RISK_TURN)
         universe = [*view.hand, *([view.open_card] if view.phase is Phase.PICK and view.open_card else [])]
         self.distance = _Distance(self.unseen, self.wild, self.rules, universe)
-        self.floor: float | None = None  # DISTANCE_WEIGHT times `distance.floor()`, once asked
+        self.weighted_floor: float | None = None  # DISTANCE_WEIGHT * `distance.floor()`, once asked
 
     def score(self, cards: Sequence[Card]) -> float:
         """How far 13 cards are from a show, in points, plus what they would be charged if
@@ -386,7 +396,7 @@ class _Counting:
         for throw in self._throws(hand, allowed):
             if best is not None and self._least(throw) >= best[0] + BOUND_SLACK:
                 break
-            card = throw[1]
+            card = throw.card
             candidate = (
                 self._scored(throw),
                 -card_points(card, self.wild, self.rules.ace_points),
@@ -417,41 +427,35 @@ class _Counting:
             known = self._known(cards)
             feeding = self.feeding(card)
             before = SHOWN + feeding if known is None else known[0] + self.at_risk * known[1] + feeding
-            throws.append((before, card, cards, known))
-        throws.sort(key=lambda throw: throw[0])
+            throws.append(_Throw(before, card, cards, known))
+        throws.sort(key=lambda throw: throw.before)
         return throws
 
     def _least(self, throw: _Throw) -> float:
         """The least a throw can score: with the least distance any throw of these cards can
         leave (`_Distance.floor`, searched once, when a throw is first ruled on)."""
-        before, _, _, known = throw
-        if known is None:
-            return before  # a show has no distance
-        if self.floor is None:
-            self.floor = DISTANCE_WEIGHT * self.distance.floor()
-        return before + self.floor
+        if throw.known is None:
+            return throw.before  # a show has no distance
+        if self.weighted_floor is None:
+            self.weighted_floor = DISTANCE_WEIGHT * self.distance.floor()
+        return throw.before + self.weighted_floor
 
     def _scored(self, throw: _Throw) -> float:
         """A throw's score, feeding included."""
-        _, card, cards, known = throw
-        return (
-            SHOWN + self.feeding(card)
-            if known is None
-            else self._with_distance(cards, known) + self.feeding(card)
-        )
-
-
-# A throw as `_Counting` weighs it: its score before the distance, the card, the 13 cards left,
-# and their deadwood and missing lives with their points (None for a show).
-_Throw = tuple[float, Card, list[Card], tuple[float, int] | None]
+        feeding = self.feeding(throw.card)
+        if throw.known is None:
+            return SHOWN + feeding
+        return self._with_distance(throw.cards, throw.known) + feeding
 
 
 # A block is a meld the hand has begun, compiled for the search. A run: for each other card it
 # needs, the hand's copies of that card (a bit mask), what a draw of it costs, and what a draw of
 # it or a joker costs. A set: for each other suit, the hand's copies and that card's live copies.
+# Each comes with the hand's cards it may take (all the copies of what it needs).
 _RunNeeds = tuple[tuple[int, float, float], ...]
 _SetNeeds = tuple[tuple[int, int], ...]
-_Block = tuple[bool, int, _RunNeeds | _SetNeeds]  # a run?, the hand's cards it may take, its needs
+_Run = tuple[int, _RunNeeds]
+_Set = tuple[int, _SetNeeds]
 _COUNT_BITS = 5  # a hand's cards used, or jokers, fit in this many bits of a memo key
 
 
@@ -487,21 +491,25 @@ class _Distance:
         self.copies: dict[Card, list[int]] = {}
         for index, card in enumerate(naturals):
             self.copies.setdefault(card, []).append(1 << index)
-        self.blocks = [self._begun(index, card, naturals, unseen) for index, card in enumerate(naturals)]
+        # the runs and the set each card can begin with later cards
+        self.runs = [self._runs(index, card, naturals, unseen) for index, card in enumerate(naturals)]
+        self.sets = [self._set(index, card, naturals, unseen) for index, card in enumerate(naturals)]
         self.universe = universe
         self.memo: dict[int, float] = {}
         self.best = self._search(self.memo, cap_sets=False)
-        self.least: float | None = None
+        self._floor: float | None = None
 
     def floor(self) -> float:
-        """No hand of this decision's cards less one is nearer a show than this.
+        """No hand made of this decision's cards (any of them, all but one say) is nearer a show
+        than this; the hands asked about must be made of them (`universe`).
 
-        The search over all of them, with every set also allowed to stop at three: a hand less
-        one card has the same blocks with that card missing, and a card more never costs a plan
-        anything (it is thrown, or fills a slot, and a set it would make four may stay three)."""
-        if self.least is None:
-            self.least = self._search({}, cap_sets=True)(*self._held(self.universe))
-        return self.least
+        The search over all of them, with every set also allowed to stop at three: a hand with
+        fewer cards has the same blocks with those cards missing, and a card more never costs a
+        plan anything (it is thrown, or fills a slot, and a set it would make four may stay
+        three; without that, a set of four can crowd out a cheaper plan)."""
+        if self._floor is None:
+            self._floor = self._search({}, cap_sets=True)(*self._held(self.universe))
+        return self._floor
 
     def __call__(self, cards: Sequence[Card]) -> float:
         return self.best(*self._held(cards))
@@ -517,14 +525,11 @@ class _Distance:
             held |= next(bit for bit in self.copies[card] if not held & bit)
         return held, 0, 0, False, jokers
 
-    def _begun(self, index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> list[_Block]:
-        """The blocks `card` can begin with later cards: each run window of 3 to 5 round it
-        (longer than 3 only when the hand holds both ends) and the set of its rank."""
-        assert card.suit is not None
-        later: dict[Card, int] = {}
-        for other_index in range(index + 1, len(naturals)):
-            later[naturals[other_index]] = later.get(naturals[other_index], 0) | 1 << other_index
-        blocks: list[_Block] = []
+    def _runs(self, index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> list[_Run]:
+        """The runs `card` can begin with later cards: each window of 3 to 5 round it (longer
+        than 3 only when the hand holds both ends)."""
+        later = _later(index, naturals)
+        runs: list[_Run] = []
         for others, ends in _run_windows(card):
             if not any(other in later for other in others) or not all(end in later for end in ends):
                 continue
@@ -532,12 +537,18 @@ class _Distance:
                 (later.get(other, 0), self._cost(unseen[other]), self._cost(unseen[other] + self.live_wilds))
                 for other in others
             )
-            blocks.append((True, _reach(needs), needs))
+            runs.append((_reach(needs), needs))
+        return runs
+
+    @staticmethod
+    def _set(index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> _Set | None:
+        """The set of `card`'s rank, if the later cards hold another suit of it."""
+        later = _later(index, naturals)
         kin = [_card_at(card.rank, suit) for suit in SUITS if suit != card.suit]
-        if any(other in later for other in kin):
-            kin_needs = tuple((later.get(other, 0), unseen[other]) for other in kin)
-            blocks.append((False, _reach(kin_needs), kin_needs))
-        return blocks
+        if not any(other in later for other in kin):
+            return None
+        needs = tuple((later.get(other, 0), unseen[other]) for other in kin)
+        return _reach(needs), needs
 
     def _cost(self, outs: int) -> float:
         cost = self.costs.get(outs)
@@ -559,7 +570,8 @@ class _Distance:
         and leaves a slot for each card it misses (a set short of three: one slot, any of its
         absent suits), drawn or filled by a joker (not in a pure run). With `cap_sets`, a set
         that takes four cards may also stop at three (`floor`)."""
-        blocks = self.blocks
+        all_runs = self.runs
+        all_sets = self.sets
         max_set = self.max_set
         finish = self._finish
         cost_of = self._cost
@@ -575,47 +587,50 @@ class _Distance:
                 return value
             lowest = rest & -rest
             rest ^= lowest
+            index = lowest.bit_length() - 1
             value = best(rest, used, runs, pure, jokers)  # the card is thrown
-            for is_run, reach, needs in blocks[lowest.bit_length() - 1]:
+            after = runs + 1 if runs < 2 else 2
+            for reach, needs in all_runs[index]:
                 if not reach & rest:
-                    continue  # a block of one card
+                    continue  # a run of one card
                 left = rest
                 taken = 1
-                if is_run:
-                    natural = 0.0
-                    wild_costs: list[float] = []
-                    for copies, cost, wild_cost in needs:  # type: ignore[misc]
-                        have = copies & left
-                        if have:
-                            left ^= have & -have
-                            taken += 1
-                        else:
-                            natural += cost
-                            wild_costs.append(wild_cost)
-                    size = used + taken + len(wild_costs)
-                    if size > CARDS_PER_HAND:
-                        continue
-                    after = runs + 1 if runs < 2 else 2
-                    if not wild_costs:
-                        found = best(left, size, after, True, jokers)
-                        if found < value:
-                            value = found
-                        continue
-                    if natural < value:
-                        found = natural + best(left, size, after, True, jokers)
-                        if found < value:
-                            value = found
-                    wild_costs.sort(reverse=True)
-                    for filled in range(min(jokers, len(wild_costs)) + 1):
-                        cost = sum(wild_costs[filled:])
-                        if cost < value:
-                            found = cost + best(left, size, after, pure, jokers - filled)
-                            if found < value:
-                                value = found
+                natural = 0.0
+                wild_costs: list[float] = []
+                for copies, cost, wild_cost in needs:
+                    have = copies & left
+                    if have:
+                        left ^= have & -have
+                        taken += 1
+                    else:
+                        natural += cost
+                        wild_costs.append(wild_cost)
+                used_after = used + taken + len(wild_costs)
+                if used_after > CARDS_PER_HAND:
                     continue
+                if not wild_costs:
+                    found = best(left, used_after, after, True, jokers)
+                    if found < value:
+                        value = found
+                    continue
+                if natural < value:
+                    found = natural + best(left, used_after, after, True, jokers)
+                    if found < value:
+                        value = found
+                wild_costs.sort(reverse=True)
+                for filled in range(min(jokers, len(wild_costs)) + 1):
+                    cost = sum(wild_costs[filled:])
+                    if cost < value:
+                        found = cost + best(left, used_after, after, pure, jokers - filled)
+                        if found < value:
+                            value = found
+            kin = all_sets[index]
+            if kin is not None and kin[0] & rest:
+                left = rest
+                taken = 1
                 pooled = 0
-                at_three = 0
-                for copies, outs in needs:  # type: ignore[misc]
+                at_three = 0  # what is left once it holds three (read only if it takes four)
+                for copies, outs in kin[1]:
                     have = copies & left
                     if have and taken < max_set:
                         left ^= have & -have
@@ -633,19 +648,17 @@ class _Distance:
                         found = best(at_three, used + 3, runs, pure, jokers)
                         if found < value:
                             value = found
-                    continue
-                size = used + taken + 1
-                if size > CARDS_PER_HAND:
-                    continue
-                cost = cost_of(pooled + live_wilds)
-                if cost < value:
-                    found = cost + best(left, size, runs, pure, jokers)
-                    if found < value:
-                        value = found
-                if jokers and value > 0.0:
-                    found = best(left, size, runs, pure, jokers - 1)
-                    if found < value:
-                        value = found
+                elif used + taken + 1 <= CARDS_PER_HAND:
+                    used_after = used + taken + 1
+                    cost = cost_of(pooled + live_wilds)
+                    if cost < value:
+                        found = cost + best(left, used_after, runs, pure, jokers)
+                        if found < value:
+                            value = found
+                    if jokers and value > 0.0:
+                        found = best(left, used_after, runs, pure, jokers - 1)
+                        if found < value:
+                            value = found
             memo[key] = value
             return value
 
@@ -683,6 +696,14 @@ def _run_windows(card: Card) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...]],
                 ends = tuple(_card_at(p, card.suit) for p in (start, start + length - 1) if p != position)
                 windows.append((others, ends if length > 3 else ()))
     return tuple(windows)
+
+
+def _later(index: int, naturals: Sequence[Card]) -> dict[Card, int]:
+    """The cards after `index` in the search's order, each with its copies there (a bit mask)."""
+    later: dict[Card, int] = {}
+    for other_index in range(index + 1, len(naturals)):
+        later[naturals[other_index]] = later.get(naturals[other_index], 0) | 1 << other_index
+    return later
 
 
 def _reach(needs: _RunNeeds | _SetNeeds) -> int:
