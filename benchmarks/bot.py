@@ -308,6 +308,7 @@ class Spectator:
         self.double, self.rate = double, rate
         self.user = double.add_user("spectator") if rate else None
         self.shown: list[float] = []  # seconds from a press to the message's edit through it
+        self.refused = 0  # presses answered with a private refusal instead
         self.rng = random.Random(7)
 
     async def watch(self, people: People) -> None:
@@ -331,11 +332,17 @@ class Spectator:
             message, custom_id = found
             edited = message.payload.get("edited_timestamp")
             started = time.perf_counter()
-            await double.press_button(self.user, message.id, custom_id, timeout=SLOW, check=False)
+            ix = await double.press_button(self.user, message.id, custom_id, timeout=SLOW, check=False)
             with contextlib.suppress(TimeoutError):
                 await double.wait_for(
-                    lambda m=message, e=edited: m.payload.get("edited_timestamp") != e, timeout=30
+                    lambda m=message, e=edited, i=ix: (
+                        m.payload.get("edited_timestamp") != e or i.followup_ids
+                    ),
+                    timeout=30,
                 )
+            if ix.followup_ids:  # told privately why not (the table closed or moved on meanwhile)
+                self.refused += 1
+            elif message.payload.get("edited_timestamp") != edited:
                 self.shown.append(time.perf_counter() - started)
 
 
@@ -453,7 +460,7 @@ async def run(args: argparse.Namespace) -> None:
         print(
             f"  show now       p50 {1000 * percentile(shown, 0.5):.1f} ms"
             f"   p99 {1000 * percentile(shown, 0.99):.1f} ms   max {1000 * max(shown, default=0):.1f} ms"
-            f"   ({len(shown)} presses on table messages running behind)"
+            f"   ({len(shown)} presses on table messages running behind, {spectator.refused} refused)"
         )
     print(
         f"  table lag      p50 {percentile(lags, 0.5):.2f} s   p99 {percentile(lags, 0.99):.2f} s   "

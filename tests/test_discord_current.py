@@ -179,6 +179,14 @@ async def test_anyone_brings_a_table_message_that_runs_behind_up_to_date_with_on
     forged = await double.press_button(carol, shown.message.id, "rummy:table:99999:now", check=False)
     assert "use the latest message" in await answer(double, forged)  # privately, nothing done
     assert double.message(shown.message.id).content == latest.content
+
+    await double.slash_command(alice, "rummy cancel")  # its last edit waits its turn too
+    await bot.actions.idle()
+    assert "cancelled" not in double.message(shown.message.id).content
+    await double.press_button(carol, shown.message.id, now_button)
+    await bot.actions.idle()
+    ended = double.message(shown.message.id)
+    assert "This table was cancelled." in ended.content and now_button not in ended.custom_ids()
     shown.refresh.cancel()  # the hour's wait
 
 

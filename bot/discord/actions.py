@@ -252,11 +252,14 @@ class Actions:
         await self.guarded(interaction, table_id, work)
 
     async def table_now(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        """ "Show the table now" on a table message that runs behind: the message brought up to
-        date through the press; a press on an older table message is told where the latest is."""
+        """The table message brought up to date through a press on its "Show the table now"
+        (while it runs behind), a table that closed meanwhile as it ended; a press on an older
+        table message is told where the latest is."""
 
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = self.presenter.table(table_id)
+            if table is None:  # its last edit, which showed how it ended, is done
+                raise RummyError("This table has closed.")
             await interaction.response.defer()
             if not await self.presenter.show_table_through(table, interaction):
                 _ = await self.reader(interaction, table_id)
