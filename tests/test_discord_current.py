@@ -180,14 +180,19 @@ async def test_anyone_brings_a_table_message_that_runs_behind_up_to_date_with_on
     assert "use the latest message" in await answer(double, forged)  # privately, nothing done
     assert double.message(shown.message.id).content == latest.content
 
-    await double.slash_command(alice, "rummy cancel")  # its last edit waits its turn too
+    shown.refresh.cancel()  # the hour's wait: the next edits wait 2 s
+    bot.presenter.edit_delay = 2.0
+    await double.slash_command(alice, "rummy cancel")
     await bot.actions.idle()
     assert "cancelled" not in double.message(shown.message.id).content
+    edits = double.requests_matching("PATCH", rf"/channels/\d+/messages/{shown.message.id}")
     await double.press_button(carol, shown.message.id, now_button)
     await bot.actions.idle()
     ended = double.message(shown.message.id)
     assert "This table was cancelled." in ended.content and now_button not in ended.custom_ids()
-    shown.refresh.cancel()  # the hour's wait
+    await settle(bot)  # the edit that was waiting has nothing to send, and the table is let go
+    assert double.requests_matching("PATCH", rf"/channels/\d+/messages/{shown.message.id}") == edits
+    assert table.id not in bot.presenter._shown
 
 
 async def test_a_result_waiting_for_discord_holds_up_no_players_next_move(

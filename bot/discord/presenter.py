@@ -874,17 +874,18 @@ class Presenter:
                 await asyncio.sleep(wait)
             wait = self.edit_interval()
             await self._spend_in_channel(shown, urgent=False)
-            if not (shown.dirty or shown.picture_behind):
-                continue  # a press on the message showed it meanwhile (`show_table_through`)
+            table = self.table(table_id)
+            # a press on the message may have shown it meanwhile (`show_table_through`)
+            shown_by_press = not (shown.dirty or shown.picture_behind)
             if shown.dirty:
                 self._lags.append(loop.time() - shown.dirty_since)
             shown.dirty = False
-            table = self.table(table_id)
             try:
                 if table is not None:
                     async with shown.mentioning:
                         await self._guard(table, self._ping_turn(table, shown, urgent=False))
-                    await self._guard(table, self._show_table(table))
+                    if not shown_by_press:
+                        await self._guard(table, self._show_table(table))
             except Exception:
                 log.exception("table %s: could not update the table message", table_id)
             if table is None or not table.record.status.active:
@@ -965,19 +966,25 @@ class Presenter:
         press, outside Discord's global limit and the request budget: anyone watching the
         channel of a busy bot sees the table as it is now, picture included, whatever the
         table edits' turn in the budget. False if the press is on an older table message."""
-        shown = self.shown(table.id)
-        if press.message is None or shown.message is None or press.message.id != shown.message.id:
+        shown = self._shown.get(table.id)
+        if shown is None or press.message is None:
             return False
-        async with shown.editing:
+        async with shown.editing:  # (a repost may have taken the message's place meanwhile)
+            if shown.message is None or press.message.id != shown.message.id:
+                return False
             shown.dirty = False  # a move from now on is shown by the next edit
-            now = asyncio.get_running_loop().time()
-            scene = await self.picture_scene(table)
-            draw = not shown.picture_known or scene != shown.picture_scene
-            content, files, view = await self.table_message_parts(table, scene if draw else None)
-            if draw:
-                await press.edit_original_response(content=content, attachments=files, view=view)
-            else:  # the picture it has stays
-                await press.edit_original_response(content=content, view=view)
+            try:
+                now = asyncio.get_running_loop().time()
+                scene = await self.picture_scene(table)
+                draw = not shown.picture_known or scene != shown.picture_scene
+                content, files, view = await self.table_message_parts(table, scene if draw else None)
+                if draw:
+                    await press.edit_original_response(content=content, attachments=files, view=view)
+                else:  # the picture it has stays
+                    await press.edit_original_response(content=content, view=view)
+            except Exception:
+                self.schedule_table_refresh(table.id)  # the usual edit shows it, in its turn
+                raise
             self._drawn(shown, scene, draw, now)
         return True
 
