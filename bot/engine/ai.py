@@ -316,6 +316,7 @@ class _Throw(NamedTuple):
 
     before: float  # its score but for the distance from a show (a show's whole score)
     card: Card
+    feeding: float  # what throwing it to the next player costs (`_Counting.feeding`)
     cards: list[Card]  # the 13 cards it leaves
     known: tuple[float, int] | None  # their deadwood and missing lives, and points (None: a show)
 
@@ -340,8 +341,7 @@ class _Counting:
     def score(self, cards: Sequence[Card]) -> float:
         """How far 13 cards are from a show, in points, plus what they would be charged if
         another player showed now, weighed by how late it is (lower is better)."""
-        known = self._known(cards)
-        return SHOWN if known is None else self._with_distance(cards, known)
+        return self._with_distance(cards, self._known(cards))
 
     def _known(self, cards: Sequence[Card]) -> tuple[float, int] | None:
         """The score of 13 cards before their distance from a show, as (the deadwood and
@@ -376,7 +376,10 @@ class _Counting:
             total += NO_SECOND_SEQUENCE
         return total, best.points
 
-    def _with_distance(self, cards: Sequence[Card], known: tuple[float, int]) -> float:
+    def _with_distance(self, cards: Sequence[Card], known: tuple[float, int] | None) -> float:
+        """The score of 13 cards, from what `_known` says of them."""
+        if known is None:
+            return SHOWN
         total, points = known
         return total + DISTANCE_WEIGHT * self.distance(cards) + self.at_risk * points
 
@@ -427,7 +430,7 @@ class _Counting:
             known = self._known(cards)
             feeding = self.feeding(card)
             before = SHOWN + feeding if known is None else known[0] + self.at_risk * known[1] + feeding
-            throws.append(_Throw(before, card, cards, known))
+            throws.append(_Throw(before, card, feeding, cards, known))
         throws.sort(key=lambda throw: throw.before)
         return throws
 
@@ -442,10 +445,7 @@ class _Counting:
 
     def _scored(self, throw: _Throw) -> float:
         """A throw's score, feeding included."""
-        feeding = self.feeding(throw.card)
-        if throw.known is None:
-            return SHOWN + feeding
-        return self._with_distance(throw.cards, throw.known) + feeding
+        return self._with_distance(throw.cards, throw.known) + throw.feeding
 
 
 # A block is a meld the hand has begun, compiled for the search. A run: for each other card it
@@ -492,8 +492,12 @@ class _Distance:
         for index, card in enumerate(naturals):
             self.copies.setdefault(card, []).append(1 << index)
         # the runs and the set each card can begin with later cards
-        self.runs = [self._runs(index, card, naturals, unseen) for index, card in enumerate(naturals)]
-        self.sets = [self._set(index, card, naturals, unseen) for index, card in enumerate(naturals)]
+        self.runs: list[list[_Run]] = []
+        self.sets: list[_Set | None] = []
+        for index, card in enumerate(naturals):
+            later = _later(index, naturals)
+            self.runs.append(self._runs(card, later, unseen))
+            self.sets.append(self._set(card, later, unseen))
         self.universe = universe
         self.memo: dict[int, float] = {}
         self.best = self._search(self.memo, cap_sets=False)
@@ -525,10 +529,9 @@ class _Distance:
             held |= next(bit for bit in self.copies[card] if not held & bit)
         return held, 0, 0, False, jokers
 
-    def _runs(self, index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> list[_Run]:
-        """The runs `card` can begin with later cards: each window of 3 to 5 round it (longer
-        than 3 only when the hand holds both ends)."""
-        later = _later(index, naturals)
+    def _runs(self, card: Card, later: Mapping[Card, int], unseen: Counter[Card]) -> list[_Run]:
+        """The runs `card` can begin with the `later` cards: each window of 3 to 5 round it
+        (longer than 3 only when the hand holds both ends)."""
         runs: list[_Run] = []
         for others, ends in _run_windows(card):
             if not any(other in later for other in others) or not all(end in later for end in ends):
@@ -541,9 +544,8 @@ class _Distance:
         return runs
 
     @staticmethod
-    def _set(index: int, card: Card, naturals: Sequence[Card], unseen: Counter[Card]) -> _Set | None:
-        """The set of `card`'s rank, if the later cards hold another suit of it."""
-        later = _later(index, naturals)
+    def _set(card: Card, later: Mapping[Card, int], unseen: Counter[Card]) -> _Set | None:
+        """The set of `card`'s rank, if the `later` cards hold another suit of it."""
         kin = [_card_at(card.rank, suit) for suit in SUITS if suit != card.suit]
         if not any(other in later for other in kin):
             return None
