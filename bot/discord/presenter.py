@@ -945,10 +945,7 @@ class Presenter:
         content, files, view = await self.table_message_parts(table, scene if draw else None)
         if message is not None:
             try:
-                if draw:
-                    await message.edit(content=content, attachments=files, view=view)
-                else:  # the picture it has stays
-                    await message.edit(content=content, view=view)
+                await message.edit(content=content, attachments=_pictured(files, draw), view=view)
                 self._drawn(shown, scene, draw, now)
                 return
             except discord.NotFound:
@@ -978,10 +975,9 @@ class Presenter:
                 scene = await self.picture_scene(table)
                 draw = not shown.picture_known or scene != shown.picture_scene
                 content, files, view = await self.table_message_parts(table, scene if draw else None)
-                if draw:
-                    await press.edit_original_response(content=content, attachments=files, view=view)
-                else:  # the picture it has stays
-                    await press.edit_original_response(content=content, view=view)
+                await press.edit_original_response(
+                    content=content, attachments=_pictured(files, draw), view=view
+                )
             except Exception:
                 self.schedule_table_refresh(table.id)  # the usual edit shows it, in its turn
                 raise
@@ -1148,6 +1144,12 @@ class Presenter:
             return await channel.send(text)
         except discord.NotFound:
             return None
+
+
+def _pictured(files: list[discord.File], drawn: bool) -> list[discord.File]:
+    """An edit's attachments: the picture drawn for it, else none given, so the one the message
+    has stays (`MISSING` leaves a message's attachments as they are)."""
+    return files if drawn else discord.utils.MISSING
 
 
 def _to_act(table: Table | None) -> int | None:
