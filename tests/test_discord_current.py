@@ -23,11 +23,15 @@ def dm_edits(double, message) -> list:
     return double.requests_matching("PATCH", rf"/channels/\d+/messages/{message.id}")
 
 
-async def three_at_a_table(double, bot_runner, tmp_path):
-    """alice, bob and carol playing a points match; returns the bot, them and the table."""
+async def at_a_table(double, bot_runner, tmp_path, *names):
+    """The people named playing a points match; returns the bot, them and the table."""
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    users = [double.user(name) for name in names]
     return bot, users, await start_table(double, bot, *users)
+
+
+async def three_at_a_table(double, bot_runner, tmp_path):
+    return await at_a_table(double, bot_runner, tmp_path, "alice", "bob", "carol")
 
 
 async def play_turn(double, bot, mover) -> None:
@@ -122,9 +126,7 @@ async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dm
     # At 1,000 busy tables Discord's global limit lets each table message be edited about every
     # 25-50 s: the channel should not pass an old state off as the table's.
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    users = [double.user(name) for name in ("alice", "bob")]
-    table = await start_table(double, bot, *users)
+    bot, users, table = await at_a_table(double, bot_runner, tmp_path, "alice", "bob")
     shown = bot.presenter.shown(table.id)
     busy = "this message runs about 31 s behind the table. Each player's hand DM is current."
 
@@ -147,19 +149,18 @@ async def test_anyone_brings_a_table_message_that_runs_behind_up_to_date_with_on
     # limit; a press answered through itself is outside that limit, so while the bot says it is
     # behind, the message carries a button that shows the table as it is now, to whoever asks.
     double = discord_double
-    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
-    alice, bob = double.user("alice"), double.user("bob")
-    table = await start_table(double, bot, alice, bob)
+    bot, users, table = await at_a_table(double, bot_runner, tmp_path, "alice", "bob")
+    alice = users[0]
     shown = bot.presenter.shown(table.id)
     now_button = f"rummy:table:{table.id}:now"
-    await play_turn(double, bot, alice if table.match.deal.turn == 0 else bob)
+    await play_turn(double, bot, users[table.match.deal.turn])
     assert now_button not in double.message(shown.message.id).custom_ids()  # not behind: no button
     bot.presenter._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
-    await play_turn(double, bot, [alice, bob][table.match.deal.turn])
+    await play_turn(double, bot, users[table.match.deal.turn])
     assert now_button in double.message(shown.message.id).custom_ids()
 
     bot.presenter.edit_delay = 3600.0  # the table edits wait their turn in the budget, long
-    mover = [alice, bob][table.match.deal.turn]
+    mover = users[table.match.deal.turn]
     await double.slash_command(mover, "rummy pick", options={"source": "closed"})
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
     await bot.actions.idle()
