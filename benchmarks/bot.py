@@ -98,7 +98,7 @@ def serve(
     import discord.http
     import yarl
 
-    from bot import runtime
+    from bot.app import runtime
     from bot.discord.bot import RummyBot
     from bot.service import ServiceSettings, TableService
 
@@ -484,8 +484,8 @@ def main() -> None:
         api_base, gateway, db, delay, budget, late, stats, pictures = sys.argv[2:10]
         serve(api_base, gateway, db, float(delay), float(budget), float(late), stats, pictures == "1")
         return
+    from bot.app.config import Settings
     from bot.service import ServiceSettings
-    from bot.settings import Settings
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

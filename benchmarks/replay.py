@@ -22,9 +22,9 @@ from bot.discord.replay_presenter import animation  # noqa: E402
 from bot.engine import ai  # noqa: E402
 from bot.engine.match import Match  # noqa: E402
 from bot.engine.replay import replay_deal  # noqa: E402
-from bot.replay_scene import replay_scene  # noqa: E402
-from bot.service.replays import DealRef, ReplayedDeal  # noqa: E402
-from render.replay import ANIMATION_LIMIT, render_replay  # noqa: E402
+from bot.present.replay_scene import replay_scene  # noqa: E402
+from bot.service.replay_access import DealRef, ReplayedDeal  # noqa: E402
+from render.replay_frame import ANIMATION_LIMIT, render_replay  # noqa: E402
 
 
 def played(players: int, rng: random.Random) -> dict:

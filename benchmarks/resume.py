@@ -12,7 +12,7 @@ to make than playing every table.
 The resume is measured in a fresh process, as a restart is: the store opened, then
 `TableService.resume()` timed (wall and CPU: on a busy machine CPU time is the figure that
 compares), with the process's resident memory before and after (and its peak), the garbage
-collector tuned before and after as the bot does (`bot.runtime.tune_gc`). Per table is the
+collector tuned before and after as the bot does (`bot.app.runtime.tune_gc`). Per table is the
 growth over the tables resumed. `--profile` adds the resume's hottest functions (cProfile)
 and, in a second fresh process, where its memory lives (tracemalloc, by line).
 
@@ -41,12 +41,12 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.app.runtime import tune_gc
 from bot.engine.commands import Command, Declare, Discard, Drop, NextDeal, Pick, Source
 from bot.engine.deal import Phase
 from bot.engine.match import MatchPhase
-from bot.runtime import tune_gc
 from bot.service import TableService, seeded
-from bot.store import Store
+from bot.store import open_store
 from bot.store.store import is_database_url
 
 SEATS = 4
@@ -97,7 +97,7 @@ def next_command(phase: Phase, seat: int, hand: list, rng: random.Random) -> Com
 
 async def play_tables(database: Path | str, count: int, moves: int, fmt: str) -> None:
     """`count` tables, each left playing with exactly `moves` commands in its match's log."""
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, random_source=seeded(count))
 
     async def seat_table(channel: int) -> None:
@@ -172,7 +172,7 @@ async def copy_tables(database: Path | str, total: int) -> int:
 
 
 async def open_tables(database: Path | str) -> int:
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         return len(await store.active_table_ids())
     finally:
@@ -181,7 +181,7 @@ async def open_tables(database: Path | str) -> int:
 
 async def resume(database: Path | str, profile: str | None) -> dict[str, float]:
     """One restart's resume, in this (fresh) process."""
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store)
     tune_gc()  # as the bot does before resuming (and again after)
     before, _ = rss_mb()

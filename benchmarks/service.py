@@ -7,7 +7,7 @@ answers, all tables at once. A finished match is replaced by a new table in the 
 
 The players (`--players`): `ai` is `bot.engine.ai` at `--level`, asked through
 `TableService.decide` as the service asks for its own computer seats, so it thinks in the worker
-processes of `bot.runtime.start_thinkers` as the bot does (`--thinkers`, one per core
+processes of `bot.app.runtime.start_thinkers` as the bot does (`--thinkers`, one per core
 unless given; 0 thinks on the event loop, as the bot did before). `simple` plays on without
 thinking, to measure the service alone.
 
@@ -60,16 +60,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import resume  # beside this file (Python puts a script's folder on the path)
 
+from bot.app.runtime import start_thinkers, thinker_count, tune_gc
 from bot.engine import ai
 from bot.engine.commands import Command, Declare, Discard, NextDeal, Pick, Source
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.runtime import start_thinkers, thinker_count, tune_gc
 from bot.service import TableService
 from bot.service.computer import Policy
 from bot.service.thinkers import Thinkers
-from bot.store import Store
+from bot.store import open_store
 from bot.store.leases import new_holder
 from bot.store.postgres import PostgresStore
 from bot.store.shards import Shards
@@ -107,7 +107,7 @@ def percentile(sorted_values: list[float], share: float) -> float:
 
 
 async def fresh_schema(url: str, name: str) -> str:
-    """A URL for `Store.open` whose tables go to a new, empty schema of the database `url` names."""
+    """A URL for `open_store` whose tables go to a new, empty schema of the database `url` names."""
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
@@ -139,7 +139,7 @@ async def run(
 ) -> dict[str, float]:
     """One run; `rate` paces the tables to that many commands per second in all (None: each
     table sends its next command as soon as the last one returns)."""
-    store = await Store.open(database)
+    store = await open_store(database)
     leases = None
     if isinstance(store, PostgresStore):  # as the bot on PostgreSQL, which holds shard 0 of 1 at
         store.serve_shards(ONE_SHARD)  # least: every write checks the lease in its transaction
@@ -247,7 +247,7 @@ def main() -> None:
         "--gc",
         choices=("tuned", "default"),
         default="tuned",
-        help="tuned: bot.runtime.tune_gc() at start-up, as `python -m bot` does; default: Python's",
+        help="tuned: bot.app.runtime.tune_gc() at start-up, as `python -m bot` does; default: Python's",
     )
     parser.add_argument(
         "--database",

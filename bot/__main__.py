@@ -16,8 +16,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from bot.app.config import Settings, SettingsError
 from bot.i18n import LANGUAGES
-from bot.settings import Settings, SettingsError
 
 NO_TOKEN = """\
 rummy-bot: no Discord token is set, so there is nothing to connect to.
@@ -103,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def migrate_db(env_file: Path, source: Path | None, url: str) -> int:
     """Copies the SQLite database into PostgreSQL; one line, not a traceback, for what it refuses."""
-    from bot.migrate import run as copy_and_check
+    from bot.app.migrate import run as copy_and_check
     from bot.store import StoreError
-    from bot.store.settings import URL_SCHEMES, shown
+    from bot.store.location import URL_SCHEMES, shown
 
     if not url.startswith(URL_SCHEMES):
         print(
@@ -131,10 +131,10 @@ def replay(env_file: Path, table: int, deal: int, lang: str | None = None) -> in
     """A finished deal's move list on standard output, in `lang` or the terminal's language (as
     `python -m bot play`); one line, not a traceback, for a refusal."""
     from bot.i18n import words
-    from bot.replay_text import move_list, refusal_text
+    from bot.present.replay_text import move_list, refusal_text
     from bot.service import SystemClock
-    from bot.service.replays import DealRef, ReplayRefused, Replays
-    from bot.store import Store, StoreError
+    from bot.service.replay_access import DealRef, ReplayRefused, Replays
+    from bot.store import StoreError, open_store
     from bot.terminal.app import language_from_environment
 
     try:
@@ -145,7 +145,7 @@ def replay(env_file: Path, table: int, deal: int, lang: str | None = None) -> in
     _ = words(lang or language_from_environment(os.environ))
 
     async def lines() -> list[str]:
-        store = await Store.open(settings.database)
+        store = await open_store(settings.database)
         try:
             replays = Replays(store, SystemClock(), settings.keep_days)
             return move_list(await replays.load(DealRef(table, deal)), _)
@@ -179,11 +179,11 @@ def run(env_file: Path) -> int:
     if problem := check_complex_layout():  # English pictures still draw: said, not fatal
         logging.getLogger("rummy-bot").warning(problem)
     from bot.discord.bot import RummyBot, ShardedRummyBot
-    from bot.serve import serve
-    from bot.store import Store, StoreError
+    from bot.discord.serve import serve
+    from bot.store import StoreError, check_store
 
     try:  # a database it cannot use is said in one line, before the bot connects to Discord
-        asyncio.run(Store.check(settings.database))
+        asyncio.run(check_store(settings.database))
         options: dict[str, Any] = {
             "dev_guild_id": settings.dev_guild_id,
             "keep_days": settings.keep_days,

@@ -277,7 +277,7 @@ REPLAY = ReplayScene(
 def pictures() -> dict[str, bytes]:
     """Every sample rendered, by the name its golden reference has in `tests/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
-    from render.replay import render_replay
+    from render.replay_frame import render_replay
 
     return {
         "hand_14": render_hand(HAND_14),

@@ -69,7 +69,7 @@ class PostgresServer:
             raise RuntimeError(f"PostgreSQL did not start: {said}") from None
 
     def url(self, database: str = "postgres", **settings: str) -> str:
-        """A URL for `Store.open`; `settings` become the session's (search_path=...)."""
+        """A URL for `open_store`; `settings` become the session's (search_path=...)."""
         settings = {"host": str(self.root), **settings}
         query = "&".join(f"{key}={quote(value)}" for key, value in settings.items())
         return f"postgresql://{ADMIN}@/{database}?{query}"

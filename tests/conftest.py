@@ -57,7 +57,7 @@ def databases(request, tmp_path):
 
 @pytest.fixture
 def database(databases):
-    """Where a store is opened (`Store.open(database)`): once a SQLite file, once PostgreSQL."""
+    """Where a store is opened (`open_store(database)`): once a SQLite file, once PostgreSQL."""
     return databases()
 
 

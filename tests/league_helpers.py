@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from bot.engine.ai import ComputerPlayer
 from bot.engine.match import MatchPhase
-from bot.leagues import Night, Table
+from bot.leagues import Night, NightTable
 from bot.service import (
     LeagueEvent,
     LeagueRecord,
@@ -22,7 +22,7 @@ from bot.service import (
     seeded,
     simple_policy,
 )
-from bot.store import Store
+from bot.store import Store, open_store
 
 GUILD = 5
 ADMIN = 1
@@ -39,7 +39,7 @@ class Threads:
     opened: list[tuple[int, int, int, int]] = field(default_factory=list)  # night, round, table, channel
     refuse: set[int] = field(default_factory=set)  # numbers of the tables Discord fails to open
 
-    async def __call__(self, record: LeagueRecord, night: Night, table: Table) -> int:
+    async def __call__(self, record: LeagueRecord, night: Night, table: NightTable) -> int:
         if table.number in self.refuse:
             raise RuntimeError("Discord is down")
         channel = 5000 + len(self.opened) + 1
@@ -82,7 +82,7 @@ class Bots:
 
 async def start_bot(path, clock: ManualClock, threads: Threads | None = None) -> Bot:
     """What `python -m bot` does at start-up: resume the tables, then load the leagues."""
-    store = await Store.open(path)
+    store = await open_store(path)
     tables = TableService(
         store,
         clock=clock,

@@ -14,8 +14,8 @@ import sys
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.service import ManualClock, ServiceSettings, Table, TableService, seeded, simple_policy
-from bot.store import Store
+from bot.service import LiveTable, ManualClock, ServiceSettings, TableService, seeded, simple_policy
+from bot.store import Store, open_store
 
 GUILD = 1
 
@@ -51,13 +51,15 @@ def new_service(store: Store, *, seed: int = 1, clock=None, settings=None) -> Ta
 
 
 async def open_service(path, *, seed: int = 1, clock=None, settings=None) -> tuple[Store, TableService]:
-    store = await Store.open(path)
+    store = await open_store(path)
     service = new_service(store, seed=seed, clock=clock, settings=settings)
     await service.resume()
     return store, service
 
 
-async def open_and_start(service: TableService, channel: int, players: int = 3, fmt: str = "points") -> Table:
+async def open_and_start(
+    service: TableService, channel: int, players: int = 3, fmt: str = "points"
+) -> LiveTable:
     await service.open_table(GUILD, channel, user(channel, 0), "Host", format=fmt)
     for seat in range(1, players):
         await service.join(channel, user(channel, seat), f"Player {seat}")
@@ -67,7 +69,7 @@ async def open_and_start(service: TableService, channel: int, players: int = 3, 
     return table
 
 
-def next_move(table: Table, rng: random.Random, **choices: float) -> tuple[int, dict]:
+def next_move(table: LiveTable, rng: random.Random, **choices: float) -> tuple[int, dict]:
     """Who acts next at this table, and what they send."""
     match = table.match
     channel = table.record.channel_id
@@ -79,7 +81,11 @@ def next_move(table: Table, rng: random.Random, **choices: float) -> tuple[int, 
 
 
 async def play_one(
-    service: TableService, table: Table, rng: random.Random, command_id: str | None = None, **choices: float
+    service: TableService,
+    table: LiveTable,
+    rng: random.Random,
+    command_id: str | None = None,
+    **choices: float,
 ):
     who, command = next_move(table, rng, **choices)
     return await service.play(

@@ -12,7 +12,7 @@ from discord_double import DiscordDouble
 from test_discord_frontend import make_bot, open_table, settle, start_table
 from test_discord_turn_mentions import move_in_dm
 
-from bot.scenes import table_scene
+from bot.present.scene_builders import table_scene
 from bot.service import ManualClock
 from render import render_table
 

@@ -12,7 +12,7 @@ from test_discord_frontend import answer, button, hand_message, make_bot, open_t
 from test_discord_stale import AT_ONCE
 
 from bot.service import ManualClock
-from bot.store import Store, TableStatus
+from bot.store import TableStatus, open_store
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -382,7 +382,7 @@ async def test_a_mention_of_a_table_that_closed_just_before_a_crash_is_deleted_a
     table = await start_table(double, bot, *users)
     (mention,) = turn_mentions(double)
     await bot_runner.stop(bot)
-    store = await Store.open(tmp_path / "rummy.db")
+    store = await open_store(tmp_path / "rummy.db")
     try:
         table.record.status = TableStatus.CANCELLED
         await store.cancel_table(table.record, table.match_id, clock.now())

@@ -10,12 +10,12 @@ from discord_double import DiscordDouble
 from discord_double.records import walk_components
 from PIL import Image
 
-from bot import runtime
+from bot.app import runtime
 from bot.discord.bot import RummyBot
 from bot.engine.match import Match
-from bot.hand_layout import HandLayout
 from bot.i18n import words
-from bot.scenes import hand_scene
+from bot.present.hand_layout import HandLayout
+from bot.present.scene_builders import hand_scene
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 from render import render_hand
 

@@ -15,11 +15,11 @@ from bot.discord import replay_presenter
 from bot.discord.bot import RummyBot
 from bot.engine.replay import replay_deal
 from bot.i18n import EN, words
-from bot.replay_scene import replay_scene
+from bot.present.replay_scene import replay_scene
 from bot.service import ManualClock
-from bot.service.errors import ShuttingDownError
-from bot.service.replays import DealRef, ReplayedDeal
-from render.replay import render_replay
+from bot.service.refusals import ShuttingDownError
+from bot.service.replay_access import DealRef, ReplayedDeal
+from render.replay_frame import render_replay
 
 pytest_plugins = ("discord_double.fixtures",)
 

@@ -25,8 +25,8 @@ from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Drop
 from bot.engine.deal import Phase, SeatView
 from bot.engine.rules import Rules
-from bot.hand_layout import HandLayout
-from bot.scenes import hand_scene
+from bot.present.hand_layout import HandLayout
+from bot.present.scene_builders import hand_scene
 from bot.service import ManualClock, simple_policy
 from render import render_hand
 

@@ -26,6 +26,8 @@ CODE = [path for folder in ("bot", "render") for path in sorted((ROOT / folder).
 # marked with `_()` or `N_()` is checked wherever it is.)
 REFUSALS_CONVERTED = [
     "bot/*.py",
+    "bot/present/*.py",
+    "bot/app/*.py",
     "bot/engine/*.py",
     "bot/service/*.py",
     "bot/leagues/*.py",

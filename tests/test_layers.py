@@ -1,12 +1,16 @@
 """Each layer imports only the layers beneath it, so a rule, a picture or a saved row never
-depends on how Discord shows it. Every import is read, those inside functions too.
+depends on how Discord shows it, and no two modules import each other. Every import is read,
+those inside functions too (only `if TYPE_CHECKING:` blocks, never run, are left out of circles).
 
     bot.engine      the rules: nothing of ours but itself (and nothing impure, test_engine_purity)
     bot.leagues     the leagues' pure core: the engine
     render          pictures from scenes: the engine's cards, the catalogs (bot.i18n), Pillow
     bot.store       persistence: nothing of ours but itself
     bot.service     tables and leagues on a clock: the engine, the leagues' core, the store
-    bot.discord, bot.terminal, and what front ends share (bot.scenes, bot.narrate, ...): anything
+    bot.present     words and scenes front ends share: the engine, the leagues' core, render's
+                    scenes and the service's views
+    bot.app         the process: settings, metrics, start-up, workers; anything but a front end
+    bot.discord, bot.terminal: anything
 """
 
 import ast
@@ -24,14 +28,25 @@ ALLOWED = {
     "render": {"bot.engine.cards", "bot.i18n"},  # bot.i18n: the words drawn (Babel only)
     "bot/store": set(),
     "bot/service": {"bot.engine", "bot.leagues", "bot.store", "bot.i18n"},  # i18n: which languages exist
+    "bot/present": {
+        "bot.engine",
+        "bot.leagues",
+        "bot.i18n",
+        "render.scenes",
+        "bot.service.replay_access",
+        "bot.store",
+    },
+    "bot/app": {"bot.engine", "bot.leagues", "bot.i18n", "bot.store", "bot.service"},
 }
-# Metrics (prometheus_client) live in bot/metrics.py: the service reports through its observer.
+# Metrics (prometheus_client) live in bot/app/metrics.py: the service reports through its observer.
 OUTSIDE = {
     "bot/engine": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
     "bot/leagues": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
     "render": {"discord", "aiosqlite", "asyncpg", "prometheus_client"},
     "bot/store": {"discord", "PIL", "prometheus_client"},
     "bot/service": {"discord", "PIL", "prometheus_client"},
+    "bot/present": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
+    "bot/app": {"discord"},
 }
 
 
@@ -65,3 +80,71 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from bot.discord import presenter\n")
     assert not allowed(next(iter(imports(module))), "bot/service")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def run_time_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ours `path` imports when it runs: at its top or inside a function, but not
+    under `if TYPE_CHECKING:`. `from a.b import c` depends on `a.b.c` when that is a module,
+    else on `a.b`."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.If)
+            and getattr(node.test, "id", getattr(node.test, "attr", "")) == "TYPE_CHECKING"
+        ):
+            node.body = []
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names} & modules
+            found.update(submodules)
+            if len(submodules) < len(node.names):  # names defined in the module itself
+                found.add(node.module)
+    return found & modules
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in graph[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while (other := stack.pop()) != module:
+                group.append(other)
+            if group:
+                found.append(sorted([module, *group]))
+
+    for module in graph:
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_two_modules_import_each_other_even_through_others():
+    paths = {module_name(path): path for top in OURS for path in (ROOT / top).rglob("*.py")}
+    graph = {name: run_time_imports(path, set(paths)) - {name} for name, path in paths.items()}
+    assert circles(graph) == []
+
+
+def test_the_circle_check_finds_a_circle_through_a_function_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]

@@ -25,12 +25,12 @@ from league_helpers import (
 )
 
 from bot.leagues import LeagueError, NightStatus
-from bot.scenes import league_standings_scene as standings_scene
+from bot.present.scene_builders import league_standings_scene as standings_scene
 from bot.service import LeagueEventKind as K
 from bot.service import ServiceError
 from bot.service.league_events import CheckInTable
 from bot.store import SeatRecord
-from bot.store.leagues import UPDATE_LEAGUE
+from bot.store.league_rows import UPDATE_LEAGUE
 from render.standings import render_standings
 
 NO_SHOW = 15

@@ -11,7 +11,7 @@ from bot.engine.match import Match
 from bot.leagues import League, LeagueError, NightStatus, ScheduleError, SeatingError
 from bot.leagues.night import Night
 from bot.leagues.season import Season
-from bot.scenes import league_standings_scene as standings_scene
+from bot.present.scene_builders import league_standings_scene as standings_scene
 from render.scenes import StandingsScene
 from render.standings import render_standings
 

@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase, Standing
-from bot.leagues.errors import LeagueError
+from bot.leagues.league_error import LeagueError
 from bot.leagues.points import (
     DEFAULT_POINTS,
     Placing,

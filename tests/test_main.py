@@ -22,7 +22,7 @@ def test_a_database_missing_a_table_stops_start_up_with_one_line_naming_it(tmp_p
         [
             sys.executable,
             "-c",
-            f"import asyncio; from bot.store import Store; asyncio.run(Store.check({str(database)!r}))",
+            f"import asyncio; from bot.store import check_store; asyncio.run(check_store({str(database)!r}))",
         ],
         check=True,
         timeout=60,

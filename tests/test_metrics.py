@@ -9,7 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service_helpers import next_move, open_and_start, open_service, user
 from test_discord_frontend import button, hand_message, make_bot, settle, start_table
 
-from bot.metrics import Metrics
+from bot.app.metrics import Metrics
 from bot.service import ManualClock
 
 pytest_plugins = ("discord_double.fixtures",)

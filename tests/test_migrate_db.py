@@ -16,7 +16,7 @@ from service_helpers import GUILD, open_and_start, open_service, play_one, user
 
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.store import SCHEMA_VERSION, Store
+from bot.store import SCHEMA_VERSION, open_store
 from bot.store.schema import SHARDING_TABLES, TABLES
 
 pytestmark = pytest.mark.postgres
@@ -130,7 +130,7 @@ async def test_a_played_database_moves_to_postgres_and_plays_on_as_it_would_have
     straight = await finish(straight_path, clock, threads)
 
     clock, threads = await build(moved_path)
-    store = await Store.open(moved_path)
+    store = await open_store(moved_path)
     before = await store.row_counts()
     await store.close()
     done = migrate("--from", str(moved_path), "--to", postgres_url, cwd=tmp_path)
@@ -217,7 +217,7 @@ async def test_what_migrate_db_refuses_is_one_line_and_a_failing_exit(tmp_path, 
     one_line(migrate("--from", str(newer), "--to", fresh, cwd=tmp_path), 1, "newer than this bot")
 
     ahead = schemas()
-    store = await Store.open(ahead)
+    store = await open_store(ahead)
     await store.close()
     postgres_server.sql(
         f"UPDATE {ahead.split('search_path=')[1]}.schema_version SET version = {SCHEMA_VERSION + 1}"
@@ -245,7 +245,7 @@ async def test_damaged_rows_are_copied_as_they_are_or_stop_the_copy_naming_them(
     assert done.returncode == 0, done.stderr
     assert "2 open tables, 1 matches replay alike" in done.stdout
     assert "damaged as before (copied as it is): table 1 is damaged" in done.stdout
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
         (damaged, sound) = await store.active_tables()
         assert damaged.damage is not None and sound.damage is None and sound.match is not None
@@ -259,7 +259,7 @@ async def test_damaged_rows_are_copied_as_they_are_or_stop_the_copy_naming_them(
     conn.close()
     fresh = schemas()
     one_line(migrate("--from", str(path), "--to", fresh, cwd=tmp_path), 1, "tables.point_value holds 'lots'")
-    store = await Store.open(fresh)
+    store = await open_store(fresh)
     try:
         assert not any((await store.row_counts()).values())
     finally:

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
+from bot.app.runtime import start_picture_worker
 from bot.discord.pictures import Painter, Pictures
-from bot.runtime import start_picture_worker
 from bot.service.thinkers import ThinkersBroken
 from render import render_hand, render_table, samples
 

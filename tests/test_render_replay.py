@@ -7,7 +7,7 @@ from dataclasses import replace
 from PIL import Image
 
 from render import samples
-from render.replay import FRAME_MS, LAST_FRAME_MS, render_replay, render_replay_animation, replay_height
+from render.replay_frame import FRAME_MS, LAST_FRAME_MS, render_replay, render_replay_animation, replay_height
 
 
 def test_the_animation_has_a_frame_per_step_and_holds_the_last():

@@ -107,7 +107,7 @@ def test_the_result_is_the_deal_over_event():
 
 def test_a_frame_says_what_each_seat_paid_at_the_end_and_who_is_to_act_before():
     """A pool score adds the points (+), Points and Deals pay them (−); the winner pays nothing."""
-    from bot.replay_text import TO_ACT, WINNER, seat_line, seat_tag
+    from bot.present.replay_text import TO_ACT, WINNER, seat_line, seat_tag
 
     replay = replay_deal(played_deal(6))
     last, first = replay.steps[-1], replay.steps[0]

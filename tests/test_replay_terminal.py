@@ -11,12 +11,12 @@ from test_store_replays import ASHA, BALU, play_deals, play_one, start
 from bot.engine.commands import parse_command
 from bot.i18n import words
 from bot.service import ManualClock
-from bot.store import Store
+from bot.store import open_store
 
 
 async def test_the_terminal_prints_a_finished_deals_moves_and_refuses_a_running_one(tmp_path):
     database = tmp_path / "rummy.db"
-    store = await Store.open(database)
+    store = await open_store(database)
     service = new_service(store, clock=ManualClock(time.time()))  # the terminal reads the real clock
     rng = random.Random(9)
     finished = await start(service, 10, [ASHA, BALU])

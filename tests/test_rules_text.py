@@ -10,7 +10,7 @@ import pytest
 from bot.engine import Rules
 from bot.engine.formats import DEAL_CHIPS, Family, Format
 from bot.engine.rules import LeaveCost
-from bot.rules_text import describe_rules
+from bot.present.rules_text import describe_rules
 
 PRESETS = Rules.PRESET_NAMES
 # One format of each family, and every pool (each has its own figures).

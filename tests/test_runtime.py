@@ -1,6 +1,6 @@
 import gc
 
-from bot.runtime import GC_THRESHOLDS, tune_gc
+from bot.app.runtime import GC_THRESHOLDS, tune_gc
 
 
 def test_tune_gc_freezes_what_start_up_left_and_makes_collections_rarer():

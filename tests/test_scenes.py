@@ -9,9 +9,16 @@ from bot.engine.cards import parse_cards
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
-from bot.hand_layout import HandLayout, suggested_groups
-from bot.narrate import deal_result_lines
-from bot.scenes import hand_groups, hand_scene, result_scene, standing_text, standings_scene, table_scene
+from bot.present.hand_layout import HandLayout, suggested_groups
+from bot.present.narrate import deal_result_lines
+from bot.present.scene_builders import (
+    hand_groups,
+    hand_scene,
+    result_scene,
+    standing_text,
+    standings_scene,
+    table_scene,
+)
 
 NAMES = ["Asha", "Ravi", "Meera"]
 

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.engine.match import Match
-from bot.store import Store
+from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER = [sys.executable, str(ROOT / "tests" / "service_helpers.py")]
@@ -35,7 +35,7 @@ def start(db: Path | str) -> subprocess.Popen:
 
 async def check(db: Path | str, printed: list[str]) -> dict[int, int]:
     """Every table resumes and agrees with its log; returns each match's command count."""
-    store = await Store.open(db)
+    store = await open_store(db)
     try:
         logged: Counter[str] = Counter()
         counts = {}

@@ -8,7 +8,7 @@ from bot.engine.commands import Source
 from bot.engine.events import Picked
 from bot.engine.formats import Format
 from bot.service import TableEvent, visible_events
-from bot.service.events import (
+from bot.service.table_events import (
     Cancelled,
     CancelReason,
     Damaged,

@@ -15,8 +15,8 @@ from bot.service import (
     ServiceError,
     ServiceEventKind,
 )
-from bot.service.errors import TableDamagedError
-from bot.store import Store, StoreError, TableStatus
+from bot.service.refusals import TableDamagedError
+from bot.store import StoreError, TableStatus, open_store
 
 DAMAGED, PLAYING, LOBBY = 21, 22, 23  # channels
 
@@ -73,7 +73,7 @@ CORRUPTIONS = {
 
 async def open_tables(path, clock):
     """A service on `path` as start-up makes it, with the events its resume returned."""
-    store = await Store.open(path)
+    store = await open_store(path)
     service = new_service(store, seed=5, clock=clock)
     return store, service, await service.resume()
 
@@ -181,7 +181,7 @@ async def test_a_database_missing_one_of_its_tables_names_it_and_does_not_start(
     conn.execute("DROP TABLE deals")
     conn.close()
     with pytest.raises(StoreError) as refused:
-        await Store.open(path)
+        await open_store(path)
     assert "missing its table deals" in str(refused.value) and "Restore a backup" in str(refused.value)
     conn = sqlite3.connect(path)  # nothing was made again behind the admin's back
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'deals'").fetchone() == (0,)

@@ -12,12 +12,12 @@ from multiprocessing.reduction import ForkingPickler
 import pytest
 from service_helpers import GUILD, choose, user
 
+from bot.app.runtime import start_thinkers
 from bot.engine import ai
 from bot.engine.match import MatchPhase
-from bot.runtime import start_thinkers
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 from bot.service.thinkers import ThinkersBroken
-from bot.store import Store
+from bot.store import open_store
 
 SETTINGS = ServiceSettings(computer_delay_seconds=1.0, between_deals_seconds=1.0)
 CHANNEL = 7
@@ -60,7 +60,7 @@ async def seat_computers(service: TableService, *levels: str) -> None:
 async def play_to_the_end(path, *, thinkers=None, policy=ai.decide) -> list[dict]:
     """Host and two computer players, all seeded, until the match is over; returns its log."""
     clock = ManualClock()
-    store = await Store.open(path)
+    store = await open_store(path)
     service = TableService(
         store, clock=clock, random_source=seeded(5), policy=policy, thinkers=thinkers, settings=SETTINGS
     )
@@ -102,7 +102,7 @@ async def test_a_seed_travels_to_the_worker_not_a_generator(tmp_path):
 async def test_when_the_worker_processes_die_the_table_thinks_here_and_says_so(tmp_path, pool, caplog):
     with pytest.raises(ThinkersBroken):
         await pool.run(os._exit, 1)  # a worker killed under the bot's feet
-    store = await Store.open(tmp_path / "t.db")
+    store = await open_store(tmp_path / "t.db")
     clock = ManualClock()
     service = TableService(store, clock=clock, random_source=seeded(1), thinkers=pool, settings=SETTINGS)
     await seat_computers(service, "easy")
@@ -131,7 +131,7 @@ async def test_a_command_sent_while_a_computer_player_thinks_waits_for_its_move(
         answer.wait(10)
         return simple_policy(level, view, rng)
 
-    store = await Store.open(tmp_path / "t.db")
+    store = await open_store(tmp_path / "t.db")
     clock = ManualClock()
     service = TableService(
         store,

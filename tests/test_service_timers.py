@@ -6,7 +6,7 @@ from service_helpers import GUILD, open_and_start, open_service, user
 from bot.engine import Rules
 from bot.engine.events import EventKind
 from bot.service import ManualClock, ServiceEventKind, ServiceSettings, TableService
-from bot.store import Store
+from bot.store import open_store
 
 SETTINGS = ServiceSettings(between_deals_seconds=10, computer_delay_seconds=2, grace_seconds=20)
 
@@ -91,7 +91,7 @@ async def test_deadlines_that_passed_while_the_bot_was_down_get_a_grace_period(t
     seat = table.match.deal.turn
     await store.close()
     clock.advance(3600)  # the bot was down for an hour
-    store = await Store.open(path)
+    store = await open_store(path)
     service = TableService(store, clock=clock, settings=SETTINGS)
     [resumed] = await service.resume()
     assert resumed.kind == ServiceEventKind.RESUMED

@@ -1,6 +1,6 @@
 import pytest
 
-from bot.settings import Settings, SettingsError, usable_cores
+from bot.app.config import Settings, SettingsError, usable_cores
 
 
 def test_environment_wins_over_the_env_file(tmp_path):

@@ -14,11 +14,11 @@ import pytest
 from backends import execute
 from service_helpers import GUILD, open_and_start, open_service, play_one
 
+from bot.app.config import Settings, SettingsError
 from bot.discord.bot import RummyBot, ShardedRummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, simple_policy
-from bot.service.errors import HandedOverError, saving
 from bot.service.preferences import Deck, Preferences
-from bot.settings import Settings, SettingsError
+from bot.service.refusals import HandedOverError, saving
 from bot.store import (
     LeaseLostError,
     SeatRecord,
@@ -28,6 +28,7 @@ from bot.store import (
     StoredLeague,
     TableRecord,
     TableStatus,
+    open_store,
 )
 from bot.store.leases import LeaseKeeper, ShardLeases
 from bot.store.relay import InteractionRelay
@@ -100,7 +101,7 @@ def table(store: Store, guild: int, channel: int) -> TableRecord:
 
 @pytest.mark.postgres
 async def test_a_sharded_store_loads_its_shards_servers_only_and_ids_never_collide(postgres_url):
-    zero, one = await Store.open(postgres_url), await Store.open(postgres_url)
+    zero, one = await open_store(postgres_url), await open_store(postgres_url)
     try:
         zero.serve_shards(Shards(2, (0,)))
         one.serve_shards(Shards(2, (1,)))
@@ -121,7 +122,7 @@ async def test_a_sharded_store_loads_its_shards_servers_only_and_ids_never_colli
     finally:
         await zero.close()
         await one.close()
-    everything = await Store.open(postgres_url)  # an unsharded process sees every server
+    everything = await open_store(postgres_url)  # an unsharded process sees every server
     try:
         assert len(await everything.active_tables()) == 6 and len(await everything.leagues()) == 6
     finally:
@@ -130,7 +131,7 @@ async def test_a_sharded_store_loads_its_shards_servers_only_and_ids_never_colli
 
 @pytest.mark.postgres
 async def test_a_shard_is_refused_while_its_lease_lives_and_taken_once_released_or_expired(postgres_url):
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         first = store.leases(Shards(2, (0, 1)), "first", 30)
         await first.acquire()
@@ -159,7 +160,7 @@ async def test_a_shard_is_refused_while_its_lease_lives_and_taken_once_released_
 
 @pytest.mark.postgres
 async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(postgres_url):
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         store.serve_shards(Shards(2, (1,)))
         leases = store.leases(Shards(2, (1,)), "slow", 2)
@@ -193,7 +194,7 @@ async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper
     """The keeper fences by this process's clock, but a stalled event loop (a long collection, a
     paused container) can let the lease run out and another process take the shard before the
     keeper runs again: the database itself refuses the stalled holder's writes then."""
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         store.serve_shards(Shards(2, (1,)))
         stalled = store.leases(Shards(2, (1,)), "stalled", 30)
@@ -219,7 +220,7 @@ class Unreachable(ShardLeases):
 
 @pytest.mark.postgres
 async def test_a_holder_that_cannot_renew_stops_before_its_lease_could_expire(postgres_url):
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         leases = Unreachable(store._pool, Shards(1, (0,)), "cut off", 0.4)
         lost: list[LeaseLostError] = []
@@ -237,7 +238,7 @@ async def test_a_holder_that_cannot_renew_stops_before_its_lease_could_expire(po
 
 @pytest.mark.postgres
 async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_be_answered(postgres_url):
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)))
         receiver = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)))
@@ -262,7 +263,7 @@ async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_
 async def test_a_sharded_process_reads_a_players_settings_again_after_a_while(tmp_path):
     """A player changes their deck in whichever process runs the server they are in; the other
     processes hold a copy, which they read again after `users_for` seconds."""
-    store = await Store.open(tmp_path / "rummy.db")
+    store = await open_store(tmp_path / "rummy.db")
     try:
         clock = ManualClock()
         here = Preferences(store, clock, users_for=30)
@@ -297,7 +298,7 @@ async def test_a_sharded_bot_whose_lease_is_taken_saves_nothing_more_and_shuts_d
     opened = await discord_double.slash_command(alice, "rummy new", options={"format": "points"})
     await discord_double.wait_for(lambda: discord_double.original_response(opened).custom_ids())
 
-    thief = await Store.open(postgres_url)
+    thief = await open_store(postgres_url)
     try:
         await execute(thief, "UPDATE shard_leases SET expires_at = 0")  # as if it had stalled
         await thief.leases(Shards(1, (0,)), "thief", 30).acquire()
@@ -326,7 +327,7 @@ async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgre
         await store.close()
     later = clock.now() + 1
     for shard, pruned in ((1, 0), (0, 1)):
-        sharded = await Store.open(postgres_url)
+        sharded = await open_store(postgres_url)
         try:
             sharded.serve_shards(Shards(2, (shard,)))
             assert (await sharded.prune(later, later)).matches == pruned
@@ -340,7 +341,7 @@ async def test_a_bot_not_sharded_on_postgresql_holds_every_server_and_is_refused
 ):
     """Without RUMMY_SHARD_COUNT a bot runs every server's tables: beside a live sharded process
     (or another such bot) it would run the same tables and hand out the same ids."""
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     try:
         sharded = store.leases(Shards(2, (0, 1)), "sharded", 30)
         await sharded.acquire()

@@ -5,8 +5,8 @@ from bot.engine.cards import parse_cards
 from bot.engine.events import WrongShow
 from bot.engine.melds import SHOW_REASONS, judge_groups
 from bot.i18n import EN, words
-from bot.narrate import event_lines
-from bot.show_reasons import reason_words
+from bot.present.narrate import event_lines
+from bot.present.show_reasons import reason_words
 
 HI = words("hi")
 

@@ -16,8 +16,8 @@ from test_discord_frontend import answer, button, hand_message, make_bot, start_
 
 from bot.discord import bot as bot_module
 from bot.service import ManualClock
-from bot.service.errors import ShuttingDownError
-from bot.store import Store
+from bot.service.refusals import ShuttingDownError
+from bot.store import open_store
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -76,7 +76,7 @@ async def test_a_closing_bot_refuses_new_interactions_and_finishes_the_one_at_wo
     assert not double.connected
     assert len(table.match.log) == moves + 1 and table.seat_of(waiter.id) is not None
 
-    store = await Store.open(tmp_path / "rummy.db")  # the pick was saved before the store closed
+    store = await open_store(tmp_path / "rummy.db")  # the pick was saved before the store closed
     assert (await store.load_match(table.id)).seq == moves + 1
     await store.close()
 
@@ -162,7 +162,7 @@ async def test_python_m_bot_exits_0_on_sigterm_with_its_tables_saved(discord_dou
     said = log.read_text()
     assert "SIGTERM received: shutting down" in said and "Traceback" not in said, said
 
-    store = await Store.open(tmp_path / "rummy.db")
+    store = await open_store(tmp_path / "rummy.db")
     try:
         playing = await store.active_tables()
         assert [active.table.id for active in playing] == [int(table_id)]

@@ -19,12 +19,12 @@ from bot.store import (
     SeatRecord,
     StandingRow,
     StatsDelta,
-    Store,
     StoreError,
     TableRecord,
     TableStatus,
     database_path,
     database_target,
+    open_store,
 )
 from bot.store.postgres import PostgresStore
 from bot.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
@@ -33,7 +33,7 @@ from bot.store.schema import MIGRATIONS, tables_made_by
 
 @pytest.fixture
 async def store(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     yield store
     await store.close()
 
@@ -107,7 +107,7 @@ async def play(store, match, match_id, moves, rng):
 
 async def test_migrates_an_empty_file_in_wal_mode_with_foreign_keys(tmp_path):
     path = tmp_path / "new.db"
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -115,7 +115,7 @@ async def test_migrates_an_empty_file_in_wal_mode_with_foreign_keys(tmp_path):
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"guild_settings", "tables", "matches", "deals", "match_commands", "user_stats"} <= names
     conn.close()
-    store = await Store.open(path)  # a second start finds nothing to do
+    store = await open_store(path)  # a second start finds nothing to do
     assert await store.active_tables() == []
     with pytest.raises(sqlite3.IntegrityError):  # foreign keys are enforced
         await store._conn.execute("INSERT INTO deals VALUES (99, 1, '{}', 0, 0)")
@@ -124,10 +124,10 @@ async def test_migrates_an_empty_file_in_wal_mode_with_foreign_keys(tmp_path):
 
 @pytest.mark.postgres
 async def test_migrates_an_empty_postgres_database_with_foreign_keys(postgres_url):
-    store = await Store.open(postgres_url)
+    store = await open_store(postgres_url)
     assert isinstance(store, PostgresStore)
     await store.close()
-    store = await Store.open(postgres_url)  # a second start finds nothing to do
+    store = await open_store(postgres_url)  # a second start finds nothing to do
     try:
         assert await store.active_tables() == []
         assert (await fetchone(store, "SELECT version FROM schema_version"))[0] == SCHEMA_VERSION
@@ -149,22 +149,22 @@ def test_both_dialects_have_the_same_migrations():
 
 
 async def test_refuses_a_database_newer_than_the_code(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     if isinstance(store, PostgresStore):
         await execute(store, "UPDATE schema_version SET version = ?", SCHEMA_VERSION + 1)
     else:
         await execute(store, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     await store.close()
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(database)
+        await open_store(database)
 
 
 async def test_refuses_a_database_missing_a_table_it_made(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     await execute(store, "DROP TABLE user_settings")
     await store.close()
     with pytest.raises(StoreError, match="missing its table user_settings"):
-        await Store.open(database)
+        await open_store(database)
 
 
 def test_database_path_comes_from_the_environment():
@@ -193,7 +193,7 @@ async def test_one_active_table_per_channel(store):
 @pytest.mark.parametrize("fmt", [Format.POINTS, Format.DEALS_2, Format.POOL_201])
 async def test_every_state_reloads_exactly(database, fmt):
     path = database
-    store = await Store.open(path)
+    store = await open_store(path)
     _, match, match_id = await started(store, fmt)
     rng = random.Random(3)
     seen_phases = set()
@@ -202,7 +202,7 @@ async def test_every_state_reloads_exactly(database, fmt):
         if step % 13 < 2 or match.phase is not MatchPhase.PLAYING:
             seen_phases.add((match.phase, match.deal.phase if match.deal else None))
             await store.close()
-            store = await Store.open(path)
+            store = await open_store(path)
             loaded = await store.load_match(1)
             assert loaded.seq == len(match.log)
             assert loaded.snapshot == json.loads(json.dumps(match.to_json()))

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from bot.store import CheckpointPolicy, Store, checkpoint
+from bot.store import CheckpointPolicy, checkpoint, open_store
 from bot.store.checkpoint import wal_reset_fixed
 
 BIG = {"notes": "x" * 20_000}  # a write of several pages, so that the WAL grows quickly
@@ -44,7 +44,7 @@ async def test_the_wal_stays_under_its_bound_under_nonstop_writes(tmp_path):
     path = tmp_path / "bound.db"
     bound = 256 * 1024
     # No background checkpoint in time: only the bound keeps the WAL in check.
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=bound))
+    store = await open_store(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=bound))
     try:
         largest = 0
         for guild in range(200):  # about 5 MB of writes
@@ -61,7 +61,7 @@ async def test_the_wal_stays_small_with_concurrent_writers(tmp_path):
     """Many writers at once (group commits back to back, the queue rarely empty)."""
     path = tmp_path / "busy.db"
     bound = 256 * 1024
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=0.001, max_wal_bytes=bound))
+    store = await open_store(path, CheckpointPolicy(delay_seconds=0.001, max_wal_bytes=bound))
     try:
         largest = 0
 
@@ -80,7 +80,7 @@ async def test_the_wal_stays_small_with_concurrent_writers(tmp_path):
 
 async def test_writes_reach_the_database_file_in_the_background_and_the_wal_starts_over(tmp_path):
     path = tmp_path / "background.db"
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=0.01, max_wal_bytes=1 << 40))
+    store = await open_store(path, CheckpointPolicy(delay_seconds=0.01, max_wal_bytes=1 << 40))
     try:
         for guild in range(10):
             await store.set_guild_settings(guild, BIG, now=0.0)
@@ -103,7 +103,7 @@ async def test_a_steady_load_reuses_the_wal_without_truncating_it(tmp_path):
     """Writes with pauses between them, as tables play, and a background checkpoint in each
     pause (run here by hand, so that the test does not depend on timing)."""
     path = tmp_path / "steady.db"
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
+    store = await open_store(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
     try:
         for round_ in range(30):
             for guild in range(5):
@@ -120,7 +120,7 @@ async def test_the_writer_finishes_what_a_background_checkpoint_missed(tmp_path)
     """Commits that land while a background checkpoint copies stop the WAL from starting over;
     the writer copies them between two transactions, when no write is waiting."""
     path = tmp_path / "finish.db"
-    store = await Store.open(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
+    store = await open_store(path, CheckpointPolicy(delay_seconds=3600, max_wal_bytes=1 << 40))
     try:
         for guild in range(10):
             await store.set_guild_settings(guild, BIG, now=0.0)
@@ -159,7 +159,7 @@ def test_which_libraries_have_the_wal_reset_fix(version, fixed):
 async def test_without_the_wal_reset_fix_no_checkpoint_runs_beside_a_commit(tmp_path, where):
     """A library without the fix checkpoints on the writer's connection only, which runs one
     call at a time: never a checkpoint on one connection while another commits."""
-    store = await Store.open(tmp_path / "race.db")
+    store = await open_store(tmp_path / "race.db")
     try:
         assert (store._checkpointer._conn is store._conn) is (where == "writer's connection")
         for guild in range(5):

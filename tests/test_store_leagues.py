@@ -6,7 +6,15 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot.store import SCHEMA_VERSION, SeatRecord, Store, StoredLeague, StoreError, TableRecord, TableStatus
+from bot.store import (
+    SCHEMA_VERSION,
+    SeatRecord,
+    StoredLeague,
+    StoreError,
+    TableRecord,
+    TableStatus,
+    open_store,
+)
 from bot.store.schema import MIGRATIONS
 
 
@@ -25,7 +33,7 @@ async def test_migrates_a_version_1_database_keeping_its_tables(tmp_path):
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         assert (await store.table(7)).league_id is None
         assert await store.leagues() == []
@@ -40,7 +48,7 @@ async def test_migrates_a_version_1_database_keeping_its_tables(tmp_path):
 
 
 async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_case(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         first = league(store.new_league_id())
         await store.create_league(first, 10.0)
@@ -57,7 +65,7 @@ async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_
         assert loaded[0] == first
     finally:
         await store.close()
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert store.new_league_id() == 3  # ids continue after a restart
     finally:
@@ -65,7 +73,7 @@ async def test_leagues_are_created_saved_and_loaded_and_names_are_unique_in_any_
 
 
 async def test_a_league_table_is_found_by_its_channel_newest_first(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         for league_id, status in (
             (1, TableStatus.FINISHED),

@@ -1,12 +1,12 @@
 """Posted messages and closed DMs in the store: what lets a restarted bot edit the same table
 message and hand DMs instead of posting new ones."""
 
-from bot.store import Store
+from bot.store import open_store
 
 
 async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_own(database):
     path = database
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         await store.remember_message("table:1", 500, 9001, 10.0)
         await store.remember_message("table:1:hand:7", 70, 9002, 10.0)
@@ -14,7 +14,7 @@ async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_
         await store.remember_message("table:1", 500, 9004, 11.0)  # reposted: the newest wins
     finally:
         await store.close()
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         assert await store.posted_messages() == {
             "table:1": (500, 9004),
@@ -28,7 +28,7 @@ async def test_posted_messages_survive_a_restart_and_a_closed_table_forgets_its_
 
 
 async def test_a_dm_refusal_is_remembered_until_it_is_old_or_lifted(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         await store.refuse_dms(41, 100.0)
         await store.refuse_dms(42, 200.0)
@@ -41,7 +41,7 @@ async def test_a_dm_refusal_is_remembered_until_it_is_old_or_lifted(database):
 
 
 async def test_bot_processes_count_each_other_through_their_heartbeats_and_a_quiet_one_drops_out(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert await store.live_processes("a", now=100.0, since=85.0) == 1
         assert await store.live_processes("b", now=101.0, since=86.0) == 2  # shards in two processes

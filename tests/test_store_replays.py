@@ -8,10 +8,10 @@ from service_helpers import choose, new_service
 
 from bot.engine.match import MatchPhase
 from bot.service import ManualClock, Retention, RetentionSettings
-from bot.service.replays import DealRef, Refusal, ReplayRefused, Replays, Viewer
+from bot.service.replay_access import DealRef, Refusal, ReplayRefused, Replays, Viewer
 from bot.service.retention import DAY
-from bot.store import Store
-from bot.store.replays import _RECENT_DEALS
+from bot.store import open_store
+from bot.store.replay_rows import _RECENT_DEALS
 
 GUILD, OTHER_GUILD = 1, 2
 ASHA, BALU, CHITRA, DEV = 501, 502, 503, 504
@@ -56,7 +56,7 @@ async def played(database):
     """Asha and Balu's finished Points match at channel 10, a Deals match of Asha and Chitra at
     channel 20 with its second deal running, and Dev's match in another server."""
     clock = ManualClock()
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         service = new_service(store, clock=clock)
         rng = random.Random(4)
@@ -163,7 +163,7 @@ def test_a_deal_is_named_by_its_table_and_number():
 
 async def test_a_players_recent_deals_are_found_through_indexes_not_by_reading_every_table(tmp_path):
     # Standings and tables are kept for good: a look that read them whole would slow with age.
-    store = await Store.open(tmp_path / "plan.db")
+    store = await open_store(tmp_path / "plan.db")
     try:
         query = "EXPLAIN QUERY PLAN " + _RECENT_DEALS.format(seats=store._DEAL_SEATS)
         async with store._conn.execute(query, (GUILD, ASHA, 7, 10)) as cursor:

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bot.runtime import THINKER_NICENESS, start_thinkers, thinker_count
+from bot.app.runtime import THINKER_NICENESS, start_thinkers, thinker_count
 from bot.service.thinkers import ThinkersBroken, bytes_waiting
 
 

@@ -25,11 +25,11 @@ from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
 from bot.engine.events import Declared, WrongShow
 from bot.engine.melds import GroupKind
-from bot.hand_layout import HandLayout
 from bot.i18n import N_, Words
-from bot.service import Table, TableEvent
-from bot.service.errors import ShuttingDownError
-from bot.show_reasons import reason_words
+from bot.present.hand_layout import HandLayout
+from bot.present.show_reasons import reason_words
+from bot.service import LiveTable, TableEvent
+from bot.service.refusals import ShuttingDownError
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -122,19 +122,19 @@ class Actions:
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
-    def table_by_id(self, table_id: int) -> Table:
+    def table_by_id(self, table_id: int) -> LiveTable:
         table = self.presenter.table(table_id)
         if table is None or not table.record.status.active:
             raise RummyError("This table has closed.")
         return table
 
-    def seat_of(self, table: Table, user_id: int) -> int:
+    def seat_of(self, table: LiveTable, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
             raise RummyError("You are not seated at this table.")
         return seat
 
-    def followed_layout(self, table: Table, user_id: int) -> tuple[HandLayout, Deal, int]:
+    def followed_layout(self, table: LiveTable, user_id: int) -> tuple[HandLayout, Deal, int]:
         """The player's card layout brought up to date with their hand, with the deal and seat."""
         seat = self.seat_of(table, user_id)
         if table.match is None or table.match.deal is None:
@@ -147,7 +147,7 @@ class Actions:
     async def play(
         self,
         interaction: discord.Interaction[Any],
-        table: Table,
+        table: LiveTable,
         make: Callable[[int], Command],
         turn: str | None,
     ) -> list[TableEvent]:
@@ -162,7 +162,7 @@ class Actions:
         )
         return events
 
-    def in_own_dm(self, interaction: discord.Interaction[Any], table: Table) -> int | None:
+    def in_own_dm(self, interaction: discord.Interaction[Any], table: LiveTable) -> int | None:
         """The person, if they acted on their own hand DM, which the interaction then shows them
         (so `publish` need not edit it too); None when they acted elsewhere (a private reply, a
         slash command), so that their DM is brought up to date by `publish`."""
@@ -172,14 +172,14 @@ class Actions:
         return interaction.user.id
 
     async def own_hand(
-        self, interaction: discord.Interaction[Any], table: Table, seat: int
+        self, interaction: discord.Interaction[Any], table: LiveTable, seat: int
     ) -> HandMessage | None:
         """The person's hand as their DM shows it, whichever path edits that DM."""
         await self.bot.readers.seen(interaction)
         return await self.presenter.hand_message(table, seat, interaction.user.id)
 
     async def send_private_hand(
-        self, interaction: discord.Interaction[Any], table: Table, seat: int, when_none: str
+        self, interaction: discord.Interaction[Any], table: LiveTable, seat: int, when_none: str
     ) -> None:
         """The person's hand as a private reply (the way to play when DMs are closed)."""
         message = await self.own_hand(interaction, table, seat)
@@ -190,7 +190,7 @@ class Actions:
         file = await message.file(self.bot.pictures)
         await interaction.followup.send(message.content, file=file, view=view, ephemeral=True)
 
-    async def show_own_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+    async def show_own_hand(self, interaction: discord.Interaction[Any], table: LiveTable) -> None:
         """Updates the message the person acted on (their DM, or their private reply). Under the
         table's `showing` lock, as the presenter's edits of the DM are: the two never overtake
         each other, and the presenter knows what the DM shows (so it does not send the picture
@@ -304,7 +304,7 @@ class Actions:
 
         await self.guarded(interaction, table_id, work)
 
-    async def ask_drop(self, interaction: discord.Interaction[Any], table: Table, turn: str) -> None:
+    async def ask_drop(self, interaction: discord.Interaction[Any], table: LiveTable, turn: str) -> None:
         """Says what the drop costs and asks again; the engine's refusal (not your turn, no drops in
         Deals) comes first, so nobody confirms a drop that cannot happen."""
         deal = table.match.deal if table.match else None
@@ -338,7 +338,7 @@ class Actions:
         await self.guarded(interaction, table_id, work)
 
     async def ask_declare(
-        self, interaction: discord.Interaction[Any], table: Table, turn: str | None
+        self, interaction: discord.Interaction[Any], table: LiveTable, turn: str | None
     ) -> None:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
         declaration, deal = self.declaration(table, interaction.user.id)
@@ -372,7 +372,7 @@ class Actions:
             ephemeral=True,
         )
 
-    def declaration(self, table: Table, user_id: int) -> tuple[Declare, Deal]:
+    def declaration(self, table: LiveTable, user_id: int) -> tuple[Declare, Deal]:
         """The engine's declaration of the player's own arrangement (its finish card chosen so
         that the arrangement is judged best), with the deal it is for."""
         layout, deal, seat = self.followed_layout(table, user_id)

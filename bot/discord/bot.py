@@ -16,7 +16,9 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import runtime
+from bot.app import runtime
+from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST
+from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
 from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
@@ -34,7 +36,6 @@ from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
 from bot.i18n import N_
-from bot.metrics import Metrics
 from bot.service import (
     LeagueEvent,
     LeagueService,
@@ -45,11 +46,10 @@ from bot.service import (
     TableService,
 )
 from bot.service.preferences import Preferences
-from bot.service.replays import Replays
+from bot.service.replay_access import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.settings import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST
-from bot.store import LeaseLostError, Shards, Store, StoreError
+from bot.store import LeaseLostError, Shards, Store, StoreError, open_store
 from bot.store.store import is_database_url
 
 log = logging.getLogger(__name__)
@@ -83,16 +83,16 @@ class RummyBot(commands.Bot):
         picture_workers: bool = False,
         **options: Any,
     ) -> None:
-        """`db_path`: the SQLite file, or a `postgresql://` URL (see `Store.open`). `tune_gc` is
+        """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
         for the process that runs the bot for good (`python -m bot`): while the tables are
-        resumed and once they are, `bot.runtime.tune_gc()` takes them out of the collector's
+        resumed and once they are, `bot.app.runtime.tune_gc()` takes them out of the collector's
         sight. Finished matches' move logs are deleted `keep_days` after their end
         (`bot.service.retention`). After a restart, `republish_concurrency` tables are shown
         again at a time (`Presenter.republish`). `shards`: this process runs only those shards'
         servers, holding their leases (`ShardedRummyBot`); on PostgreSQL a bot without them holds
         the one shard of one, so that no other process, sharded or not, runs its tables too. With
         a `metrics_port` (0: any free one), Prometheus metrics and a health check are served
-        there (`bot.metrics`). The table presenter sends Discord at most `request_budget`
+        there (`bot.app.metrics`). The table presenter sends Discord at most `request_budget`
         requests per second, shared between this bot's live processes (`bot.discord.budget`);
         None sets no limit of its own. A person watching their hand DM is mentioned on their
         turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
@@ -149,7 +149,7 @@ class RummyBot(commands.Bot):
         return TableService(store, thinkers=self._thinkers, settings=ServiceSettings(), on_events=on_events)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.db_path)
+        self.store = await open_store(self.db_path)
         if self.picture_workers:
             self.pictures.hands.worker = runtime.start_picture_worker()
             self.pictures.others.worker = runtime.start_picture_worker()

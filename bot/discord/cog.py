@@ -24,12 +24,12 @@ from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES
-from bot.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
-from bot.rules_text import describe_rules
-from bot.scenes import standings_scene
-from bot.service import Table
-from bot.service.errors import TableDamagedError
+from bot.present.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
+from bot.present.rules_text import describe_rules
+from bot.present.scene_builders import standings_scene
+from bot.service import LiveTable
 from bot.service.preferences import Deck
+from bot.service.refusals import TableDamagedError
 from render import render_standings
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class RummyCog(
     def actions(self) -> Actions:
         return self.bot.actions
 
-    def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> Table:
+    def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> LiveTable:
         """The channel's table; one set aside as damaged only for a cancel."""
         table = self.bot.service.table_in(channel_of(interaction))
         if table is None:

@@ -16,12 +16,12 @@ from bot.discord.components import hand_view
 from bot.discord.pictures import Pictures
 from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
-from bot.game_words import format_title
-from bot.hand_layout import HandLayout
 from bot.i18n import EN, N_, Words
-from bot.rules_text import wild_words
-from bot.scenes import hand_scene
-from bot.service import Table
+from bot.present.game_words import format_title
+from bot.present.hand_layout import HandLayout
+from bot.present.rules_text import wild_words
+from bot.present.scene_builders import hand_scene
+from bot.service import LiveTable
 from render.scenes import HandScene
 
 # While it is not their turn a player's DM is not edited on the others' moves (an edit of every
@@ -53,7 +53,7 @@ class HandMessage:
 
 
 async def build_hand_message(
-    table: Table,
+    table: LiveTable,
     seat: int,
     layout: HandLayout,
     deadline: float | None = None,

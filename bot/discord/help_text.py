@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.engine.deal import Phase
 from bot.engine.match import MatchPhase
 from bot.i18n import EN, N_, Words
-from bot.service import Table
+from bot.service import LiveTable
 from bot.store import TableStatus
 
 PLAYER_COMMANDS = N_(
@@ -24,7 +24,7 @@ ADMIN_COMMANDS = N_(
 )
 
 
-def help_text(table: Table | None, user_id: int, *, admin: bool, _: Words = EN) -> str:
+def help_text(table: LiveTable | None, user_id: int, *, admin: bool, _: Words = EN) -> str:
     lines = [
         _("**What to do next**"),
         next_step(table, user_id, _),
@@ -36,7 +36,7 @@ def help_text(table: Table | None, user_id: int, *, admin: bool, _: Words = EN) 
     return "\n".join(lines)
 
 
-def next_step(table: Table | None, user_id: int, _: Words = EN) -> str:
+def next_step(table: LiveTable | None, user_id: int, _: Words = EN) -> str:
     if table is None or not table.record.status.active:
         return _(
             "There is no table in this channel. Open one with `/rummy new` (choose a format and "

@@ -19,7 +19,7 @@ from bot.i18n import Words
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
 from bot.leagues.schedule import matching_zones, zone
-from bot.rules_options import MOST_SEATS
+from bot.present.rules_options import MOST_SEATS
 from bot.service.league_events import LeagueDeleted, LeagueEvent
 
 if TYPE_CHECKING:

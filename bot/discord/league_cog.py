@@ -21,7 +21,7 @@ from bot.leagues import LeagueError
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
     from bot.service import TableEvent
-    from bot.service.leagues import LeagueEvent, LeagueRecord, LeagueService
+    from bot.service.league_service import LeagueEvent, LeagueRecord, LeagueService
 
 MANAGERS_ONLY = N_("Only members with the Manage Server permission can {action}.")
 LEAGUE_OPTION = N_("Which league (leave out when the server has one)")

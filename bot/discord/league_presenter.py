@@ -18,10 +18,10 @@ import discord
 
 from bot.discord import league_text as text
 from bot.discord.league_components import league_view
-from bot.game_words import format_title
 from bot.i18n import N_, Words
-from bot.leagues import Night, NightStatus, Table
-from bot.scenes import league_standings_scene
+from bot.leagues import Night, NightStatus, NightTable
+from bot.present.game_words import format_title
+from bot.present.scene_builders import league_standings_scene
 from bot.service import TableEvent
 from bot.service.league_events import (
     Adjusted,
@@ -250,7 +250,7 @@ class LeaguePresenter:
 
     # ----------------------------------------------------------------- the night itself
 
-    async def open_thread(self, record: LeagueRecord, night: Night, table: Table) -> int:
+    async def open_thread(self, record: LeagueRecord, night: Night, table: NightTable) -> int:
         """The `ThreadOpener` the league service calls at seating: a public thread in the league
         channel, its members added (a member the bot cannot add still sees it, being public)."""
         league = record.league
@@ -285,7 +285,7 @@ class LeaguePresenter:
                 log.warning("league %s: could not add %s to %s: %s", record.id, user_id, name, error)
         return thread.id
 
-    async def _refused_once(self, record: LeagueRecord, night: Night, table: Table, words: str) -> None:
+    async def _refused_once(self, record: LeagueRecord, night: Night, table: NightTable, words: str) -> None:
         """Says why a table's thread cannot open, once per table: the service retries every pass."""
         key = (record.id, night.number, table.round, table.number)
         if key not in self.refused_threads:
@@ -307,7 +307,7 @@ class LeaguePresenter:
                 await self.say(record.league.channel_id, refused)
 
     async def _show_check_in(
-        self, record: LeagueRecord, night: Night, table: Table, until: datetime | None
+        self, record: LeagueRecord, night: Night, table: NightTable, until: datetime | None
     ) -> None:
         """Edits the table's check-in message when there is one (the service announces a check-in
         again after a restart, with a fresh deadline), else posts it and remembers it."""

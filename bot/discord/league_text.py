@@ -12,12 +12,12 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
 from bot.engine.formats import Format
-from bot.game_words import format_title
 from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
 from bot.leagues.points import PointsTable, ordinal_form
 from bot.leagues.schedule import DAY_NAMES, Schedule, discord_timestamp
-from bot.rules_options import preset, rules_line
+from bot.present.game_words import format_title
+from bot.present.rules_options import preset, rules_line
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.app.config import MENTION_WATCHING_AFTER
 from bot.discord.budget import RequestBudget
 from bot.discord.components import behind_view, lobby_view
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
@@ -43,15 +44,14 @@ from bot.engine.events import (
 )
 from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
-from bot.game_words import format_title
-from bot.hand_layout import HandLayout
 from bot.i18n import EN, N_, Words
-from bot.rules_options import rules_line
-from bot.rules_text import wild_words
-from bot.scenes import result_scene, standings_scene, table_scene
-from bot.service import Table, TableEvent, visible_events
-from bot.service.events import Damaged, Deadline, Resumed
-from bot.settings import MENTION_WATCHING_AFTER
+from bot.present.game_words import format_title
+from bot.present.hand_layout import HandLayout
+from bot.present.rules_options import rules_line
+from bot.present.rules_text import wild_words
+from bot.present.scene_builders import result_scene, standings_scene, table_scene
+from bot.service import LiveTable, TableEvent, visible_events
+from bot.service.table_events import Damaged, Deadline, Resumed
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -134,11 +134,11 @@ class Presenter:
         """What is kept for this table, made on first use."""
         return self._shown.setdefault(table_id, Shown())
 
-    def keep(self, table: Table) -> None:
+    def keep(self, table: LiveTable) -> None:
         """Remembers the table object, for showing its last events once the service lets it go."""
         self.shown(table.id).table = table
 
-    def table(self, table_id: int) -> Table | None:
+    def table(self, table_id: int) -> LiveTable | None:
         table = self.bot.service.table(table_id)
         if table is not None:
             self.keep(table)
@@ -242,7 +242,7 @@ class Presenter:
         except Exception:
             log.exception("could not remember message %s", key)
 
-    async def _forget(self, table: Table) -> None:
+    async def _forget(self, table: LiveTable) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
         table_id = table.id
@@ -299,7 +299,9 @@ class Presenter:
         finally:
             self.schedule_table_refresh(table_id)
 
-    async def _show(self, table: Table, shown: Shown, events: list[TableEvent], actor: int | None) -> None:
+    async def _show(
+        self, table: LiveTable, shown: Shown, events: list[TableEvent], actor: int | None
+    ) -> None:
         """The events' private side: the hands they change (not `actor`'s) and the turn mention."""
         async with shown.showing:
             hands = await self._note_events(table, shown, events)
@@ -309,7 +311,7 @@ class Presenter:
                     await self._guard(table, self.send_hand(table, seat))
         self.bot.in_background(self._mention_turn(table, shown))
 
-    async def _mention_turn(self, table: Table, shown: Shown) -> None:
+    async def _mention_turn(self, table: LiveTable, shown: Shown) -> None:
         """The turn mention after a publish, beside it: a new mention may wait long for the
         request budget, and the press that published (its own DM's edit comes after) must not."""
         async with shown.mentioning:
@@ -350,7 +352,7 @@ class Presenter:
         playing = [table for table in tables if table is not None and table.match is not None]
         await self._in_turns([functools.partial(self._refresh_other_hands, table) for table in playing])
 
-    async def _refresh_other_hands(self, table: Table) -> None:
+    async def _refresh_other_hands(self, table: LiveTable) -> None:
         deal = table.match.deal if table.match is not None else None
         shown = self.shown(table.id)
         async with shown.showing:
@@ -369,7 +371,7 @@ class Presenter:
 
         await asyncio.gather(*(worker() for _ in range(max(1, self.republish_concurrency))))
 
-    async def _note_events(self, table: Table, shown: Shown, events: list[TableEvent]) -> set[int]:
+    async def _note_events(self, table: LiveTable, shown: Shown, events: list[TableEvent]) -> set[int]:
         """Records what the table message shows (moves, deadlines) and returns the seats whose
         private hand message must change."""
         names = [seat.name for seat in table.record.seats]
@@ -408,13 +410,13 @@ class Presenter:
             hands.add(deal.turn)
         return hands
 
-    def _seats_in_deal(self, table: Table) -> list[int]:
+    def _seats_in_deal(self, table: LiveTable) -> list[int]:
         deal = table.match.deal if table.match else None
         if deal is None:
             return []
         return [seat for seat, state in enumerate(deal.seats) if state.status is not SeatStatus.SITTING_OUT]
 
-    async def _guard(self, table: Table, step: Awaitable[Any]) -> None:
+    async def _guard(self, table: LiveTable, step: Awaitable[Any]) -> None:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
         what the table shows; a deleted channel closes its table."""
         try:
@@ -427,7 +429,7 @@ class Presenter:
         except discord.HTTPException as error:
             log.warning("table %s: Discord refused a message: %s", table.id, error)
 
-    async def _channel_gone(self, table: Table) -> None:
+    async def _channel_gone(self, table: LiveTable) -> None:
         log.warning("table %s: its channel is gone; closing the table", table.id)
         with contextlib.suppress(RummyError):
             await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
@@ -448,7 +450,7 @@ class Presenter:
 
     # ----------------------------------------------------------------- hands
 
-    async def send_hand(self, table: Table, seat: int) -> None:
+    async def send_hand(self, table: LiveTable, seat: int) -> None:
         """Edits the player's hand DM in place, or sends one; a refused DM is remembered and the
         player is told in the channel to use `/rummy hand`. Nothing is sent when nothing the
         player sees would change, and the picture is drawn and sent again only when the hand it
@@ -534,7 +536,7 @@ class Presenter:
             return None
         return press
 
-    async def hand_message(self, table: Table, seat: int, user_id: int) -> HandMessage | None:
+    async def hand_message(self, table: LiveTable, seat: int, user_id: int) -> HandMessage | None:
         """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
         built here for the presenter's edits and their own presses alike."""
         settings = await self.bot.preferences.user(user_id)
@@ -547,7 +549,7 @@ class Presenter:
 
     async def _edit_hand(
         self,
-        table: Table,
+        table: LiveTable,
         seat: int,
         shown: Shown,
         user_id: int,
@@ -608,14 +610,14 @@ class Presenter:
                 self.schedule_table_refresh(table.id)
                 self.bot.in_background(self._hands_in_server_language(table))
 
-    async def _hands_in_server_language(self, table: Table) -> None:
+    async def _hands_in_server_language(self, table: LiveTable) -> None:
         async with self.shown(table.id).showing:
             for seat, sitter in enumerate(table.record.seats):
                 if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
                     await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(
-        self, table: Table, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
+        self, table: LiveTable, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
     ) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
@@ -700,7 +702,7 @@ class Presenter:
         if doomed is not None:
             self.bot.in_background(self._delete_old_ping(shown, *doomed))
 
-    async def _ping_turn_later(self, table: Table, shown: Shown) -> None:
+    async def _ping_turn_later(self, table: LiveTable, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
         playing, say): on a busy bot its request waits long, and the table's next moves must
         not wait behind it for the table's lock."""
@@ -722,7 +724,7 @@ class Presenter:
             and now - watched <= deal.rules.turn_seconds
         )
 
-    def _mention_later(self, table: Table, shown: Shown, user_id: int, deal: Deal) -> None:
+    def _mention_later(self, table: LiveTable, shown: Shown, user_id: int, deal: Deal) -> None:
         """Once per turn: the mention is posted after `mention_watching_after` of the clock now
         running has gone without a press in their DM (each press puts it off anew,
         `_put_mention_off`), unless the turn passed."""
@@ -928,7 +930,7 @@ class Presenter:
         await self._spend_in_channel(self._shown.get(table_id), urgent=True)
         await self._show_table(table, repost)
 
-    async def _show_table(self, table: Table, repost: bool = False) -> None:
+    async def _show_table(self, table: LiveTable, repost: bool = False) -> None:
         """Edits the table message (one request, already spent), or posts it anew if it is gone.
         The picture is drawn only if what it shows changed and it is due (`picture_interval`),
         or the message is posted anew; else the edit keeps the picture it has."""
@@ -936,7 +938,7 @@ class Presenter:
         async with shown.editing:
             await self._edit_table(table, shown, repost)
 
-    async def _edit_table(self, table: Table, shown: Shown, repost: bool) -> None:
+    async def _edit_table(self, table: LiveTable, shown: Shown, repost: bool) -> None:
         message = shown.message if not repost else None
         now = asyncio.get_running_loop().time()
         scene = await self.picture_scene(table)
@@ -958,7 +960,7 @@ class Presenter:
         self._drawn(shown, scene, draw, now)
         await self.adopt_table_message(table.id, channel.id, sent.id)
 
-    async def show_table_through(self, table: Table, press: discord.Interaction[Any]) -> bool:
+    async def show_table_through(self, table: LiveTable, press: discord.Interaction[Any]) -> bool:
         """The table message brought up to date by a press on it (already deferred), through the
         press, outside Discord's global limit and the request budget: anyone watching the
         channel of a busy bot sees the table as it is now, picture included, whatever the
@@ -992,7 +994,7 @@ class Presenter:
             shown.picture_known = True
         shown.picture_behind = not shown.picture_known or scene != shown.picture_scene
 
-    async def picture_scene(self, table: Table) -> TableScene | None:
+    async def picture_scene(self, table: LiveTable) -> TableScene | None:
         """What the table message's picture shows, in the channel's language (None: it has none,
         a lobby or a damaged table)."""
         if table.damage is not None or table.match is None:
@@ -1001,7 +1003,7 @@ class Presenter:
         return table_scene(table.match, [seat.name for seat in table.record.seats], _=_)
 
     async def table_message_parts(
-        self, table: Table, scene: TableScene | None = None
+        self, table: LiveTable, scene: TableScene | None = None
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         """The table message's words, its picture of `scene` (none without it) and controls."""
         record = table.record
@@ -1074,7 +1076,7 @@ class Presenter:
 
     # ----------------------------------------------------------------- results
 
-    async def _post_result(self, table: Table) -> None:
+    async def _post_result(self, table: LiveTable) -> None:
         """The deal's result picture, with the shuffle reveal anyone can check against the
         commitment published when the deal started; at the end of a match, the standings too.
         Drawn now, while this deal is the last one finished, and sent beside the publish
@@ -1118,14 +1120,14 @@ class Presenter:
         self.bot.in_background(self._send_result(table, self.shown(table.id), message_chunks(reveal), files))
 
     async def _send_result(
-        self, table: Table, shown: Shown, chunks: list[str], files: list[discord.File]
+        self, table: LiveTable, shown: Shown, chunks: list[str], files: list[discord.File]
     ) -> None:
         """Posts a result drawn by `_post_result`, after the table's results before it."""
         async with shown.resulting:
             await self._guard(table, self._send_chunks(table, shown, chunks, files))
 
     async def _send_chunks(
-        self, table: Table, shown: Shown, chunks: list[str], files: list[discord.File]
+        self, table: LiveTable, shown: Shown, chunks: list[str], files: list[discord.File]
     ) -> None:
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         await self._spend_in_channel(shown, urgent=True)
@@ -1134,7 +1136,7 @@ class Presenter:
             await self._spend_in_channel(shown, urgent=True)
             await channel.send(content=chunk)
 
-    async def say(self, table: Table, text: str, *, spent: bool = False) -> discord.Message | None:
+    async def say(self, table: LiveTable, text: str, *, spent: bool = False) -> discord.Message | None:
         """Posts `text` in the table's channel (`spent`: its request was already taken from the
         budget)."""
         if not spent:
@@ -1152,7 +1154,7 @@ def _pictured(files: list[discord.File], drawn: bool) -> list[discord.File]:
     return files if drawn else discord.utils.MISSING
 
 
-def _to_act(table: Table | None) -> int | None:
+def _to_act(table: LiveTable | None) -> int | None:
     """The person whose turn it is at `table` (None: a computer player's, or nobody's)."""
     match = table.match if table is not None else None
     deal = match.deal if match is not None else None
@@ -1171,7 +1173,7 @@ def _urgency(event: TableEvent) -> float:
 _SEAT_CHANGES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Turn)
 
 
-def damaged_words(table: Table, _: Words = EN) -> str:
+def damaged_words(table: LiveTable, _: Words = EN) -> str:
     """Why a table set aside cannot go on, and who can close it: at a league table a member with
     Manage Server only (the league seats and ends its tables, so its host is refused)."""
     why = _("Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at.")

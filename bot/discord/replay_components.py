@@ -12,8 +12,8 @@ import discord
 from discord import ui
 
 from bot.discord.components import refuse_unknown
-from bot.replay_text import FIRST, LAST, NEXT, PREVIOUS
-from bot.service.replays import DealRef
+from bot.present.replay_text import FIRST, LAST, NEXT, PREVIOUS
+from bot.service.replay_access import DealRef
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot

@@ -21,8 +21,8 @@ from bot.discord.presenter import message_chunks
 from bot.discord.replay_components import replay_view
 from bot.engine.errors import RummyError
 from bot.i18n import Words
-from bot.replay_scene import replay_scene
-from bot.replay_text import (
+from bot.present.replay_scene import replay_scene
+from bot.present.replay_text import (
     ANIMATION_FILE,
     ANIMATION_NOTE,
     ANIMATION_TOO_LARGE,
@@ -34,9 +34,9 @@ from bot.replay_text import (
     refusal_text,
     replay_content,
 )
-from bot.service.errors import ShuttingDownError
-from bot.service.replays import DealRef, ReplayedDeal, ReplayRefused, Viewer
-from render.replay import ANIMATION_FRAMES, render_replay, render_replay_animation
+from bot.service.refusals import ShuttingDownError
+from bot.service.replay_access import DealRef, ReplayedDeal, ReplayRefused, Viewer
+from render.replay_frame import ANIMATION_FRAMES, render_replay, render_replay_animation
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot

@@ -18,8 +18,8 @@ from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
 from bot.i18n import EN, N_, Words
-from bot.rules_options import BY_KEY, Option, options_for, rules_line
-from bot.service import Table
+from bot.present.rules_options import BY_KEY, Option, options_for, rules_line
+from bot.service import LiveTable
 from bot.store import TableStatus
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
 RULES_EDITOR_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (OptionSelect, ValueSelect)
 
 
-def lobby_table(interaction: Interaction, table_id: int) -> Table:
+def lobby_table(interaction: Interaction, table_id: int) -> LiveTable:
     """The lobby the editor is for, refused to anyone but its host and once it has started."""
     table = _bot(interaction).actions.table_by_id(table_id)
     if table.record.status is not TableStatus.OPEN:
@@ -114,7 +114,7 @@ def lobby_table(interaction: Interaction, table_id: int) -> Table:
     return table
 
 
-def editor(table: Table, chosen: str | None, _: Words = EN) -> tuple[str, ui.View]:
+def editor(table: LiveTable, chosen: str | None, _: Words = EN) -> tuple[str, ui.View]:
     """The editor's words and menus (in the host's language): the rules as they are, and the
     chosen option's values."""
     spec, rules = Format(table.record.format).spec, table.rules

@@ -251,7 +251,7 @@ def make_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> Mel
 
 # Why a show fails, as `judge_groups` tells it: each a template, so that a reason kept in an
 # event log in English can be read back into its values and shown in another language
-# (`bot.show_reasons`).
+# (`bot.present.show_reasons`).
 TOO_FEW = N_("a group needs at least 3 cards")
 JOKERS_ALONE = N_("a group cannot be made of printed jokers alone")
 SET_TOO_BIG = N_("a set holds at most {count} cards")

@@ -11,9 +11,9 @@ and `league` (settings, seasons and the one upcoming night). Every model has `to
 `from_json`, with times as UTC ISO strings.
 """
 
-from bot.leagues.errors import LeagueError, ScheduleError, SeatingError
 from bot.leagues.league import League
-from bot.leagues.night import Night, NightStatus, Table
+from bot.leagues.league_error import LeagueError, ScheduleError, SeatingError
+from bot.leagues.night import Night, NightStatus, NightTable
 from bot.leagues.points import DEFAULT_POINTS, Placing, PointsTable, finishing_order, table_placings
 from bot.leagues.schedule import CatchUp, Reminder, Schedule, catch_up, reminders
 from bot.leagues.season import Adjustment, Season, StandingLine
@@ -27,6 +27,7 @@ __all__ = [
     "LeagueError",
     "Night",
     "NightStatus",
+    "NightTable",
     "Placing",
     "PointsTable",
     "Reminder",
@@ -35,7 +36,6 @@ __all__ = [
     "Season",
     "SeatingError",
     "StandingLine",
-    "Table",
     "catch_up",
     "finishing_order",
     "reminders",

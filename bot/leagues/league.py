@@ -15,8 +15,8 @@ from typing import Any
 from bot.engine.formats import Family, Format
 from bot.engine.match import Match
 from bot.engine.rules import Rules
-from bot.leagues.errors import LeagueError, SeatingError
-from bot.leagues.night import BEFORE_SEATING, Night, NightStatus, Table
+from bot.leagues.league_error import LeagueError, SeatingError
+from bot.leagues.night import BEFORE_SEATING, Night, NightStatus, NightTable
 from bot.leagues.points import PointsTable
 from bot.leagues.schedule import (
     DEFAULT_GRACE,
@@ -203,7 +203,7 @@ class League:
         if night is not None and key not in night.reminders_sent:
             night.reminders_sent.append(key)
 
-    def start_night(self, now: datetime) -> list[Table]:
+    def start_night(self, now: datetime) -> list[NightTable]:
         """Seats the upcoming night once its time has come.
 
         With fewer than two players the night is cancelled with that reason and the next one
@@ -222,7 +222,7 @@ class League:
 
     def settle_table(
         self, round_number: int, number: int, match: Match, match_seats: list[int] | None = None
-    ) -> list[Table]:
+    ) -> list[NightTable]:
         """Records a finished table; returns the next round's tables once the round is complete."""
         night = self._running()
         if match.format is not self.format:
@@ -230,18 +230,18 @@ class League:
         night.settle(round_number, number, match, self.points_table, match_seats)
         return self._advance(night)
 
-    def mark_no_show(self, round_number: int, number: int, user: int) -> list[Table]:
+    def mark_no_show(self, round_number: int, number: int, user: int) -> list[NightTable]:
         night = self._running()
         night.mark_no_show(round_number, number, user, self.points_table)
         return self._advance(night)
 
-    def close_check_in(self, round_number: int, number: int) -> list[Table]:
+    def close_check_in(self, round_number: int, number: int) -> list[NightTable]:
         """Ends a table's check-in (see `Night.close_check_in`); a walkover may end the round."""
         night = self._running()
         night.close_check_in(round_number, number, self.points_table)
         return self._advance(night)
 
-    def abandon_table(self, round_number: int, number: int, reason: str = "") -> list[Table]:
+    def abandon_table(self, round_number: int, number: int, reason: str = "") -> list[NightTable]:
         night = self._running()
         night.abandon(round_number, number, self.points_table, reason)
         return self._advance(night)
@@ -255,7 +255,7 @@ class League:
         self._schedule_after(night, now)
         return night
 
-    def _advance(self, night: Night) -> list[Table]:
+    def _advance(self, night: Night) -> list[NightTable]:
         if not night.round_settled():
             return []
         season = self.active_season()

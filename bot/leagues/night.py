@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.engine.marks import N_, Word
 from bot.engine.match import Match
-from bot.leagues.errors import LeagueError
+from bot.leagues.league_error import LeagueError
 from bot.leagues.points import Placing, PointsTable, table_placings, walkover
 from bot.leagues.schedule import as_utc, from_iso, to_iso
 from bot.leagues.seating import seat_tables
@@ -38,7 +38,7 @@ SIGNUP_OPEN = frozenset({NightStatus.SIGNUP, NightStatus.POSTPONED})
 
 
 @dataclass
-class Table:
+class NightTable:
     """A table of one round; `seats` as seated, `no_shows` those of them who never came.
 
     Check-in: once the table's channel is open (`thread_id`), members say they are here until
@@ -95,7 +95,7 @@ class Table:
         }
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> Table:
+    def from_json(cls, raw: dict[str, Any]) -> NightTable:
         placings = raw["placings"]
         return cls(
             raw["round"],
@@ -118,7 +118,7 @@ class Night:
     status: NightStatus = NightStatus.SCHEDULED
     rounds: int = 1
     signups: list[int] = field(default_factory=list)  # in sign-up order
-    tables: list[Table] = field(default_factory=list)
+    tables: list[NightTable] = field(default_factory=list)
     postponed_from: datetime | None = None  # the regular slot, kept across repeated postponements
     note: str = ""  # why it was postponed, cancelled or missed
     event_id: int | None = None  # the Discord scheduled event
@@ -136,11 +136,11 @@ class Night:
     def current_round(self) -> int:
         return max((table.round for table in self.tables), default=0)
 
-    def round_tables(self, number: int | None = None) -> list[Table]:
+    def round_tables(self, number: int | None = None) -> list[NightTable]:
         number = self.current_round if number is None else number
         return [table for table in self.tables if table.round == number]
 
-    def table(self, round_number: int, number: int) -> Table:
+    def table(self, round_number: int, number: int) -> NightTable:
         for table in self.tables:
             if (table.round, table.number) == (round_number, number):
                 return table
@@ -151,7 +151,7 @@ class Night:
             round=round_number,
         )
 
-    def table_of(self, user: int) -> Table | None:
+    def table_of(self, user: int) -> NightTable | None:
         """The member's table in the round being played."""
         return next((table for table in self.round_tables() if user in table.seats), None)
 
@@ -232,7 +232,7 @@ class Night:
 
     # ----------------------------------------------------------------- playing
 
-    def seat(self, points: Mapping[int, float], max_size: int) -> list[Table]:
+    def seat(self, points: Mapping[int, float], max_size: int) -> list[NightTable]:
         """Seats round 1 from the sign-ups, balanced by season points (see `seating`)."""
         self._verify_before_seating(N_("seat it"))
         tables = self._seat_round(1, self.signups, points, max_size)
@@ -241,13 +241,13 @@ class Night:
 
     def _seat_round(
         self, round_number: int, players: Sequence[int], points: Mapping[int, float], max_size: int
-    ) -> list[Table]:
+    ) -> list[NightTable]:
         seated = seat_tables(players, points, max_size=max_size)
-        tables = [Table(round_number, index + 1, list(seats)) for index, seats in enumerate(seated)]
+        tables = [NightTable(round_number, index + 1, list(seats)) for index, seats in enumerate(seated)]
         self.tables += tables
         return tables
 
-    def mark_no_show(self, round_number: int, number: int, user: int, points: PointsTable) -> Table:
+    def mark_no_show(self, round_number: int, number: int, user: int, points: PointsTable) -> NightTable:
         """A seated member who never came; a table left with one player is settled as a walkover."""
         table = self._unsettled(round_number, number)
         if user not in table.present:
@@ -256,7 +256,7 @@ class Night:
         _settle_if_short(table, points)
         return table
 
-    def check_in(self, round_number: int, number: int, user: int) -> Table:
+    def check_in(self, round_number: int, number: int, user: int) -> NightTable:
         """A member at the table says they are here ("I'm here")."""
         table = self._unsettled(round_number, number)
         if user not in table.seats:
@@ -268,7 +268,7 @@ class Night:
         table.checked_in.append(user)
         return table
 
-    def close_check_in(self, round_number: int, number: int, points: PointsTable) -> Table:
+    def close_check_in(self, round_number: int, number: int, points: PointsTable) -> NightTable:
         """Everyone who has not checked in is a no-show, all at once: marking them one by one
         would hand a walkover to the last absent member of a table nobody came to."""
         table = self._unsettled(round_number, number)
@@ -276,7 +276,7 @@ class Night:
         _settle_if_short(table, points)
         return table
 
-    def abandon(self, round_number: int, number: int, points: PointsTable, reason: str = "") -> Table:
+    def abandon(self, round_number: int, number: int, points: PointsTable, reason: str = "") -> NightTable:
         """A table closed before its match ended (its channel deleted, its match stuck): the
         members who came played without a placing, worth no points, so the night can go on; an
         admin can adjust. `reason` is kept with the table, for its result to say why."""
@@ -292,7 +292,7 @@ class Night:
         match: Match,
         points: PointsTable,
         match_seats: Sequence[int] | None = None,
-    ) -> Table:
+    ) -> NightTable:
         """Records a finished pool; `match_seats` are the user ids of its seats (default: those present)."""
         table = self._unsettled(round_number, number)
         seats = list(match_seats) if match_seats is not None else table.present
@@ -304,7 +304,7 @@ class Night:
     def round_settled(self) -> bool:
         return bool(self.tables) and all(table.settled for table in self.round_tables())
 
-    def next_round(self, points: Mapping[int, float], max_size: int) -> list[Table]:
+    def next_round(self, points: Mapping[int, float], max_size: int) -> list[NightTable]:
         """Reseats for the next round, or finishes the night after the last one.
 
         Seeding uses season points plus tonight's so far, so the leaders of the night are kept
@@ -323,7 +323,7 @@ class Night:
             return []
         return self._seat_round(self.current_round + 1, players, seeds, max_size)
 
-    def _unsettled(self, round_number: int, number: int) -> Table:
+    def _unsettled(self, round_number: int, number: int) -> NightTable:
         if self.status is not NightStatus.RUNNING:
             raise LeagueError(
                 "Night {number} is not being played ({status}).",
@@ -375,7 +375,7 @@ class Night:
             status=NightStatus(raw["status"]),
             rounds=raw["rounds"],
             signups=list(raw["signups"]),
-            tables=[Table.from_json(table) for table in raw["tables"]],
+            tables=[NightTable.from_json(table) for table in raw["tables"]],
             postponed_from=from_iso(raw["postponed_from"]),
             note=raw["note"],
             event_id=raw.get("event_id"),
@@ -383,7 +383,7 @@ class Night:
         )
 
 
-def _settle_if_short(table: Table, points: PointsTable) -> None:
+def _settle_if_short(table: NightTable, points: PointsTable) -> None:
     """A table left with one player is a walkover; with none, every seat is a no-show."""
     present = table.present
     if len(present) == 1:
@@ -392,5 +392,5 @@ def _settle_if_short(table: Table, points: PointsTable) -> None:
         table.placings = _no_shows(table, points)
 
 
-def _no_shows(table: Table, points: PointsTable) -> list[Placing]:
+def _no_shows(table: NightTable, points: PointsTable) -> list[Placing]:
     return [Placing(user, None, points.no_show, no_show=True) for user in table.no_shows]

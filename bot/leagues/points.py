@@ -32,7 +32,7 @@ from bot.engine.events import Eliminated, Rejoined
 from bot.engine.formats import Family
 from bot.engine.marks import N_
 from bot.engine.match import Match, MatchPhase
-from bot.leagues.errors import LeagueError
+from bot.leagues.league_error import LeagueError
 
 DEFAULT_POINTS: tuple[int, ...] = (10, 6, 4, 3, 2, 1)
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.engine.marks import N_
-from bot.leagues.errors import ScheduleError
+from bot.leagues.league_error import ScheduleError
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAY_NAMES = (

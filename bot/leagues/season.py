@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine.rules import Rules
-from bot.leagues.errors import LeagueError
+from bot.leagues.league_error import LeagueError
 from bot.leagues.night import Night, NightStatus
 from bot.leagues.points import Placing, Tally, ranked
 from bot.leagues.schedule import as_utc, from_iso, to_iso

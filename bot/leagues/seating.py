@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.leagues.errors import SeatingError
+from bot.leagues.league_error import SeatingError
 
 MIN_TABLE = 2
 MAX_TABLE = 10  # the most any rules seat (home rules, three decks); a league's own rules may seat fewer

@@ -4,14 +4,14 @@ on it. No Discord here: front ends call `TableService` and `LeagueService`."""
 
 from bot.service.clock import Clock, ManualClock, SystemClock, TurnClock
 from bot.service.computer import Policy, simple_policy
-from bot.service.errors import ServiceError, StaleCommandError
-from bot.service.events import ServiceEventKind, TableEvent, visible_events
 from bot.service.league_events import LeagueEvent, LeagueEventKind, LeagueRecord, ThreadOpener
-from bot.service.leagues import LeagueService
+from bot.service.league_service import LeagueService
+from bot.service.live_table import LiveTable
 from bot.service.randomness import RandomSource, seeded, system_random
+from bot.service.refusals import ServiceError, StaleCommandError
 from bot.service.retention import Retention, RetentionSettings
 from bot.service.service import ServiceSettings, TableService
-from bot.service.table import Table
+from bot.service.table_events import ServiceEventKind, TableEvent, visible_events
 
 __all__ = [
     "Clock",
@@ -19,6 +19,7 @@ __all__ = [
     "LeagueEventKind",
     "LeagueRecord",
     "LeagueService",
+    "LiveTable",
     "ManualClock",
     "Policy",
     "RandomSource",
@@ -29,7 +30,6 @@ __all__ = [
     "ServiceSettings",
     "StaleCommandError",
     "SystemClock",
-    "Table",
     "TableEvent",
     "TableService",
     "ThreadOpener",

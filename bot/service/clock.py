@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.engine.match import Match, MatchPhase
-from bot.service.events import Deadline
+from bot.service.table_events import Deadline
 
 
 class Clock(Protocol):

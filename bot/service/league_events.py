@@ -10,8 +10,8 @@ from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
 from bot.engine.formats import Format
-from bot.leagues import Adjustment, League, Night, NightStatus, Placing, Table
-from bot.service.events import TableEvent
+from bot.leagues import Adjustment, League, Night, NightStatus, NightTable, Placing
+from bot.service.table_events import TableEvent
 
 
 class LeagueEventKind(StrEnum):
@@ -219,7 +219,7 @@ class LeagueRecord:
 
 
 class ThreadOpener(Protocol):
-    async def __call__(self, record: LeagueRecord, night: Night, table: Table) -> int:
+    async def __call__(self, record: LeagueRecord, night: Night, table: NightTable) -> int:
         """Creates the channel a league table plays in and returns its id."""
         ...
 

@@ -1,5 +1,5 @@
 """What the table service reports as it works, for whoever measures it (the bot's Prometheus
-metrics, `bot.metrics`): the service calls these and knows nothing of who listens, so it stays
+metrics, `bot.app.metrics`): the service calls these and knows nothing of who listens, so it stays
 free of any metrics library."""
 
 from __future__ import annotations

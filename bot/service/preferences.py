@@ -15,7 +15,7 @@ from typing import Any
 from bot.engine.rules import Rules
 from bot.i18n import LANGUAGES
 from bot.service.clock import Clock
-from bot.service.errors import ServiceError, saving
+from bot.service.refusals import ServiceError, saving
 from bot.store import Store
 
 DEFAULT_PRESET = "standard"

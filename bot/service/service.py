@@ -42,7 +42,13 @@ from bot.engine.rules import MIN_PLAYERS, Rules
 from bot.i18n import N_
 from bot.service.clock import Clock, SystemClock, Timing, TurnClock
 from bot.service.computer import Policy, think
-from bot.service.errors import (
+from bot.service.inputs import BadInputError, checked_id, checked_text
+from bot.service.live_table import LiveTable
+from bot.service.observer import ServiceObserver, Unobserved
+from bot.service.pacing import Pacer
+from bot.service.randomness import RandomSource, system_random
+from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
+from bot.service.refusals import (
     CannotSaveError,
     HandedOverError,
     SavingStoppedError,
@@ -52,7 +58,7 @@ from bot.service.errors import (
     TableDamagedError,
     saving,
 )
-from bot.service.events import (
+from bot.service.table_events import (
     Cancelled,
     CancelReason,
     Damaged,
@@ -65,12 +71,6 @@ from bot.service.events import (
     TableEvent,
     TableOpened,
 )
-from bot.service.inputs import BadInputError, checked_id, checked_text
-from bot.service.observer import ServiceObserver, Unobserved
-from bot.service.pacing import Pacer
-from bot.service.randomness import RandomSource, system_random
-from bot.service.recording import STANDING_EVENTS, standing_rows, stats_deltas
-from bot.service.table import Table
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.store import (
     ActiveTable,
@@ -110,7 +110,7 @@ class ServiceSettings:
 
 class TableService:
     """`policy` decides for computer seats (`bot.engine.ai.decide` unless given). With
-    `thinkers` (see `bot.runtime.start_thinkers`) it runs there, so that one table's thinking
+    `thinkers` (see `bot.app.runtime.start_thinkers`) it runs there, so that one table's thinking
     never holds up the event loop and every other table's commands; the policy must then be a
     module-level function, which a worker process can be sent by name. `observer` hears of every
     command saved and every computer player's decision (the bot's metrics)."""
@@ -136,8 +136,8 @@ class TableService:
         self.on_events = on_events
         self.observer: ServiceObserver = observer or Unobserved()
         self.stopping = False  # set by `shut_down`: every new command is refused
-        self._tables: dict[int, Table] = {}
-        self._by_channel: dict[int, Table] = {}
+        self._tables: dict[int, LiveTable] = {}
+        self._by_channel: dict[int, LiveTable] = {}
         # `run`'s: set to look at the deadlines again before `_look_at` (the clock's time), as
         # when a command sets a sooner deadline than it is sleeping until
         self._look = asyncio.Event()
@@ -161,7 +161,7 @@ class TableService:
             damage = active.damage
             if damage is None:
                 try:
-                    table = Table.restore(active)
+                    table = LiveTable.restore(active)
                 except DamagedRowError as error:
                     damage = str(error)
                 else:
@@ -179,7 +179,7 @@ class TableService:
         command but a cancel (host or Manage Server). It is logged at every start, and marked in
         the store the first time, when its channel is told (the DAMAGED event): only once."""
         record = active.table
-        table = Table(record, match_id=active.match_id, damage=damage)
+        table = LiveTable(record, match_id=active.match_id, damage=damage)
         self._register(table)
         if active.reported:
             log.warning("table %s in channel %s is still set aside: %s", table.id, record.channel_id, damage)
@@ -193,13 +193,13 @@ class TableService:
 
     # ----------------------------------------------------------------- looking
 
-    def table_in(self, channel_id: int) -> Table | None:
+    def table_in(self, channel_id: int) -> LiveTable | None:
         return self._by_channel.get(channel_id) if type(channel_id) is int else None
 
-    def tables(self) -> list[Table]:
+    def tables(self) -> list[LiveTable]:
         return list(self._tables.values())
 
-    def table(self, table_id: int) -> Table | None:
+    def table(self, table_id: int) -> LiveTable | None:
         """The open or playing table with this id."""
         return self._tables.get(table_id)
 
@@ -264,7 +264,7 @@ class TableService:
             league_id=league_id,
             created_at=self.clock.now(),
         )
-        table = Table(record)
+        table = LiveTable(record)
         self._register(table)  # before awaiting, so a second open in this channel is refused at once
         try:
             async with table.lock:
@@ -450,7 +450,7 @@ class TableService:
     ) -> list[TableEvent]:
         """A player's game command: typed (its seat must be the player's), or as data without a
         seat (the player's is filled in) and checked field by field (`parse_command`). `turn` is
-        the token of the turn the button was made for (`Table.turn_token()`); `command_id` makes
+        the token of the turn the button was made for (`LiveTable.turn_token()`); `command_id` makes
         a retried command harmless. A stale or malformed command is refused with a reason and
         changes nothing."""
         received = time.perf_counter()
@@ -479,7 +479,7 @@ class TableService:
                 events += await self._computers_agree_to_split(table)
             return events
 
-    async def _computers_agree_to_split(self, table: Table) -> list[TableEvent]:
+    async def _computers_agree_to_split(self, table: LiveTable) -> list[TableEvent]:
         """Computer players never block a split that every person left in the pool wants: they
         are there to fill seats, not to hold people to a pool they would rather share."""
         match = table.match
@@ -494,7 +494,7 @@ class TableService:
         return events
 
     async def _apply(
-        self, table: Table, entry: Command, command_id: str | None, received: float | None = None
+        self, table: LiveTable, entry: Command, command_id: str | None, received: float | None = None
     ) -> list[TableEvent]:
         """Applies one command (the table's lock is held), saves it, then reports it. `received`:
         when a player's command reached the service (`time.perf_counter()`), else now."""
@@ -550,7 +550,7 @@ class TableService:
 
     def _command_record(
         self,
-        table: Table,
+        table: LiveTable,
         match: Match,
         match_id: int,
         events: list[Event],
@@ -613,7 +613,7 @@ class TableService:
         """False once nothing can be saved, or no more will be."""
         return self.store.lost is None and not self.stopping
 
-    async def _fire_safely(self, table: Table, now: float) -> list[TableEvent]:
+    async def _fire_safely(self, table: LiveTable, now: float) -> list[TableEvent]:
         """`_fire`, with one table's failure kept from the others' clocks."""
         try:
             return await self._fire(table, now)
@@ -623,7 +623,7 @@ class TableService:
             log.exception("table %s: the clock could not act", table.id)
             return []
 
-    async def _fire(self, table: Table, now: float) -> list[TableEvent]:
+    async def _fire(self, table: LiveTable, now: float) -> list[TableEvent]:
         async with table.lock:
             match, clock = table.match, table.clock
             if match is None or clock is None or not clock.due(now) or table.id not in self._tables:
@@ -680,7 +680,7 @@ class TableService:
         steps under way are done."""
         acting: dict[int, asyncio.Task[None]] = {}
 
-        def done(table: Table) -> Callable[[asyncio.Task[None]], None]:
+        def done(table: LiveTable) -> Callable[[asyncio.Task[None]], None]:
             def forget(_: asyncio.Task[None]) -> None:
                 acting.pop(table.id, None)
                 # Its next deadline is one this loop has not seen. One still due could not act
@@ -722,7 +722,7 @@ class TableService:
                 pacing.cancel()  # which lets every step waiting for it go
             await asyncio.gather(*acting.values(), return_exceptions=True)
 
-    async def _drive(self, table: Table, pacer: Pacer | None, stop: asyncio.Event) -> None:
+    async def _drive(self, table: LiveTable, pacer: Pacer | None, stop: asyncio.Event) -> None:
         """Acts for one table while it is due (a computer player's pick, then its discard, then
         the next computer player's turn if it has no delay), handing each step's events on; each
         step waits for its turn in `pacer`. Once `stop` is set it begins no step: one still due
@@ -751,7 +751,7 @@ class TableService:
 
     # ----------------------------------------------------------------- helpers
 
-    def _timing(self, table: Table) -> Timing:
+    def _timing(self, table: LiveTable) -> Timing:
         rules, defaults = table.record.rules, _DEFAULT_RULES
         return Timing(
             turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
@@ -762,13 +762,13 @@ class TableService:
             grace=self.settings.grace_seconds,
         )
 
-    def _wrap(self, table: Table, engine_events: list[Event], announce: bool) -> list[TableEvent]:
+    def _wrap(self, table: LiveTable, engine_events: list[Event], announce: bool) -> list[TableEvent]:
         events = [TableEvent(table.id, event) for event in engine_events]
         if announce and table.clock is not None and table.clock.deadline is not None:
             events.append(TableEvent(table.id, table.clock.announce()))
         return events
 
-    def _table(self, channel_id: int, *, damaged_too: bool = False) -> Table:
+    def _table(self, channel_id: int, *, damaged_too: bool = False) -> LiveTable:
         table = self._by_channel.get(checked_id(channel_id, "channel"))
         if self.stopping:
             raise ShuttingDownError()
@@ -778,7 +778,7 @@ class TableService:
             raise TableDamagedError()
         return table
 
-    def _seat(self, table: Table, user_id: int) -> int:
+    def _seat(self, table: LiveTable, user_id: int) -> int:
         seat = table.seat_of(checked_id(user_id, "user"))
         if seat is None:
             raise ServiceError("You are not seated at this table.")
@@ -786,13 +786,13 @@ class TableService:
             raise StaleCommandError("This table has closed.")
         return seat
 
-    def _verify_host(self, table: Table, user_id: int, can_manage: bool, refusal: str) -> None:
+    def _verify_host(self, table: LiveTable, user_id: int, can_manage: bool, refusal: str) -> None:
         if table.id not in self._tables or not table.record.status.active:
             raise StaleCommandError("This table has closed.")
         if user_id != table.record.host_id and not can_manage:
             raise ServiceError(refusal)
 
-    async def _save_table(self, table: Table, undo: Callable[[], None]) -> None:
+    async def _save_table(self, table: LiveTable, undo: Callable[[], None]) -> None:
         try:
             with saving():
                 await self.store.update_table(table.record, self.clock.now())
@@ -800,7 +800,7 @@ class TableService:
             undo()
             raise
 
-    async def _reload(self, table: Table) -> None:
+    async def _reload(self, table: LiveTable) -> None:
         stored = await self.store.load_match(table.id)
         record = await self.store.table(table.id)
         if stored is None or record is None:
@@ -816,17 +816,17 @@ class TableService:
         else:
             self._unregister(table)
 
-    def _register(self, table: Table) -> None:
+    def _register(self, table: LiveTable) -> None:
         self._tables[table.id] = table
         self._by_channel[table.record.channel_id] = table
 
-    def _unregister(self, table: Table) -> None:
+    def _unregister(self, table: LiveTable) -> None:
         self._tables.pop(table.id, None)
         if self._by_channel.get(table.record.channel_id) is table:
             del self._by_channel[table.record.channel_id]
 
 
-def _refuse_league(table: Table, why: str) -> None:
+def _refuse_league(table: LiveTable, why: str) -> None:
     """League tables are seated and started by the league, never by their members."""
     if table.record.league_id is not None:
         raise ServiceError(why)

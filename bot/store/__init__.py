@@ -3,7 +3,7 @@ use, and its two databases: `sqlite.SqliteStore` (the default, one file) and
 `postgres.PostgresStore` (a `postgresql://` URL)."""
 
 from bot.store.checkpoint import CheckpointPolicy
-from bot.store.errors import (
+from bot.store.faults import (
     ChannelBusyError,
     CorruptMatchError,
     DamagedRowError,
@@ -14,6 +14,8 @@ from bot.store.errors import (
     StoreError,
     WritesRefusedError,
 )
+from bot.store.location import database_path, database_target
+from bot.store.opening import check_store, open_store
 from bot.store.records import (
     ActiveTable,
     CommandRecord,
@@ -30,7 +32,6 @@ from bot.store.records import (
     TableStatus,
 )
 from bot.store.schema import SCHEMA_VERSION
-from bot.store.settings import database_path, database_target
 from bot.store.shards import Shards
 from bot.store.store import Store
 
@@ -61,6 +62,8 @@ __all__ = [
     "TableRecord",
     "TableStatus",
     "WritesRefusedError",
+    "check_store",
     "database_path",
     "database_target",
+    "open_store",
 ]

@@ -4,7 +4,7 @@ and the log stays bounded.
 SQLite's automatic checkpoint runs inside whichever commit takes the WAL past 1,000 pages, on
 the writer's connection: every command of that group commit waits while it copies them, tens of
 milliseconds on a busy machine, and that was most of the service's p99 latency. So the writer's
-automatic checkpoint is off (see `Store.open`) and this class does the work in two steps:
+automatic checkpoint is off (see `open_store`) and this class does the work in two steps:
 
 1. A moment after writes, a PASSIVE checkpoint on a connection of its own, in its own thread,
    copies what the WAL holds. It never blocks the writer, so commits go on meanwhile.

@@ -20,7 +20,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.store.errors import DatabaseGoneError, WritesRefusedError
+from bot.store.faults import DatabaseGoneError, WritesRefusedError
 
 log = logging.getLogger(__name__)
 

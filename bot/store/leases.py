@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable
 
 import asyncpg
 
-from bot.store.errors import LeaseLostError, ShardTakenError
+from bot.store.faults import LeaseLostError, ShardTakenError
 from bot.store.shards import Shards
 
 log = logging.getLogger(__name__)

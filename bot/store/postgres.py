@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.errors import ChannelBusyError, DuplicateCommandError, LeaseLostError, StoreError
+from bot.store.faults import ChannelBusyError, DuplicateCommandError, LeaseLostError, StoreError
 from bot.store.health import Refusals
 from bot.store.leases import ShardLeases
 from bot.store.postgres_schema import migrate
@@ -55,7 +55,7 @@ def postgres_sql(sql: str) -> str:
 
 
 class PostgresStore(Store):
-    """`Store` on a PostgreSQL database. Open with `await Store.open("postgresql://...")`."""
+    """`Store` on a PostgreSQL database. Open with `await open_store("postgresql://...")`."""
 
     _DEAL_SEATS = "(d.snapshot::json -> 'seats')::text"
     _MATCH_WINNER = "(m.snapshot::json ->> 'winner')"

@@ -166,7 +166,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL
         )""",
     ),
-    # 10: replays and histories (`bot.store.replays`) look for a player's matches and a server's
+    # 10: replays and histories (`bot.store.replay_rows`) look for a player's matches and a server's
     # tables; both lists are kept for good, so without these each look would read them whole.
     (
         "CREATE INDEX standings_by_user ON match_standings (user_id) WHERE user_id IS NOT NULL",

@@ -15,14 +15,14 @@ from typing import Any
 import aiosqlite
 
 from bot.store.checkpoint import Checkpointer, CheckpointPolicy
-from bot.store.errors import ChannelBusyError, DatabaseGoneError, DuplicateCommandError
+from bot.store.faults import ChannelBusyError, DatabaseGoneError, DuplicateCommandError
 from bot.store.health import WriteHealth
 from bot.store.schema import migrate
 from bot.store.store import MARK_PRUNED_BY_REPLACING, NEXT_IDS, Statements, Store, check_changed
 
 
 class SqliteStore(Store):
-    """`Store` on a SQLite file. Open with `await Store.open(path)`."""
+    """`Store` on a SQLite file. Open with `await open_store(path)`."""
 
     _mark_pruned = MARK_PRUNED_BY_REPLACING
     _DEAL_SEATS = "json_extract(d.snapshot, '$.seats')"

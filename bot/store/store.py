@@ -1,7 +1,7 @@
 """The store's interface, `Store`, and what its two databases share: the SQL (written in the
 dialect both speak, `?` for parameters), the rows' mapping to records, and the write queue.
-`Store.open` opens the embedded SQLite file (`bot.store.sqlite`) or, for a `postgresql://` URL,
-a PostgreSQL database (`bot.store.postgres`).
+`opening.open_store` opens the embedded SQLite file (`bot.store.sqlite`) or, for a
+`postgresql://` URL, a PostgreSQL database (`bot.store.postgres`).
 
 Writes go through one queue. While a transaction is being committed, the writes that arrive
 wait and are then committed together (group commit): with many tables playing at once, one
@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.store.checkpoint import CheckpointPolicy
-from bot.store.errors import (
+from bot.store.faults import (
     CorruptMatchError,
     DamagedRowError,
     DatabaseGoneError,
@@ -35,7 +34,14 @@ from bot.store.errors import (
     StoreError,
     WritesRefusedError,
 )
-from bot.store.leagues import DELETE_LEAGUE, INSERT_LEAGUE, MARK_LEAGUE_DAMAGED, UPDATE_LEAGUE, LeagueStore
+from bot.store.league_rows import (
+    DELETE_LEAGUE,
+    INSERT_LEAGUE,
+    MARK_LEAGUE_DAMAGED,
+    UPDATE_LEAGUE,
+    LeagueStore,
+)
+from bot.store.location import URL_SCHEMES
 from bot.store.logged import LoggedEntries
 from bot.store.messages import (
     ALLOW_DMS,
@@ -57,9 +63,8 @@ from bot.store.records import (
     TableRecord,
     TableStatus,
 )
-from bot.store.replays import ReplayStore
+from bot.store.replay_rows import ReplayStore
 from bot.store.schema import TABLES
-from bot.store.settings import URL_SCHEMES
 from bot.store.shards import Shards
 from bot.store.snapshots import SnapshotEncoder, dumps
 
@@ -208,7 +213,7 @@ def must_change_every_row(sql: str) -> bool:
 
 
 def is_database_url(target: str | Path) -> bool:
-    """Whether `Store.open` takes this for a PostgreSQL database rather than a SQLite file."""
+    """Whether `open_store` takes this for a PostgreSQL database rather than a SQLite file."""
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
@@ -219,7 +224,7 @@ class _Write:
 
 
 class Store(LeagueStore, MessageStore, ReplayStore, ABC):
-    """Async access to the database. Open with `await Store.open(path or URL)`; close when done.
+    """Async access to the database. Open with `await open_store(path or URL)`; close when done.
 
     The service layers type against this class alone; a database provides the transaction, the
     two readers and its own errors in the store's words (the abstract methods below)."""
@@ -238,25 +243,6 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         self._shards: Shards | None = None
         self._fenced: LeaseLostError | None = None
         self.commits = 0  # transactions committed, for benchmarks and tests of the batching
-
-    @staticmethod
-    async def open(target: str | Path, checkpoints: CheckpointPolicy | None = None) -> Store:
-        """The SQLite file at `target`, or the PostgreSQL database a `postgresql://` URL names
-        (`checkpoints` is SQLite's alone), brought up to date (see `schema`)."""
-        if is_database_url(target):
-            from bot.store.postgres import PostgresStore
-
-            return await PostgresStore.connect(str(target))
-        from bot.store.sqlite import SqliteStore
-
-        return await SqliteStore.connect(Path(target), checkpoints)
-
-    @staticmethod
-    async def check(target: str | Path) -> None:
-        """Opens and closes the database: brings it up to date, or raises `StoreError` saying
-        why it cannot be used (newer than this code, a table missing)."""
-        store = await Store.open(target)
-        await store.close()
 
     @property
     def lost(self) -> DatabaseGoneError | None:

@@ -6,7 +6,7 @@ table is copied in the order the migrations made them (a row's references before
 PostgreSQL's COPY, in one transaction: a copy that fails leaves the target empty, to try again.
 Ids are kept as they are; the store hands out new ones after the largest stored (`NEXT_IDS`),
 so there is no sequence to move on. Checking the copy (row counts, and every open table's match
-replayed from both) is the caller's: see `bot.migrate`.
+replayed from both) is the caller's: see `bot.app.migrate`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.errors import StoreError
+from bot.store.faults import StoreError
+from bot.store.opening import open_store
 from bot.store.schema import TABLES
 from bot.store.sqlite import SqliteStore
 from bot.store.store import Store
@@ -41,7 +42,7 @@ async def open_source(path: Path) -> SqliteStore:
     if not path.is_file():
         raise StoreError(f"There is no SQLite database at {path}.")
     try:
-        store = await Store.open(path)
+        store = await open_store(path)
     except sqlite3.DatabaseError as error:
         raise StoreError(f"{path} cannot be read as a SQLite database: {error}") from error
     assert isinstance(store, SqliteStore)
@@ -51,7 +52,7 @@ async def open_source(path: Path) -> SqliteStore:
 async def open_target(url: str) -> Store:
     """The PostgreSQL database as a store, brought to this bot's schema (newer refused)."""
     try:
-        return await Store.open(url)
+        return await open_store(url)
     except ValueError as error:  # the URL itself: a port that is not a number, a bad host
         raise StoreError(f"The PostgreSQL URL cannot be used: {error}") from error
     except _UNREACHABLE as error:

@@ -24,12 +24,12 @@ from bot.engine.errors import RummyError
 from bot.engine.events import DealOver, DealStarted, Event, MatchOver, Standings
 from bot.engine.formats import Format, FormatSpec
 from bot.engine.match import Match, MatchPhase, Standing
-from bot.game_words import format_title
-from bot.hand_layout import HandLayout
 from bot.i18n import EN, ENGLISH, LANGUAGES, Words, language_of, words
-from bot.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
-from bot.rules_options import preset, rules_line
-from bot.rules_text import describe_rules
+from bot.present.game_words import format_title
+from bot.present.hand_layout import HandLayout
+from bot.present.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
+from bot.present.rules_options import preset, rules_line
+from bot.present.rules_text import describe_rules
 
 YOU = 0
 BOT_NAMES = ("Asha", "Ravi", "Meera", "Kabir", "Anjali", "Dev", "Isha", "Arjun", "Nila")
@@ -255,7 +255,7 @@ class TerminalTable:
         self.tell(events)
 
     def rules_text(self) -> str:
-        """`bot.rules_text`'s words for exactly this table, without Discord's bold marks."""
+        """`bot.present.rules_text`'s words for exactly this table, without Discord's bold marks."""
         match, _ = self.match, self.words
         described = describe_rules(match.spec, match.rules, match.point_value, _)
         return (_("Rules: {rules}", rules=rules_line(match.spec, match.rules, _)) + f"\n{described}").replace(

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from bot.engine.rules import Rules
 from bot.service import LeagueService, ManualClock, ServiceSettings, TableService, seeded, simple_policy
-from bot.store import Store
+from bot.store import open_store
 
 NOW = datetime(2026, 3, 16, 12, tzinfo=UTC)
 
@@ -25,7 +25,7 @@ async def opened(record, night, table) -> int:
 
 
 async def main(path: str) -> None:
-    store = await Store.open(path)
+    store = await open_store(path)
     clock = ManualClock(NOW.timestamp())
     service = TableService(
         store,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.store.settings import database_path, database_url, shown
+from bot.store.location import database_path, database_url, shown
 from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -46,7 +46,7 @@ class Settings:
 
     @property
     def database(self) -> str | Path:
-        """What `Store.open` takes: the PostgreSQL URL if one is set, else the SQLite file."""
+        """What `open_store` takes: the PostgreSQL URL if one is set, else the SQLite file."""
         return self.database_url or self.db_path
 
     @property

@@ -12,8 +12,8 @@ from bot.engine.cards import rank_name
 from bot.engine.commitment import PREFIX
 from bot.engine.formats import DEAL_CHIPS, Family, FormatSpec
 from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, LeaveCost, Rules
-from bot.game_words import format_title
 from bot.i18n import EN, Words
+from bot.present.game_words import format_title
 
 
 def _format_lines(spec: FormatSpec, base: Rules, point_value: int, _: Words) -> list[str]:

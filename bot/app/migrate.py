@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from bot.engine.match import Match
 from bot.store import DamagedRowError, Store, StoredMatch, StoreError
-from bot.store.settings import shown
+from bot.store.location import shown
 from bot.store.transfer import copy_into, open_source, open_target
 
 

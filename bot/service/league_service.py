@@ -25,13 +25,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.engine.match import Match
-from bot.leagues import League, LeagueError, Night, NightStatus, Reminder, Table, reminders
+from bot.leagues import League, LeagueError, Night, NightStatus, NightTable, Reminder, reminders
 from bot.leagues.league import DEFAULT_RULES
 from bot.leagues.night import BEFORE_SEATING, SIGNUP_OPEN
 from bot.leagues.schedule import local_instant, zone
 from bot.service.clock import Clock
-from bot.service.errors import saving
-from bot.service.events import Cancelled, Finished, TableEvent
 from bot.service.league_events import (
     Adjusted,
     AnyEvent,
@@ -55,7 +53,9 @@ from bot.service.league_events import (
     TableStarted,
     ThreadOpener,
 )
+from bot.service.refusals import saving
 from bot.service.service import TableService
+from bot.service.table_events import Cancelled, Finished, TableEvent
 from bot.store import DamagedRowError, SeatRecord, Store, StoredLeague, StoreError, TableStatus
 
 log = logging.getLogger(__name__)
@@ -209,7 +209,7 @@ class LeagueService:
                     league=stored.name,
                 )
 
-    def by_table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table] | None:
+    def by_table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, NightTable] | None:
         """The league table playing (or checking in) in this channel, in the round being played."""
         for record in self._records.values():
             night = record.league.running_night
@@ -451,7 +451,7 @@ class LeagueService:
             )
             return [event, *await self._advance(record)]
 
-    def _table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, Table]:
+    def _table_channel(self, channel_id: int) -> tuple[LeagueRecord, Night, NightTable]:
         found = self.by_table_channel(channel_id)
         if found is None:
             raise LeagueError("This channel is not a league table of the round being played.")
@@ -628,7 +628,7 @@ class LeagueService:
             )
             events += [begun, *started]
 
-    async def _start_table(self, record: LeagueRecord, table: Table) -> list[TableEvent]:
+    async def _start_table(self, record: LeagueRecord, table: NightTable) -> list[TableEvent]:
         """Opens and starts the service's table with the members present; a table opened (or
         started) before a crash cut the league's save short is taken over, not opened twice,
         and a table that is not the league's in its channel is cancelled first."""
@@ -707,7 +707,7 @@ class LeagueService:
         if night is None or not waiting:
             return
         until = self._now() + self.check_in_time
-        opened: list[Table] = []
+        opened: list[NightTable] = []
         try:
             for table in waiting:
                 if not await self._open_thread(record, night, table, until, events):
@@ -718,7 +718,7 @@ class LeagueService:
                 events.append(self._check_in(record, night, opened, until))
 
     async def _open_thread(
-        self, record: LeagueRecord, night: Night, table: Table, until: datetime, events: list[AnyEvent]
+        self, record: LeagueRecord, night: Night, table: NightTable, until: datetime, events: list[AnyEvent]
     ) -> bool:
         """Opens the table's channel; a failure is raised (and retried at the next pass) until
         the table has waited `THREAD_PATIENCE`, then the table is given up and False returned."""
@@ -817,7 +817,7 @@ class LeagueService:
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
-    def _playing(self, table: Table) -> bool:
+    def _playing(self, table: NightTable) -> bool:
         playing = self.tables.table_in(table.thread_id) if table.thread_id is not None else None
         return playing is not None and playing.id == table.table_id
 
@@ -831,7 +831,12 @@ class LeagueService:
         return NightOpen(*_of(record), night.number, starts_at=night.starts_at)
 
     def _check_in(
-        self, record: LeagueRecord, night: Night, tables: list[Table], until: datetime, resumed: bool = False
+        self,
+        record: LeagueRecord,
+        night: Night,
+        tables: list[NightTable],
+        until: datetime,
+        resumed: bool = False,
     ) -> LeagueEvent:
         listed = tuple(  # a table checks in in its own thread: every one here has it
             CheckInTable(t.number, tuple(t.seats), t.thread_id, until)
@@ -852,7 +857,7 @@ class LeagueService:
         )
 
     def _settled(
-        self, record: LeagueRecord, night: Night, table: Table, by: int | None = None
+        self, record: LeagueRecord, night: Night, table: NightTable, by: int | None = None
     ) -> LeagueEvent:
         return TableSettled(
             *_of(record),

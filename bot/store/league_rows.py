@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.store.errors import DamagedRowError
+from bot.store.faults import DamagedRowError
 from bot.store.records import StoredLeague, TableRecord
 from bot.store.snapshots import dumps
 

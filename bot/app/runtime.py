@@ -8,8 +8,8 @@ import importlib
 import os
 import signal
 
+from bot.app.config import usable_cores
 from bot.service.thinkers import WorkerPool
-from bot.settings import usable_cores
 
 # Python's default (700, 10, 10) runs a full collection every few hundred commands once tables
 # are playing, and a full collection walks every live object (every table's match, cards and

@@ -1,6 +1,6 @@
 """A replayed deal's steps as the renderer's scenes: every hand grouped as the solver would
 (the deal is over: nothing is hidden any more), the card each step took marked, the piles as
-they stood, and what happened in `bot.replay_text`'s words."""
+they stood, and what happened in `bot.present.replay_text`'s words."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from bot.engine.deal import SeatStatus
 from bot.engine.formats import Family, Format
 from bot.engine.replay import ReplayStep
 from bot.engine.rules import Rules
-from bot.hand_layout import suggested_groups
 from bot.i18n import EN, Words
-from bot.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
-from bot.scenes import labelled_groups
-from bot.service.replays import ReplayedDeal
+from bot.present.hand_layout import suggested_groups
+from bot.present.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
+from bot.present.scene_builders import labelled_groups
+from bot.service.replay_access import ReplayedDeal
 from render.scenes import HandGroup, ReplayScene, ReplaySeat
 
 _OUT = frozenset({SeatStatus.DROPPED, SeatStatus.LEFT, SeatStatus.WRONG_SHOW})

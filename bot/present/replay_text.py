@@ -3,7 +3,7 @@ the terminal's `python -m bot replay` share it), `/rummy replay`'s and `/rummy h
 answers and refusals, and the words drawn on a replay's frames, each in the reader's words
 (`_`: the asker's on Discord, the terminal's `--lang`/`LANG` for `python -m bot replay`).
 
-A replay's moves are told in the game's own words (`bot.narrate`); each event is told as its
+A replay's moves are told in the game's own words (`bot.present.narrate`); each event is told as its
 own seat saw it, since a replay shows every hand: the deal is over and its shoe revealed.
 """
 
@@ -15,10 +15,10 @@ from bot.engine.deal import SeatStatus
 from bot.engine.events import DealOver, Dealt, Turn
 from bot.engine.formats import Family, Format
 from bot.engine.replay import DealReplay, ReplayStep
-from bot.game_words import format_title
 from bot.i18n import EN, N_, Words
-from bot.narrate import deal_result_lines, event_lines
-from bot.service.replays import History, Refusal, ReplayedDeal, ReplayRefused
+from bot.present.game_words import format_title
+from bot.present.narrate import deal_result_lines, event_lines
+from bot.service.replay_access import History, Refusal, ReplayedDeal, ReplayRefused
 from bot.store import DealSummary, MatchSummary, SeatRecord
 
 # ----------------------------------------------------------------- the moves

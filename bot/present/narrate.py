@@ -35,10 +35,10 @@ from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
 from bot.engine.outcomes import Outcome, Stakes
-from bot.game_words import STANDING_WORDS, format_title
-from bot.hand_layout import suggested_groups
 from bot.i18n import EN, N_, Words
-from bot.show_reasons import reason_words
+from bot.present.game_words import STANDING_WORDS, format_title
+from bot.present.hand_layout import suggested_groups
+from bot.present.show_reasons import reason_words
 
 KIND_LABELS = {
     GroupKind.PURE_SEQUENCE: N_("pure sequence"),

@@ -17,10 +17,10 @@ from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind, Judgement
-from bot.game_words import STANDING_WORDS, format_title
-from bot.hand_layout import HandLayout, with_sets_shown
 from bot.i18n import EN, N_, Words
 from bot.leagues import NightStatus, Season
+from bot.present.game_words import STANDING_WORDS, format_title
+from bot.present.hand_layout import HandLayout, with_sets_shown
 from render.scenes import (
     GroupKind as PictureGroupKind,
 )

@@ -13,7 +13,7 @@ from bot.store import ActiveTable, DamagedRowError, TableRecord
 
 
 @dataclass
-class Table:
+class LiveTable:
     record: TableRecord
     match: Match | None = None
     match_id: int | None = None
@@ -27,7 +27,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod
-    def restore(cls, active: ActiveTable) -> Table:
+    def restore(cls, active: ActiveTable) -> LiveTable:
         """The table as start-up loaded it, its format, rules, match and clock rebuilt and checked
         (cards conserved, the turn's hand sizes, one seat per player): `DamagedRowError` if what
         was saved does not make a table that can play on."""

@@ -28,7 +28,7 @@ def database_url(environ: Mapping[str, str] | None = None) -> str | None:
 
 
 def database_target(environ: Mapping[str, str] | None = None) -> str | Path:
-    """What `Store.open` takes: the PostgreSQL URL if one is set, else the SQLite file's path."""
+    """What `open_store` takes: the PostgreSQL URL if one is set, else the SQLite file's path."""
     return database_url(environ) or database_path(environ)
 
 
