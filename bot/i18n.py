@@ -9,7 +9,7 @@ syntax to learn for a handful of plurals.
 
 No build step: the catalogs `bot/locale/<lang>/LC_MESSAGES/messages.po` are read once at first
 use (`babel.messages.pofile.read_po`) and compiled in memory to what the standard `gettext`
-module reads, so the quick start stays two commands. `tests/test_i18n.py` checks that every
+module reads, so the quick start stays two commands. `tests/present/test_i18n.py` checks that every
 English text of the code has its Hindi one, no Hindi one is left over, and both name the same
 `{placeholders}`.
 

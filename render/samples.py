@@ -275,7 +275,7 @@ REPLAY = ReplayScene(
 
 
 def pictures() -> dict[str, bytes]:
-    """Every sample rendered, by the name its golden reference has in `tests/golden/`."""
+    """Every sample rendered, by the name its golden reference has in `tests/render/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
     from render.replay_frame import render_replay
 

@@ -17,5 +17,5 @@ class Word(str):
 
 
 def N_(message: str) -> Word:  # gettext's own name: "marked, looked up later"
-    """Marks a text for the message catalogs (`tests/test_i18n.py` reads the marks)."""
+    """Marks a text for the message catalogs (`tests/present/test_i18n.py` reads the marks)."""
     return Word(message)

@@ -330,7 +330,7 @@ def _is_wild_position(position: int, wild_position: int) -> bool:
 # a pure part where the run was pure, a 4+ card part where the run was one and that flag is
 # tracked). So such a run never leaves less than the shorter runs do, and the search need not
 # try it; without the cap a suit of ten or more cards with a few jokers has thousands of runs
-# to try from each card (every subset of the cards above it). `tests/test_solver.py` checks
+# to try from each card (every subset of the cards above it). `tests/engine/test_solver.py` checks
 # the claim on every run the search can make. Shows (exact mode) still try every length,
 # since a long run is room for spare jokers.
 _SPAN_POINTS = 5

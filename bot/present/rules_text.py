@@ -2,7 +2,7 @@
 
 Players argue about house rules; the answer should come from the same `Rules` value the engine
 enforces, never from a hand-written page that can drift from it. Every option of `Rules` is
-said here (tests/test_rules_text.py checks each number and each switch), and where an option
+said here (tests/present/test_rules_text.py checks each number and each switch), and where an option
 follows one reading of an unclear source page, its sentence says that reading.
 """
 

@@ -1,5 +1,5 @@
 """Writes `before_rules.db`: a database as the bot wrote it before tables and leagues chose their
-rules (commit 3dec125), for `tests/test_store_before_rules.py`. Run with that commit's code:
+rules (commit 3dec125), for `tests/store/test_store_before_rules.py`. Run with that commit's code:
 
     git archive 3dec125 | tar -x -C /tmp/old
     PYTHONPATH=/tmp/old python tests/data/make_before_rules_db.py tests/data/before_rules.db

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parent.parent / "bot" / "engine"
+ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
 FORBIDDEN = {"discord", "aiosqlite", "sqlite3", "PIL", "asyncio", "render"}
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.engine.match import Match
 from bot.store import open_store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLAYER = [sys.executable, str(ROOT / "tests" / "service_helpers.py")]
 KILLS = 15
 SEED, TABLES, MATCHES = "7", "6", "2"  # about 7,900 commands: more than 15 kills can use up on a fast machine

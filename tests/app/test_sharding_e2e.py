@@ -26,7 +26,7 @@ from discord_double.records import walk_components
 
 pytestmark = pytest.mark.postgres
 
-LAUNCHER = Path(__file__).parent / "discord_double" / "launch.py"
+LAUNCHER = Path(__file__).resolve().parents[1] / "discord_double" / "launch.py"
 LEASE_SECONDS = 2  # RUMMY_SHARD_LEASE_SECONDS: short, so a killed process's shard frees soon
 
 

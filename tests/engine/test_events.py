@@ -41,7 +41,7 @@ from bot.engine.events import (
 from bot.engine.match import Match, MatchPhase
 from bot.engine.outcomes import Outcome, Phase, Stakes
 
-BEFORE_RULES_DB = Path(__file__).resolve().parent / "data" / "before_rules.db"
+BEFORE_RULES_DB = Path(__file__).resolve().parents[1] / "data" / "before_rules.db"
 
 
 def cards(text: str) -> tuple:

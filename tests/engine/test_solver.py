@@ -527,7 +527,7 @@ def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, lo
 
 def _adversarial_hands():
     """`ADVERSARIAL_HANDS` of benchmarks/solver.py: the slowest hands its search found."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "solver.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "solver.py"
     spec = importlib.util.spec_from_file_location("solver_benchmark", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from test_engine_purity import imported_roots
 
-LEAGUES = Path(__file__).resolve().parent.parent / "bot" / "leagues"
+LEAGUES = Path(__file__).resolve().parents[2] / "bot" / "leagues"
 FORBIDDEN = {"PIL", "aiosqlite", "asyncio", "discord", "sqlite3", "render"}
 
 

@@ -11,7 +11,7 @@ from bot.engine.rules import Rules
 from bot.service import LeagueService, ManualClock
 from bot.store import SCHEMA_VERSION
 
-BEFORE = Path(__file__).resolve().parent / "data" / "before_rules.db"
+BEFORE = Path(__file__).resolve().parents[1] / "data" / "before_rules.db"
 NOW = datetime(2026, 3, 16, 12, tzinfo=UTC)
 
 

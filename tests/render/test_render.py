@@ -2,14 +2,14 @@
 
 Pictures are compared by decoded pixels with a small tolerance, not by bytes, so a different
 zlib or FreeType build does not fail them; a real change in a picture does. On failure the
-actual picture is saved beside the reference as `tests/golden/<name>.actual.png` (gitignored)
+actual picture is saved beside the reference as `tests/render/golden/<name>.actual.png` (gitignored)
 so you can open both.
 
 After a deliberate change, look at the new pictures, then regenerate the references with
 
-    RUMMY_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py
+    RUMMY_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/render/test_render.py
 
-and commit `tests/golden/*.png`.
+and commit `tests/render/golden/*.png`.
 """
 
 import io

@@ -19,7 +19,7 @@ from PIL import ImageFont
 from bot.i18n import HINDI, LOCALE_DIR, Words, language_of, words
 from render.fonts import DEVANAGARI, FONT_DIR, check_complex_layout, devanagari_font
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CODE = [path for folder in ("bot", "render") for path in sorted((ROOT / folder).rglob("*.py"))]
 # The modules whose refusals are shown in the reader's language, so each must be in the catalog
 # the others' are still shown in English, and join this list as they are translated. (A text
