@@ -1,4 +1,5 @@
-"""One table held in memory by the service: its stored record, its match and its turn clock."""
+"""One table held in memory by the service: its stored record, its match and its turn clock, and
+the frozen view of it that front ends read (`publish`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from dataclasses import dataclass, field
 from bot.engine.formats import Format
 from bot.engine.match import Match
 from bot.engine.rules import Rules
+from bot.engine.views import match_view
 from bot.service.clock import TurnClock, turn_token
+from bot.service.views import Clock, HandView, Sitter, TableView
 from bot.store import ActiveTable, DamagedRowError, TableRecord
 
 
@@ -25,6 +28,7 @@ class LiveTable:
     damage: str | None = None
     # Commands for one table run one at a time; other tables never wait for this lock.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    view: TableView | None = None  # as last saved (`publish`); None until its row is written
 
     @classmethod
     def restore(cls, active: ActiveTable) -> LiveTable:
@@ -70,3 +74,53 @@ class LiveTable:
 
     def turn_token(self) -> str | None:
         return turn_token(self.match) if self.match is not None else None
+
+    def publish(self) -> TableView:
+        """Makes the table's view anew from what memory holds: called once a change is saved
+        (or memory was put back to what is saved), never while one is being written."""
+        record, match, clock = self.record, self.match, self.clock
+        format, rules = self._format_and_rules()
+        self.view = TableView(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            league_id=record.league_id,
+            host_id=record.host_id,
+            format=format,
+            rules=rules,
+            point_value=record.point_value,
+            max_seats=record.max_seats,
+            status=record.status,
+            seats=tuple(Sitter(seat.name, seat.user_id, seat.computer) for seat in record.seats),
+            match=match_view(match) if match is not None and self.damage is None else None,
+            clock=(
+                Clock(clock.seat, clock.deadline, clock.base)
+                if clock is not None and clock.deadline is not None and record.status.active
+                else None
+            ),
+            turn_token=self.turn_token() if record.status.active else None,
+            damage=self.damage,
+            version=self.view.version + 1 if self.view is not None else 1,
+        )
+        return self.view
+
+    def hand(self, seat: int) -> HandView | None:
+        """`seat`'s own view of the deal in progress (call it under the table's lock, so that it
+        never shows a move still being saved); None between deals or once the match is over."""
+        match = self.match
+        if match is None or match.deal is None or not self.record.status.active or self.damage is not None:
+            return None
+        deal = match.deal
+        return HandView(self.id, seat, deal.view(seat), deal.legal_actions(seat), turn_token(match))
+
+    def _format_and_rules(self) -> tuple[Format, Rules]:
+        """The table's format and rules; a table set aside shows the defaults where its row's
+        cannot be read (it only says that it is set aside)."""
+        if self.match is not None:
+            return self.match.format, self.match.rules
+        try:
+            return Format(self.record.format), Rules.from_json(self.record.rules)
+        except Exception:
+            if self.damage is None:
+                raise
+            return Format.POINTS, Rules()

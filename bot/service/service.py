@@ -72,6 +72,7 @@ from bot.service.table_events import (
     TableOpened,
 )
 from bot.service.thinkers import Thinkers, ThinkersBroken
+from bot.service.views import HandView, TableView
 from bot.store import (
     ActiveTable,
     ChannelBusyError,
@@ -94,6 +95,9 @@ RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"p
 _DEFAULT_RULES = Rules()  # for the clock's settings a stored table's rules leave out; built once
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
+# How many tables closed lately keep their last views (`view`): the front ends' last edits of a
+# closed table read it in the moments after it closes, and keep what they read.
+CLOSED_VIEWS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class TableService:
         self.observer: ServiceObserver = observer or Unobserved()
         self.stopping = False  # set by `shut_down`: every new command is refused
         self._tables: dict[int, LiveTable] = {}
+        self._closed: dict[int, TableView] = {}  # the last views of tables closed lately, oldest first
         self._by_channel: dict[int, LiveTable] = {}
         # `run`'s: set to look at the deadlines again before `_look_at` (the clock's time), as
         # when a command sets a sooner deadline than it is sleeping until
@@ -167,6 +172,7 @@ class TableService:
                 else:
                     if table.clock is not None:
                         table.clock.give_grace(now, self._timing(table), table.computers())
+                    table.publish()
                     self._register(table)
                     resumed = Resumed(table.clock.announce() if table.clock else None)
                     events.append(TableEvent(table.id, resumed))
@@ -180,6 +186,7 @@ class TableService:
         the store the first time, when its channel is told (the DAMAGED event): only once."""
         record = active.table
         table = LiveTable(record, match_id=active.match_id, damage=damage)
+        table.publish()
         self._register(table)
         if active.reported:
             log.warning("table %s in channel %s is still set aside: %s", table.id, record.channel_id, damage)
@@ -202,6 +209,32 @@ class TableService:
     def table(self, table_id: int) -> LiveTable | None:
         """The open or playing table with this id."""
         return self._tables.get(table_id)
+
+    def view(self, table_id: int) -> TableView | None:
+        """The table as last saved: an open or playing one, or one that closed lately (its last
+        state, for the front ends' last edits)."""
+        table = self._tables.get(table_id)
+        return table.view if table is not None else self._closed.get(table_id)
+
+    def view_in(self, channel_id: int) -> TableView | None:
+        """The view of the table in this channel, open or playing."""
+        table = self.table_in(channel_id)
+        return table.view if table is not None else None
+
+    def views(self) -> list[TableView]:
+        """Every open or playing table's view."""
+        return [table.view for table in self._tables.values() if table.view is not None]
+
+    async def hand(self, table_id: int, user_id: int) -> HandView | None:
+        """The user's own view of the deal in progress at this table: None if they are not
+        seated there, or no deal is being played. Read under the table's lock, so that it never
+        shows a move still being saved."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return None
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            return table.hand(seat) if seat is not None and table.id in self._tables else None
 
     # ----------------------------------------------------------------- the lobby
 
@@ -270,6 +303,7 @@ class TableService:
             async with table.lock:
                 with saving():
                     await self.store.create_table(record, record.created_at)
+                table.publish()
         except ChannelBusyError as error:
             self._unregister(table)
             raise ServiceError(str(error)) from error
@@ -413,6 +447,7 @@ class TableService:
                 raise
             table.match, table.match_id, table.clock = match, match_id, clock
             table.snapshot_seq = len(match.log)
+            table.publish()
         events = [TableEvent(table.id, MatchStarted(tuple(record.seats)))]
         return events + self._wrap(table, engine_events, announce=True)
 
@@ -434,6 +469,7 @@ class TableService:
             except BaseException:
                 table.record.status = before
                 raise
+            table.publish()
             self._unregister(table)
         return [TableEvent(table.id, Cancelled(by=user_id))]
 
@@ -518,6 +554,7 @@ class TableService:
             await self._save(record)
             if record.snapshot is not None:
                 table.snapshot_seq = record.seq
+            table.publish()
         except BaseException:
             await self._reload(table)  # memory ran ahead of the database: go back to what is saved
             raise
@@ -799,6 +836,7 @@ class TableService:
         except BaseException:
             undo()
             raise
+        table.publish()
 
     async def _reload(self, table: LiveTable) -> None:
         stored = await self.store.load_match(table.id)
@@ -811,6 +849,7 @@ class TableService:
         table.snapshot_seq = stored.seq - len(stored.pending)
         table.clock = TurnClock.from_json(stored.clock)
         table.command_ids = stored.command_ids
+        table.publish()
         if record.status.active:
             self._register(table)
         else:
@@ -824,6 +863,10 @@ class TableService:
         self._tables.pop(table.id, None)
         if self._by_channel.get(table.record.channel_id) is table:
             del self._by_channel[table.record.channel_id]
+        if table.view is not None:
+            self._closed[table.id] = table.view
+            while len(self._closed) > CLOSED_VIEWS_KEPT:
+                del self._closed[next(iter(self._closed))]
 
 
 def _refuse_league(table: LiveTable, why: str) -> None:

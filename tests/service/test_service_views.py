@@ -1,0 +1,136 @@
+"""The service's read model: front ends read frozen views of its tables, made anew after every
+saved change, never its live objects; a seat's cards only in that seat's hand view."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+
+import pytest
+from service_helpers import GUILD, open_and_start, open_service, play_one, user
+
+from bot.engine.match import MatchPhase
+from bot.service.views import TableView
+from bot.store import TableStatus
+
+
+def same_state(view: TableView | None, other: TableView | None) -> bool:
+    assert view is not None and other is not None
+    return dataclasses.replace(view, version=0) == dataclasses.replace(other, version=0)
+
+
+def freshly_made(service, table_id: int) -> TableView:
+    """What the table's view would be if it were made from memory now."""
+    table = service.table(table_id)
+    kept = table.view
+    try:
+        return table.publish()
+    finally:
+        table.view = kept
+
+
+async def test_every_saved_change_makes_the_view_anew_and_a_view_never_changes_after(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db", seed=3)
+    channel = 7
+    await service.open_table(GUILD, channel, user(channel, 0), "Asha", format="pool-101")
+    lobby = service.view_in(channel)
+    assert lobby is not None and lobby.status is TableStatus.OPEN and lobby.match is None
+    assert lobby.names == ("Asha",) and lobby.seat_of(user(channel, 0)) == 0
+    await service.join(channel, user(channel, 1), "Ravi")
+    await service.add_computer(channel, user(channel, 0), "easy")
+    await service.change_rules(channel, user(channel, 0), {"turn_seconds": 45})
+    seated = service.view_in(channel)
+    assert lobby.names == ("Asha",)  # the old view is as it was
+    assert seated.names == ("Asha", "Ravi", "Computer 1 (easy)") and seated.rules.turn_seconds == 45
+    assert seated.version > lobby.version
+    await service.start(channel, user(channel, 0))
+    table = service.table_in(channel)
+    rng = random.Random(5)
+    seen: list[TableView] = []
+    while table.match.phase is not MatchPhase.OVER and len(seen) < 400:
+        view = service.view(table.id)
+        assert same_state(view, freshly_made(service, table.id))
+        seen.append(view)
+        if table.match.deal is not None and table.record.seats[table.match.deal.turn].computer:
+            await service.fire_due()  # the computer's move
+            continue
+        await play_one(service, table, rng, drop=0.05)
+    versions = [view.version for view in seen]
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
+    # The first view of a deal still shows that deal as it began, whatever came after.
+    first = next(view for view in seen if view.match is not None and view.match.deal is not None)
+    assert first.match.deal.turn_number == 1
+    await store.close()
+
+
+async def test_a_view_shows_no_hand_and_a_hand_view_is_its_seat_s_alone(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 3, players=3)
+    view = service.view(table.id)
+    deal = table.match.deal
+    assert view.match.deal.seat is None and view.match.deal.hand == ()
+    assert view.match.deal.hand_sizes == tuple(len(seat.hand) for seat in deal.seats)
+    assert "closed" not in {field.name for field in dataclasses.fields(view.match.deal)}
+    for seat in range(3):
+        hand = await service.hand(table.id, user(3, seat))
+        assert hand.seat == seat and hand.seen.hand == tuple(deal.seats[seat].hand)
+        assert hand.turn_token == view.turn_token
+        assert hand.legal.pick_closed is (seat == deal.turn)
+    assert await service.hand(table.id, 999_999) is None  # not seated there
+    await store.close()
+
+
+async def test_while_a_move_is_being_saved_readers_see_the_state_before_it(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 4, players=2)
+    before = service.view(table.id)
+    seat = table.match.deal.turn
+    to_act = user(4, seat)
+    saving, release = asyncio.Event(), asyncio.Event()
+    queue = store.queue_command
+
+    async def slow(record):
+        saving.set()
+        await release.wait()
+        return await queue(record)
+
+    store.queue_command = slow
+    move = asyncio.create_task(service.play(4, to_act, {"command": "pick", "source": "closed"}))
+    await saving.wait()
+    assert len(table.match.deal.seats[seat].hand) == 14  # memory ran ahead of the database
+    assert service.view(table.id) is before  # memory has the pick; the view is what is saved
+    hand = asyncio.create_task(service.hand(table.id, to_act))
+    await asyncio.sleep(0)
+    assert not hand.done()  # a hand view waits for the save, so it never shows an unsaved card
+    release.set()
+    await move
+    after = await hand
+    assert len(after.seen.hand) == 14 and service.view(table.id).version == before.version + 1
+    await store.close()
+
+
+async def test_a_failed_save_leaves_the_view_at_what_is_saved(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 5, players=2)
+    before = service.view(table.id)
+
+    async def refuse(record):
+        raise OSError("the disk is gone")
+
+    store.queue_command = refuse
+    with pytest.raises(OSError, match="disk is gone"):
+        await service.play(5, user(5, table.match.deal.turn), {"command": "pick", "source": "closed"})
+    assert same_state(service.view(table.id), before)
+    await store.close()
+
+
+async def test_a_closed_table_keeps_its_last_view_for_the_front_ends_last_edits(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 6, players=2)
+    await service.cancel(6, user(6, 0))
+    assert service.view_in(6) is None and service.table(table.id) is None
+    last = service.view(table.id)
+    assert last.status is TableStatus.CANCELLED and not last.active and last.clock is None
+    assert last.turn_token is None and last.to_act is None
+    await store.close()
