@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
+import inspect
 import logging
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from bot.engine import ai
 from bot.engine.commands import (
@@ -95,6 +97,36 @@ RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"p
 _DEFAULT_RULES = Rules()  # for the clock's settings a stored table's rules leave out; built once
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
+# Hears every batch of events the service saves, whatever caused it (a person's command, with
+# the user who sent it; a clock; a restart): see `TableService.listen`.
+Listener = Callable[[Sequence[TableEvent], int | None], None]
+Params = ParamSpec("Params")
+Door = Callable[Concatenate["TableService", Params], Coroutine[Any, Any, list[TableEvent]]]
+
+
+def announced(actor: str) -> Callable[[Door[Params]], Door[Params]]:
+    """A door of the service whose events every listener hears, with the user named by its
+    `actor` parameter, as soon as the change is saved: nothing is awaited between the end of a
+    door's work under its table's lock and this, so listeners hear one table's batches in the
+    order they were saved."""
+
+    def wrap(door: Door[Params]) -> Door[Params]:
+        signature = inspect.signature(door)
+
+        @functools.wraps(door)
+        async def announcing(
+            service: TableService, *args: Params.args, **kwargs: Params.kwargs
+        ) -> list[TableEvent]:
+            events = await door(service, *args, **kwargs)
+            who = signature.bind(service, *args, **kwargs).arguments.get(actor)
+            service._emit(events, who if type(who) is int else None)
+            return events
+
+        return announcing
+
+    return wrap
+
+
 # How many tables closed lately keep their last views (`view`): the front ends' last edits of a
 # closed table read it in the moments after it closes, and keep what they read.
 CLOSED_VIEWS_KEPT = 256
@@ -141,6 +173,7 @@ class TableService:
         self.observer: ServiceObserver = observer or Unobserved()
         self.stopping = False  # set by `shut_down`: every new command is refused
         self._tables: dict[int, LiveTable] = {}
+        self._listeners: list[Listener] = []
         self._closed: dict[int, TableView] = {}  # the last views of tables closed lately, oldest first
         self._by_channel: dict[int, LiveTable] = {}
         # `run`'s: set to look at the deadlines again before `_look_at` (the clock's time), as
@@ -158,6 +191,7 @@ class TableService:
         events = []
         async for batch in self.store.active_table_batches():
             events += await self._resume_batch(batch, now)
+        self._emit(events, None)
         return events
 
     async def _resume_batch(self, batch: list[ActiveTable], now: float) -> list[TableEvent]:
@@ -197,6 +231,24 @@ class TableService:
         except StoreError:
             log.exception("table %s: could not be marked damaged (reported again next start)", table.id)
         return [TableEvent(table.id, Damaged(record.channel_id))]
+
+    # ----------------------------------------------------------------- listening
+
+    def listen(self, listener: Listener) -> None:
+        """`listener` hears every batch of events saved from now on, with the user whose command
+        caused it (None for the clock's, a computer player's, or a restart's). It is called at
+        once, before the service goes on: it must only take note or hand the work on (a task,
+        a queue), never wait, and never call the service back there."""
+        self._listeners.append(listener)
+
+    def _emit(self, events: Sequence[TableEvent], actor: int | None) -> None:
+        if not events:
+            return
+        for listener in self._listeners:
+            try:
+                listener(events, actor)
+            except Exception:
+                log.exception("a listener failed on %d event(s)", len(events))
 
     # ----------------------------------------------------------------- looking
 
@@ -238,6 +290,7 @@ class TableService:
 
     # ----------------------------------------------------------------- the lobby
 
+    @announced("host_id")
     async def open_table(
         self,
         guild_id: int,
@@ -312,10 +365,12 @@ class TableService:
             raise
         return [TableEvent(table.id, TableOpened(format, host_id, limit, point_value))]
 
+    @announced("user_id")
     async def join(self, channel_id: int, user_id: int, name: str) -> list[TableEvent]:
         user_id, name = checked_id(user_id, "user"), checked_text(name, "name") or "?"
         return await self._sit(channel_id, SeatRecord(user_id, name))
 
+    @announced("by_user")
     async def add_computer(self, channel_id: int, by_user: int, level: str = "easy") -> list[TableEvent]:
         if level not in COMPUTER_LEVELS:
             raise ServiceError("Computer players are {levels}.", levels=" or ".join(COMPUTER_LEVELS))
@@ -341,6 +396,7 @@ class TableService:
             seat = len(record.seats) - 1
         return [TableEvent(table.id, Joined(seat, sitter))]
 
+    @announced("user_id")
     async def leave(self, channel_id: int, user_id: int) -> list[TableEvent]:
         """Before the start, frees the seat; during a match, leaves it (a middle drop, and out)."""
         received = time.perf_counter()
@@ -370,6 +426,7 @@ class TableService:
                 events.append(TableEvent(table.id, Cancelled(reason=CancelReason.EMPTY)))
             return events
 
+    @announced("user_id")
     async def change_rules(
         self, channel_id: int, user_id: int, changes: Mapping[str, Any]
     ) -> list[TableEvent]:
@@ -413,6 +470,7 @@ class TableService:
             await self._save_table(table, undo)
         return [TableEvent(table.id, RulesChanged(tuple(after.changed_options()), record.max_seats))]
 
+    @announced("user_id")
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
         table = self._table(channel_id)
         async with table.lock:
@@ -451,6 +509,7 @@ class TableService:
         events = [TableEvent(table.id, MatchStarted(tuple(record.seats)))]
         return events + self._wrap(table, engine_events, announce=True)
 
+    @announced("user_id")
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> list[TableEvent]:
         """Closes the table, playing or not: a damaged one too (its rows are kept as they are)."""
         table = self._table(channel_id, damaged_too=True)
@@ -475,6 +534,7 @@ class TableService:
 
     # ----------------------------------------------------------------- game commands
 
+    @announced("user_id")
     async def play(
         self,
         channel_id: int,
@@ -651,9 +711,11 @@ class TableService:
         return self.store.lost is None and not self.stopping
 
     async def _fire_safely(self, table: LiveTable, now: float) -> list[TableEvent]:
-        """`_fire`, with one table's failure kept from the others' clocks."""
+        """`_fire`, with one table's failure kept from the others' clocks; its events announced."""
         try:
-            return await self._fire(table, now)
+            events = await self._fire(table, now)
+            self._emit(events, None)
+            return events
         except (CannotSaveError, SavingStoppedError, HandedOverError):
             return []  # the store logged it; the clock tries again at its next pass
         except Exception:

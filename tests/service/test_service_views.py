@@ -8,11 +8,12 @@ import dataclasses
 import random
 
 import pytest
-from service_helpers import GUILD, open_and_start, open_service, play_one, user
+from service_helpers import GUILD, new_service, open_and_start, open_service, play_one, user
 
 from bot.engine.match import MatchPhase
+from bot.service import ServiceError
 from bot.service.views import TableView
-from bot.store import TableStatus
+from bot.store import TableStatus, open_store
 
 
 def same_state(view: TableView | None, other: TableView | None) -> bool:
@@ -133,4 +134,39 @@ async def test_a_closed_table_keeps_its_last_view_for_the_front_ends_last_edits(
     last = service.view(table.id)
     assert last.status is TableStatus.CANCELLED and not last.active and last.clock is None
     assert last.turn_token is None and last.to_act is None
+    await store.close()
+
+
+async def test_listeners_hear_every_saved_batch_in_order_with_who_caused_it(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    heard: list[tuple[list[str], int | None]] = []
+    service.listen(lambda events, actor: heard.append(([event.kind.value for event in events], actor)))
+
+    def broken(events, actor):
+        raise RuntimeError("a listener's own bug")
+
+    service.listen(broken)  # heard after the first, and its failure reaches nobody else
+    channel = 8
+    await service.open_table(GUILD, channel, user(channel, 0), "Asha")
+    await service.add_computer(channel, user(channel, 0), "easy")
+    await service.start(channel, user(channel, 0))
+    table = service.table_in(channel)
+    with pytest.raises(ServiceError, match="already started"):  # refused: nothing saved, nothing heard
+        await service.join(channel, user(channel, 0), "Asha")
+    while table.record.seats[table.match.deal.turn].computer:
+        await service.fire_due()
+    await play_one(service, table, random.Random(1))
+    actors = [actor for _, actor in heard]
+    assert actors[:3] == [user(channel, 0)] * 3
+    assert heard[0][0] == ["table_opened"] and heard[1][0] == ["joined"]
+    assert heard[2][0][0] == "match_started"
+    assert set(actors[3:-1]) <= {None} and actors[-1] == user(channel, 0)  # the computer's, then hers
+    assert len(heard) == 4 + len(actors[3:-1])
+    await store.close()
+    store = await open_store(tmp_path / "rummy.db")
+    again = new_service(store)
+    after_restart: list[tuple[list[str], int | None]] = []
+    again.listen(lambda events, actor: after_restart.append(([event.kind.value for event in events], actor)))
+    await again.resume()
+    assert after_restart == [(["resumed"], None)]
     await store.close()
