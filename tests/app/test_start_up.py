@@ -205,3 +205,30 @@ async def test_invite_prints_the_link_of_the_tokens_application_with_the_permiss
     given = bot("invite", "--client-id", "1234", cwd=tmp_path)
     assert given.returncode == 0 and "client_id=1234" in given.stdout
     one_line(bot("invite", cwd=tmp_path), 2, "DISCORD_TOKEN", "--client-id")
+
+
+async def test_a_database_server_out_of_reach_is_waited_for_while_healthz_says_so(tmp_path):
+    """PostgreSQL not up yet (nothing at its socket): the bot waits for it, a line a try, and
+    `/healthz` says the database is unavailable; it never gets as far as Discord."""
+    port = free_port()
+    url = f"postgresql://rummy:hunter2@/rummy?host={tmp_path / 'no-server-here'}"
+    process, log = launch(
+        tmp_path,
+        f"http://127.0.0.1:{free_port()}",
+        DISCORD_TOKEN="x",
+        RUMMY_DATABASE_URL=url,
+        RUMMY_METRICS_PORT=str(port),
+    )
+    try:
+        said = await answered(port, process, 503, within=10)
+        assert said.startswith("database unavailable")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while log.read_text().count("the database cannot be reached") < 2 and loop.time() < deadline:
+            await asyncio.sleep(0.1)
+    finally:
+        code = stop(process)
+    text = log.read_text()
+    assert text.count("the database cannot be reached") >= 2, text
+    assert "Traceback" not in text and "hunter2" not in text and "Discord cannot be reached" not in text
+    assert code == 0, text
