@@ -1,7 +1,8 @@
-# rummy-bot in a slim image, run by an unprivileged user, its SQLite database on the /data volume
-# (or PostgreSQL: set RUMMY_DATABASE_URL). See the README, "Run it for a big server".
+# rummy-bot in a slim image, run by an unprivileged user, its SQLite database in /data (mount a
+# volume there) or PostgreSQL (set RUMMY_DATABASE_URL). See docs/admin.md, "Docker".
 #   docker build -t rummy-bot .
-#   docker run -d --init --name rummy --restart unless-stopped --env-file .env -v rummy-data:/data rummy-bot
+#   docker run -d --init --name rummy --restart on-failure:5 --env-file .env -v rummy-data:/data \
+#     -p 127.0.0.1:9108:9108 rummy-bot
 FROM python:3.11-slim-bookworm
 
 # Pillow's wheels bring their own image and font libraries and text shaping (raqm), but load
@@ -17,18 +18,26 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /src
+# Exactly the versions of requirements.lock, each checked against its hash, so that two builds
+# install the same files; then the bot itself, with the build tools the lock installed.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
 COPY pyproject.toml README.md LICENSE ./
 COPY bot ./bot
 COPY render ./render
-RUN pip install . && rm -rf /src
+RUN pip install --no-deps --no-build-isolation . && rm -rf /src
 
+# /data is where the SQLite database lives: mount a volume there (`-v rummy-data:/data`). It is
+# not declared a VOLUME, so that a bot on PostgreSQL (compose.yaml's shards) gets no unused
+# anonymous volume.
 RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin rummy \
     && mkdir /data && chown rummy:rummy /data
 USER rummy
 WORKDIR /data
-VOLUME /data
 
-# The database on the volume; the metrics and /healthz (which the health check asks) on 9108.
+# The database in /data; the metrics and /healthz (which the health check asks) on 9108. They
+# answer from the start: 503 and what the bot waits for (the database, Discord), 200 "ok" once
+# it plays.
 ENV RUMMY_DB_PATH=/data/rummy.db \
     RUMMY_METRICS_HOST=0.0.0.0 \
     RUMMY_METRICS_PORT=9108

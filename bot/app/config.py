@@ -1,15 +1,25 @@
-"""Settings from the environment and an optional `.env` file (see `.env.example`)."""
+"""Settings from the environment and an optional `.env` file (see `.env.example`).
+
+Every setting is one row of `FIELDS`: its variable, the `Settings` attribute it fills, how its
+text is read (a parser that raises `ValueError` for a value it refuses), its default and a line
+of help. `Settings.load` reads them all the same way, so a new setting is a new row (and its
+entry in `.env.example`, which a test keeps in step with this table). What depends on two
+settings at once (a shard count with its shard ids and a PostgreSQL database) is checked after.
+"""
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
-from bot.store.location import database_path, database_url, shown
+from bot.store.location import DEFAULT_DB_PATH, URL_SCHEMES, shown
 from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -27,6 +37,211 @@ class SettingsError(ValueError):
     """A setting with a value the bot cannot use; the message names the setting and what it takes."""
 
 
+# ----------------------------------------------------------------- how a setting's text is read
+
+
+def text(value: str) -> str:
+    return value
+
+
+def digits(value: str) -> int:
+    """A Discord id: digits only (`int` would also take `+5`, `1_000` or Arabic-Indic digits)."""
+    if not (value.isascii() and value.isdigit()):
+        raise ValueError(value)
+    return int(value)
+
+
+def whole(least: int, most: int | None = None) -> Callable[[str], int]:
+    def parse(value: str) -> int:
+        number = digits(value)
+        if number < least or (most is not None and number > most):
+            raise ValueError(value)
+        return number
+
+    return parse
+
+
+def number(
+    above: float | None = None, least: float | None = None, most: float = math.inf
+) -> Callable[[str], float]:
+    """A decimal number above `above` (or from `least`) and at most `most`."""
+
+    def parse(value: str) -> float:
+        found = float(value)  # ValueError for words; "nan" fails every comparison below
+        if not (found <= most and (above is None or found > above) and (least is None or found >= least)):
+            raise ValueError(value)
+        return found
+
+    return parse
+
+
+def one_of(*choices: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if value.upper() not in choices:
+            raise ValueError(value)
+        return value.upper()
+
+    return parse
+
+
+def flag(value: str) -> bool:
+    if value not in ("0", "1"):
+        raise ValueError(value)
+    return value == "1"
+
+
+def postgres_url(value: str) -> str:
+    """A `postgresql://` URL whose parts can be read (a port that is a number)."""
+    if not value.startswith(URL_SCHEMES):
+        raise ValueError(value)
+    urlsplit(value).port  # noqa: B018 -- ValueError for a port that is not a number
+    return value
+
+
+def shard_ids(value: str) -> tuple[int, ...]:
+    return tuple(sorted(digits(part.strip()) for part in value.split(",")))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (at least one)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One setting: `env` read by `parse` into `Settings.<attr>`. Unset or empty, it is `default`
+    (text parsed like a value given, a callable's text worked out at load, or None: not set).
+    `must_be` ends the refusal of a bad value, `help` says what it is for."""
+
+    env: str
+    attr: str
+    parse: Callable[[str], Any]
+    default: str | Callable[[], str] | None
+    must_be: str
+    help: str
+    quoted: Callable[[str], str] = repr  # a refused value as the refusal shows it
+
+    def read(self, values: Mapping[str, str]) -> Any:
+        raw = (values.get(self.env) or "").strip()
+        if not raw:
+            if self.default is None:
+                return None
+            raw = self.default() if callable(self.default) else self.default
+        try:
+            return self.parse(raw)
+        except ValueError:
+            raise SettingsError(f"{self.env} must be {self.must_be}, not {self.quoted(raw)}.") from None
+
+
+def _picture_workers_default() -> str:
+    return "1" if usable_cores() > 1 else "0"
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("DISCORD_TOKEN", "token", text, None, "the bot's token", "the bot's token (developer portal)"),
+    Field("RUMMY_DB_PATH", "db_path", Path, DEFAULT_DB_PATH, "a file path", "the SQLite database file"),
+    Field(
+        "RUMMY_DATABASE_URL",
+        "database_url",
+        postgres_url,
+        None,
+        "a postgresql:// URL (postgresql://user:password@host:5432/rummy)",
+        "a PostgreSQL database used instead of the SQLite file",
+        lambda url: repr(shown(url)),  # never its password
+    ),
+    Field(
+        "RUMMY_SHARD_COUNT",
+        "shard_count",
+        whole(1),
+        None,
+        "a whole number, 1 or more",
+        "how many shards the bot has in all (with RUMMY_SHARD_IDS)",
+    ),
+    Field(
+        "RUMMY_SHARD_IDS",
+        "shard_ids",
+        shard_ids,
+        None,
+        "shard numbers with commas between (0,1)",
+        "the shards this process runs",
+    ),
+    Field(
+        "RUMMY_SHARD_LEASE_SECONDS",
+        "lease_seconds",
+        whole(2),
+        str(LEASE_SECONDS),
+        "a whole number of seconds, 2 or more",
+        "how long a shard's lease outlives its process",
+    ),
+    Field(
+        "RUMMY_KEEP_DAYS",
+        "keep_days",
+        whole(1),
+        str(KEEP_DAYS),
+        "a whole number of days, 1 or more",
+        "days a finished match's moves are kept",
+    ),
+    Field(
+        "RUMMY_REQUEST_BUDGET",
+        "request_budget",
+        number(above=0, most=MAX_REQUEST_BUDGET),
+        str(REQUEST_BUDGET),
+        f"a number of requests per second above 0 and at most {MAX_REQUEST_BUDGET:g}",
+        "requests per second to Discord, shared by the bot's processes",
+    ),
+    Field(
+        "RUMMY_MENTION_WATCHING_AFTER",
+        "mention_watching_after",
+        number(least=0, most=1),
+        str(MENTION_WATCHING_AFTER),
+        "a share of the turn's clock from 0 to 1",
+        "when a player watching their hand DM is mentioned in the channel",
+    ),
+    Field(
+        "RUMMY_PICTURE_WORKERS",
+        "picture_workers",
+        flag,
+        _picture_workers_default,
+        "0 (pictures drawn on threads), 1 (in two worker processes) or empty (workers where the "
+        "bot may run on more than one core)",
+        "where the pictures are drawn",
+    ),
+    Field(
+        "RUMMY_DEV_GUILD_ID",
+        "dev_guild_id",
+        digits,
+        None,
+        "a server id (digits)",
+        "a server where slash commands sync at once (development)",
+    ),
+    Field(
+        "RUMMY_LOG_LEVEL",
+        "log_level",
+        one_of(*LOG_LEVELS),
+        "INFO",
+        f"one of {', '.join(LOG_LEVELS)}",
+        "how much the log says",
+    ),
+    Field(
+        "RUMMY_METRICS_PORT",
+        "metrics_port",
+        whole(1, 65535),
+        None,
+        "a port number (1-65535)",
+        "serve /metrics and /healthz on this port (off unless set)",
+    ),
+    Field(
+        "RUMMY_METRICS_HOST",
+        "metrics_host",
+        text,
+        METRICS_HOST,
+        "an address",
+        "the address /metrics and /healthz listen on",
+    ),
+)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None
@@ -38,7 +253,8 @@ class Settings:
     metrics_port: int | None = None  # Prometheus metrics and /healthz served here; off if None
     metrics_host: str = METRICS_HOST  # the address they listen on
     request_budget: float = REQUEST_BUDGET  # requests/s to Discord, shared by the bot's processes
-    shards: Shards | None = None  # the shards this process runs, when the bot is sharded
+    shard_count: int | None = None  # with shard_ids: the shards this process runs (`shards`)
+    shard_ids: tuple[int, ...] | None = None
     lease_seconds: int = LEASE_SECONDS  # how long a shard's lease outlives its holder's last renewal
     mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
     # pictures drawn in worker processes, not on threads (by default where there are cores for them)
@@ -54,6 +270,13 @@ class Settings:
         """The database as a message may name it (a URL without its password)."""
         return shown(self.database)
 
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs, when the bot is sharded."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        return Shards(self.shard_count, self.shard_ids)
+
     @classmethod
     def load(cls, env_file: Path | None = Path(".env"), environ: Mapping[str, str] | None = None) -> Settings:
         """The process environment wins over `.env`, as deploy platforms expect."""
@@ -61,107 +284,28 @@ class Settings:
         if env_file is not None and env_file.exists():
             values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
         values.update(os.environ if environ is None else environ)
-        guild = (values.get("RUMMY_DEV_GUILD_ID") or "").strip()
-        if guild and not (guild.isascii() and guild.isdigit()):
-            raise SettingsError(f"RUMMY_DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
-        level = (values.get("RUMMY_LOG_LEVEL") or "INFO").strip().upper()
-        if level not in LOG_LEVELS:
-            raise SettingsError(
-                f"RUMMY_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level.lower()!r}."
-            )
-        keep = (values.get("RUMMY_KEEP_DAYS") or "").strip() or str(KEEP_DAYS)
-        if not (keep.isascii() and keep.isdigit() and int(keep) > 0):
-            raise SettingsError(f"RUMMY_KEEP_DAYS must be a whole number of days, 1 or more, not {keep!r}.")
-        metrics_port = (values.get("RUMMY_METRICS_PORT") or "").strip()
-        if metrics_port and not (
-            metrics_port.isascii() and metrics_port.isdigit() and 0 < int(metrics_port) < 65536
-        ):
-            raise SettingsError(f"RUMMY_METRICS_PORT must be a port number (1-65535), not {metrics_port!r}.")
-        budget = (values.get("RUMMY_REQUEST_BUDGET") or "").strip() or str(REQUEST_BUDGET)
-        try:
-            request_budget = float(budget)
-        except ValueError:
-            request_budget = 0.0
-        if not 0 < request_budget <= MAX_REQUEST_BUDGET:
-            raise SettingsError(
-                f"RUMMY_REQUEST_BUDGET must be a number of requests per second above 0 and at most "
-                f"{MAX_REQUEST_BUDGET:g}, not {budget!r}."
-            )
-        try:
-            url = database_url(values)
-        except ValueError as error:
-            raise SettingsError(str(error)) from error
-        shards = _shards(values, url)
-        lease = (values.get("RUMMY_SHARD_LEASE_SECONDS") or "").strip() or str(LEASE_SECONDS)
-        if not (lease.isascii() and lease.isdigit() and int(lease) >= 2):
-            raise SettingsError(
-                f"RUMMY_SHARD_LEASE_SECONDS must be a whole number of seconds, 2 or more, not {lease!r}."
-            )
-        watching = (values.get("RUMMY_MENTION_WATCHING_AFTER") or "").strip() or str(MENTION_WATCHING_AFTER)
-        try:
-            mention_watching_after = float(watching)
-        except ValueError:
-            mention_watching_after = -1.0
-        if not 0 <= mention_watching_after <= 1:
-            raise SettingsError(
-                "RUMMY_MENTION_WATCHING_AFTER must be a share of the turn's clock from 0 to 1, "
-                f"not {watching!r}."
-            )
-        pictures = (values.get("RUMMY_PICTURE_WORKERS") or "").strip() or ("1" if usable_cores() > 1 else "0")
-        if pictures not in ("0", "1"):
-            raise SettingsError(
-                "RUMMY_PICTURE_WORKERS must be 0 (pictures drawn on threads), 1 (in two worker "
-                "processes) or empty (workers where the bot may run on more than one core), "
-                f"not {pictures!r}."
-            )
-        return cls(
-            token=(values.get("DISCORD_TOKEN") or "").strip() or None,
-            db_path=database_path(values),
-            dev_guild_id=int(guild) if guild else None,
-            log_level=level,
-            database_url=url,
-            keep_days=int(keep),
-            metrics_port=int(metrics_port) if metrics_port else None,
-            metrics_host=(values.get("RUMMY_METRICS_HOST") or "").strip() or METRICS_HOST,
-            request_budget=request_budget,
-            shards=shards,
-            lease_seconds=int(lease),
-            mention_watching_after=mention_watching_after,
-            picture_workers=pictures == "1",
-        )
+        settings = cls(**{field.attr: field.read(values) for field in FIELDS})
+        settings.check_shards()
+        return settings
 
-
-def usable_cores() -> int:
-    """The cores this process may run on (at least one)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, cores)
-
-
-def _shards(values: Mapping[str, str], url: str | None) -> Shards | None:
-    """`RUMMY_SHARD_COUNT` and `RUMMY_SHARD_IDS` (both or neither). Sharded processes share one
-    database, which only PostgreSQL lets several processes write at once."""
-    count = (values.get("RUMMY_SHARD_COUNT") or "").strip()
-    ids = (values.get("RUMMY_SHARD_IDS") or "").strip()
-    if not count and not ids:
-        return None
-    if not count or not ids:
-        missing = "RUMMY_SHARD_IDS" if count else "RUMMY_SHARD_COUNT"
-        raise SettingsError(f"{missing} must be set too: a sharded bot needs its shard count and shard ids.")
-    if not (count.isascii() and count.isdigit() and int(count) > 0):
-        raise SettingsError(f"RUMMY_SHARD_COUNT must be a whole number, 1 or more, not {count!r}.")
-    parts = [part.strip() for part in ids.split(",")]
-    if not all(part.isascii() and part.isdigit() for part in parts):
-        raise SettingsError(f"RUMMY_SHARD_IDS must be shard numbers with commas between (0,1), not {ids!r}.")
-    numbers = [int(part) for part in parts]
-    outside = [number for number in numbers if number >= int(count)]
-    if outside or len(set(numbers)) != len(numbers):
-        raise SettingsError(
-            f"RUMMY_SHARD_IDS must name different shards from 0 to {int(count) - 1} "
-            f"(RUMMY_SHARD_COUNT is {count}), not {ids!r}."
-        )
-    if url is None:
-        raise SettingsError(
-            "RUMMY_SHARD_COUNT needs RUMMY_DATABASE_URL: sharded processes share one PostgreSQL "
-            "database (the SQLite file serves one process only)."
-        )
-    return Shards(int(count), tuple(sorted(numbers)))
+    def check_shards(self) -> None:
+        """`RUMMY_SHARD_COUNT` and `RUMMY_SHARD_IDS` (both or neither), the ids below the count.
+        Sharded processes share one database, which only PostgreSQL lets several write at once."""
+        count, ids = self.shard_count, self.shard_ids
+        if count is None and ids is None:
+            return
+        if count is None or ids is None:
+            missing = "RUMMY_SHARD_IDS" if count else "RUMMY_SHARD_COUNT"
+            raise SettingsError(
+                f"{missing} must be set too: a sharded bot needs its shard count and shard ids."
+            )
+        if ids[-1] >= count or len(set(ids)) != len(ids):
+            raise SettingsError(
+                f"RUMMY_SHARD_IDS must name different shards from 0 to {count - 1} "
+                f"(RUMMY_SHARD_COUNT is {count}), not {','.join(map(str, ids))!r}."
+            )
+        if self.database_url is None:
+            raise SettingsError(
+                "RUMMY_SHARD_COUNT needs RUMMY_DATABASE_URL: sharded processes share one PostgreSQL "
+                "database (the SQLite file serves one process only)."
+            )

@@ -4,11 +4,12 @@ presenters."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,15 @@ from bot.service.preferences import Preferences
 from bot.service.replay_access import Replays
 from bot.service.service import EventSink
 from bot.service.thinkers import WorkerPool
-from bot.store import LeaseLostError, Shards, Store, StoreError, open_store
+from bot.store import (
+    DatabaseUnreachableError,
+    LeaseLostError,
+    Shards,
+    Store,
+    StoreError,
+    check_store,
+    open_store,
+)
 from bot.store.store import is_database_url
 
 log = logging.getLogger(__name__)
@@ -61,6 +70,12 @@ STALE = N_("That button is from an earlier turn: use the latest message (or `/ru
 # closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
 # announced, and a restart shows every table again, so what is cut short is only an edit.
 SHUTDOWN_SECONDS = 8.0
+# Start-up's pauses between tries to reach the database or Discord: doubling from the first to
+# the longest, so that an outage of hours costs a line a minute and its end is noticed soon.
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 60.0
+# What says Discord could not be reached (no answer, or its servers' 5xx), not that it refused.
+UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError)
 
 
 class RummyBot(commands.Bot):
@@ -98,7 +113,9 @@ class RummyBot(commands.Bot):
         turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
         `picture_workers`, the game's pictures are drawn in worker processes that the bot starts
         and stops with it (`bot.discord.pictures`); without, on threads."""
-        # Slash commands and components only: no message content or member intents needed.
+        # Slash commands and components only: no message content or member intents needed. No
+        # voice either, so discord.py's warnings that its voice libraries are missing say nothing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
         self.metrics = Metrics() if metrics_port is not None else None
@@ -106,6 +123,7 @@ class RummyBot(commands.Bot):
         if self.metrics is not None:
             self.metrics.watch(trace)
         self.metrics_address = (metrics_host, metrics_port)
+        self._metrics_served = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
@@ -141,6 +159,7 @@ class RummyBot(commands.Bot):
         self.ownership = None if shards is None else ShardOwnership(shards, lease_seconds, self._lost_shards)
         self.failure: StoreError | None = None  # why the bot stopped itself (a lost shard lease)
         self._stopping: asyncio.Task[None] | None = None
+        self._waiting_for: str | None = None  # what start-up waits for, as `/healthz` says it
 
     def _default_service(self, store: Store, on_events: EventSink) -> TableService:
         """Production's service: computer players think in worker processes that the bot
@@ -148,7 +167,70 @@ class RummyBot(commands.Bot):
         self._thinkers = runtime.start_thinkers()
         return TableService(store, thinkers=self._thinkers, settings=ServiceSettings(), on_events=on_events)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """discord.py's `login` and `connect`, after what a long-running bot does first: serve
+        `/healthz` and the metrics (so that they say what it waits for), wait for a database
+        server that cannot be reached yet, and log in again, with a growing pause, while Discord
+        cannot be reached. A database or a token that cannot be used raises at once
+        (`UnusableDatabaseError`, `discord.LoginFailure`). Returns early if closed meanwhile."""
+        if self._ready is discord.utils.MISSING:  # what `login` does first (or `async with`):
+            await self._async_setup_hook()  # from now on `wait_until_ready` waits, not raises
+        await self.serve_metrics()
+        if not await self._until_reached(self._check_database, (DatabaseUnreachableError,), "the database"):
+            return
+        if not await self._until_reached(lambda: self._login(token), UNREACHABLE, "Discord"):
+            return
+        await self.connect(reconnect=reconnect)
+
+    async def _check_database(self) -> None:
+        await check_store(self.db_path)
+
+    async def _login(self, token: str) -> None:
+        """`login`; if Discord could not be reached, the HTTP session it opened is closed and
+        forgotten (with its connector, which a closed session closes too) for the next try."""
+        try:
+            await self.login(token)
+        except UNREACHABLE:
+            if self.user is not None:  # Discord answered: what failed after is not a login's
+                raise
+            await self.http.close()
+            self.http.connector = discord.utils.MISSING
+            raise
+
+    async def _until_reached(
+        self, attempt: Callable[[], Awaitable[None]], transient: tuple[type[BaseException], ...], what: str
+    ) -> bool:
+        """Runs `attempt` until it does not raise one of `transient`, a line in the log (and on
+        `/healthz`) for each failure and a pause growing to `RETRY_MAX_SECONDS` between them;
+        False if the bot was closed meanwhile."""
+        pause = RETRY_FIRST_SECONDS
+        waiting = "database unavailable" if what == "the database" else "connecting to Discord"
+        while not self._stop.is_set():
+            try:
+                await attempt()
+            except transient as error:
+                why = f"{type(error).__name__}: {error}"
+                self._waiting_for = f"{waiting}: {why}"
+                log.warning("%s cannot be reached (%s); trying again in %.0f s", what, why, pause)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), pause)
+                pause = min(pause * 2, RETRY_MAX_SECONDS)
+            else:
+                self._waiting_for = None
+                return True
+        return False
+
+    async def serve_metrics(self) -> None:
+        """Serves `/metrics` and `/healthz` from now on, if they are asked for and not served yet."""
+        if self.metrics is None or self._metrics_served:
+            return
+        self._metrics_served = True
+        host, port = self.metrics_address
+        self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
+        log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
+
     async def setup_hook(self) -> None:
+        await self.serve_metrics()  # a test's bot, started by `login` and `connect` alone
         self.store = await open_store(self.db_path)
         if self.picture_workers:
             self.pictures.hands.worker = runtime.start_picture_worker()
@@ -159,9 +241,6 @@ class RummyBot(commands.Bot):
         if self.metrics is not None:
             self.service.observer = self.metrics
             self.metrics.count_tables(self.service.tables)
-            host, port = self.metrics_address
-            self.metrics_address = (host, await self.metrics.serve(host, port or 0, self.health))
-            log.info("metrics on http://%s:%d/metrics", *self.metrics_address)
         shared = self.ownership is not None and self.ownership.shared()  # others change settings
         self.preferences = Preferences(
             self.store, self.service.clock, users_for=USER_SETTINGS_SECONDS if shared else None
@@ -290,13 +369,19 @@ class RummyBot(commands.Bot):
             await self.presenter.flush()
 
     def health(self) -> str | None:
-        """What `/healthz` answers: None while the bot is connected and can save, else why not."""
+        """What `/healthz` answers: None while the bot is connected and can save, else what it
+        is doing instead (waiting for the database or for Discord, shutting down) or why it
+        cannot save."""
         if self.closing:
             return "shutting down"
+        if self._waiting_for is not None:
+            return self._waiting_for
         if not self.is_ready() or self.is_closed():
-            return "not connected to Discord yet"
+            return "connecting to Discord"
         if self.store.lost is not None:  # the file replaced, or a shard's lease lost
             return f"saving stopped: {self.store.lost}"
+        if self.store.refusing is not None:  # a full disk, a server that cannot be reached
+            return f"database unavailable: {self.store.refusing}"
         return None
 
     async def close(self) -> None:

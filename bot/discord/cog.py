@@ -49,6 +49,8 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="server: this server's defaults (Manage Server)", value="server"),
 ]
 # What the bot needs where a table plays: to see the channel, post in it, attach the pictures.
+VIEWING, ATTACHING = ("view_channel", "View Channel"), ("attach_files", "Attach Files")
+TABLE_NEEDS = dict((VIEWING, ATTACHING))
 POSTING = {
     False: ("send_messages", "Send Messages"),
     True: ("send_messages_in_threads", "Send Messages in Threads"),
@@ -59,7 +61,7 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions the bot lacks in this channel for a table: checked before opening one, so
     a table is never opened where its messages cannot be posted."""
     posting = POSTING[isinstance(interaction.channel, discord.Thread)]
-    needed = [("view_channel", "View Channel"), posting, ("attach_files", "Attach Files")]
+    needed = [VIEWING, posting, ATTACHING]
     return [label for flag, label in needed if not getattr(interaction.app_permissions, flag)]
 
 

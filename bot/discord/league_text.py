@@ -18,6 +18,7 @@ from bot.leagues.points import PointsTable, ordinal_form
 from bot.leagues.schedule import DAY_NAMES, Schedule, discord_timestamp
 from bot.present.game_words import format_title
 from bot.present.rules_options import preset, rules_line
+from bot.store.forgetting import FORMER_PLAYER
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails
@@ -44,7 +45,8 @@ NIGHT_STATUSES = {
 
 
 def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
+    """A member's mention; a forgotten one's placeholder (a negative id) names no account."""
+    return f"<@{user_id}>" if user_id > 0 else FORMER_PLAYER
 
 
 def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT, _: Words = EN) -> str:

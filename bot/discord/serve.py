@@ -19,9 +19,31 @@ log = logging.getLogger(__name__)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
+class OneLineReconnects(logging.Filter):
+    """discord.py logs each gateway reconnection with the traceback of what dropped (Discord
+    unreachable for a while: one every few seconds). The admin needs the line and the reason,
+    not the stack: the exception is folded into the message. Its line for each login is left
+    out: the bot's own says each try at start-up, and why it failed."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == "logging in using static token":  # every try at start-up: ours say more
+            return False
+        if record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = None
+            record.exc_info = record.exc_text = None
+        return True
+
+
+RECONNECTING_LOGGERS = ("discord.client", "discord.shard")
+
+
 async def serve(bot: discord.Client, token: str) -> None:
     """Logs in and runs `bot` until a stop signal or its own end; re-raises why it ended on its
     own (a token Discord refuses, a database the store refuses)."""
+    for name in RECONNECTING_LOGGERS:
+        logging.getLogger(name).addFilter(OneLineReconnects())
     loop = asyncio.get_running_loop()
     asked = asyncio.Event()
 

@@ -291,18 +291,24 @@ def bytes_waiting(fd: int) -> int:
 
 
 def _serve(conn: Connection, initializer: Callable[[], None]) -> None:
-    """A worker's life: boot, then one request at a time until the bot closes its end."""
+    """A worker's life: boot, then one request at a time until the bot closes its end, or is
+    gone (killed, say): the pipe then ends or breaks, and the worker leaves without a word, as
+    there is nobody left to answer."""
     initializer()
-    while True:
-        try:
+    with contextlib.suppress(EOFError, OSError):
+        while True:
             fn, args = conn.recv()
-        except EOFError:
-            return
-        try:
-            reply: tuple[bool, Any] = (True, fn(*args))
-        except Exception as error:
-            reply = (False, error)
-        try:
-            conn.send(reply)
-        except Exception as error:  # it would not pickle, and nothing was written: say so instead
-            conn.send((False, RuntimeError(f"the answer of {fn.__qualname__} cannot travel: {error!r}")))
+            try:
+                reply: tuple[bool, Any] = (True, fn(*args))
+            except Exception as error:
+                reply = (False, error)
+            _answer(conn, fn, reply)
+
+
+def _answer(conn: Connection, fn: Callable[..., Any], reply: tuple[bool, Any]) -> None:
+    try:
+        conn.send(reply)
+    except OSError:  # the bot is gone
+        raise
+    except Exception as error:  # it would not pickle, and nothing was written: say so instead
+        conn.send((False, RuntimeError(f"the answer of {fn.__qualname__} cannot travel: {error!r}")))

@@ -7,6 +7,25 @@ class StoreError(Exception):
     """The database cannot be used as it is (for example, it is newer than this code)."""
 
 
+class UnusableDatabaseError(StoreError):
+    """The database the settings name cannot be used as it is, and waiting will not change that:
+    no database there (where none is to be made), a path that cannot be opened, a file that is
+    not a database, a schema newer than this bot or with tables missing, a URL that cannot be
+    read, a server that refuses the credentials or has no such database. `python -m bot` exits 2
+    on it, which the deployment files do not restart."""
+
+
+class NoDatabaseError(UnusableDatabaseError):
+    """There is no rummy-bot database where one was expected, and none is made: a command that
+    only reads or changes an existing one (`replay`, `migrate-db`, `forget-user`) was pointed
+    at the wrong place."""
+
+
+class DatabaseUnreachableError(StoreError):
+    """The database server cannot be reached now (down, restarting, the network): the same
+    request may work later. At start-up the bot waits for it, saying so on `/healthz`."""
+
+
 class DamagedRowError(StoreError):
     """A stored row that cannot be read back as what it should be (not JSON, a key missing, a
     value of the wrong kind, a card no deck has, a history that does not replay). Raised by the

@@ -22,7 +22,14 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.faults import ChannelBusyError, DuplicateCommandError, LeaseLostError, StoreError
+from bot.store.faults import (
+    ChannelBusyError,
+    DatabaseUnreachableError,
+    DuplicateCommandError,
+    LeaseLostError,
+    UnusableDatabaseError,
+    WritesRefusedError,
+)
 from bot.store.health import Refusals
 from bot.store.leases import ShardLeases
 from bot.store.postgres_schema import migrate
@@ -40,6 +47,8 @@ _REFUSED = (
     asyncpg.OperatorInterventionError,  # a shutting down or restarting server
     asyncpg.ReadOnlySQLTransactionError,  # a standby, or a database made read-only
 )
+# Errors that no waiting mends: credentials refused, no such database.
+_UNUSABLE = (asyncpg.InvalidAuthorizationSpecificationError, asyncpg.InvalidCatalogNameError)
 # A unique index that a write ran into, in the words of what it protects.
 _CONSTRAINTS = {
     "tables_one_active_per_channel": ChannelBusyError,
@@ -71,13 +80,18 @@ class PostgresStore(Store):
         self._leases: ShardLeases | None = None  # a sharded process's: every write checks them
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresStore:
+    async def connect(cls, url: str, create: bool = True) -> PostgresStore:
+        """The store on the database `url` names, its tables made there if it has none (unless
+        not `create`). A server that cannot be reached now is `DatabaseUnreachableError`; a URL
+        it cannot read, credentials it refuses or a database it lacks `UnusableDatabaseError`."""
         try:
             writer = await asyncpg.connect(url)
+        except (ValueError, *_UNUSABLE) as error:
+            raise UnusableDatabaseError(f"The PostgreSQL database cannot be used: {error}") from error
         except (*_REFUSED, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"The PostgreSQL database cannot be reached: {error}") from error
+            raise DatabaseUnreachableError(f"The PostgreSQL database cannot be reached: {error}") from error
         try:
-            await migrate(writer)
+            await migrate(writer, create)
             ids = await writer.fetchrow(NEXT_IDS)
             assert ids is not None
             readers = await asyncpg.create_pool(url, min_size=1, max_size=_READERS)
@@ -95,6 +109,10 @@ class PostgresStore(Store):
     def relay(self, shards: Shards) -> InteractionRelay:
         """DM presses handed between sharded processes (see `bot.store.relay`)."""
         return InteractionRelay(self._url, self._pool, shards)
+
+    @property
+    def refusing(self) -> WritesRefusedError | None:
+        return self._refusals.refusing
 
     async def _close(self) -> None:
         await self._pool.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.store.schema import SCHEMA_VERSION, refuse_missing_tables, refuse_newer, tables_made_by
+from bot.store.schema import SCHEMA_VERSION, refuse_empty, refuse_missing_tables, refuse_newer, tables_made_by
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: settings, tables, matches with snapshots and their append-only command log, standings, stats.
@@ -179,13 +179,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 _MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
 
 
-async def migrate(conn: asyncpg.Connection) -> int:
-    """Brings the database to `SCHEMA_VERSION`; returns the version it found."""
+async def migrate(conn: asyncpg.Connection, create: bool = True) -> int:
+    """Brings the database to `SCHEMA_VERSION`; returns the version it found. Without `create`,
+    one the bot never set up is refused (and left as it was: the transaction rolls back)."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         found = int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
         refuse_newer(found)
+        refuse_empty(found, create)
         rows = await conn.fetch(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         )

@@ -14,7 +14,7 @@ import re
 
 import aiosqlite
 
-from bot.store.faults import StoreError
+from bot.store.faults import NoDatabaseError, UnusableDatabaseError
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: settings, tables, matches with snapshots and their append-only command log, standings, stats.
@@ -204,15 +204,17 @@ TABLES = tuple(tables_made_by(MIGRATIONS))  # the schema's tables, those referre
 SHARDING_TABLES = ("shard_leases", "forwarded_interactions")
 
 
-async def migrate(conn: aiosqlite.Connection) -> int:
+async def migrate(conn: aiosqlite.Connection, create: bool = True) -> int:
     """Brings the database to `SCHEMA_VERSION`; returns the version it found. All pending
-    migrations run in one transaction, so a crash mid-way leaves the database as it was."""
+    migrations run in one transaction, so a crash mid-way leaves the database as it was.
+    Without `create`, a database the bot never set up is refused (`refuse_empty`)."""
     await conn.execute("BEGIN IMMEDIATE")
     try:
         async with conn.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         found = int(row[0]) if row else 0
         refuse_newer(found)
+        refuse_empty(found, create)
         async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
             present = {str(row[0]) for row in await cursor.fetchall()}
         refuse_missing_tables(tables_made_by(MIGRATIONS[:found]), present)
@@ -231,10 +233,17 @@ async def migrate(conn: aiosqlite.Connection) -> int:
 def refuse_newer(found: int) -> None:
     """A database with more migrations than this code knows is refused (see the module)."""
     if found > SCHEMA_VERSION:
-        raise StoreError(
+        raise UnusableDatabaseError(
             f"The database is at schema version {found}, newer than this bot's {SCHEMA_VERSION}: "
             "update the bot or restore an older backup."
         )
+
+
+def refuse_empty(found: int, create: bool) -> None:
+    """Without `create`, a database with no migration applied (an empty file, another program's)
+    is refused rather than set up: the caller meant one the bot already uses."""
+    if found == 0 and not create:
+        raise NoDatabaseError("It holds no rummy-bot database (the bot never ran on it).")
 
 
 def refuse_missing_tables(expected: list[str], present: set[str]) -> None:
@@ -243,7 +252,7 @@ def refuse_missing_tables(expected: list[str], present: set[str]) -> None:
     deals cannot be resumed either), so the bot stops with the names, for someone to restore."""
     missing = [name for name in expected if name not in present]
     if missing:
-        raise StoreError(
+        raise UnusableDatabaseError(
             f"The database is missing its table{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
             "it was changed outside the bot. Restore a backup of the database; the bot does not "
             "make missing tables again, which would lose what they held."

@@ -7,6 +7,7 @@ transactions (`checkpoint.Checkpointer`).
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -15,16 +16,33 @@ from typing import Any
 import aiosqlite
 
 from bot.store.checkpoint import Checkpointer, CheckpointPolicy
-from bot.store.faults import ChannelBusyError, DatabaseGoneError, DuplicateCommandError
+from bot.store.faults import (
+    ChannelBusyError,
+    DatabaseGoneError,
+    DuplicateCommandError,
+    NoDatabaseError,
+    UnusableDatabaseError,
+    WritesRefusedError,
+)
 from bot.store.health import WriteHealth
 from bot.store.schema import migrate
 from bot.store.store import MARK_PRUNED_BY_REPLACING, NEXT_IDS, Statements, Store, check_changed
+
+
+def _why(path: Path, error: sqlite3.Error) -> str:
+    """SQLite's reason, with the likeliest cause of "unable to open" named."""
+    if not path.parent.is_dir():
+        return f"{error} (there is no folder {path.parent})"
+    if path.is_dir():
+        return f"{error} (it is a folder)"
+    return str(error)
 
 
 class SqliteStore(Store):
     """`Store` on a SQLite file. Open with `await open_store(path)`."""
 
     _mark_pruned = MARK_PRUNED_BY_REPLACING
+    is_single_file = True
     _DEAL_SEATS = "json_extract(d.snapshot, '$.seats')"
     _MATCH_WINNER = "json_extract(m.snapshot, '$.winner')"
 
@@ -37,7 +55,24 @@ class SqliteStore(Store):
         self.health = health
 
     @classmethod
-    async def connect(cls, path: Path, checkpoints: CheckpointPolicy | None = None) -> SqliteStore:
+    async def connect(
+        cls, path: Path, checkpoints: CheckpointPolicy | None = None, create: bool = True
+    ) -> SqliteStore:
+        """The store on the file at `path`, made there if it is missing (unless not `create`).
+        A file or folder SQLite cannot open as a database is `UnusableDatabaseError`."""
+        if not create and not (path.is_file() and path.stat().st_size > 0):
+            raise NoDatabaseError("There is no database there (none is made: is RUMMY_DB_PATH right?).")
+        try:
+            return await cls._connect(path, checkpoints, create)
+        except sqlite3.Error as error:
+            why = _why(path, error)
+            raise UnusableDatabaseError(f"It cannot be used as a SQLite database: {why}") from error
+
+    @classmethod
+    async def _connect(cls, path: Path, checkpoints: CheckpointPolicy | None, create: bool) -> SqliteStore:
+        # Opened once first on a thread of our own: aiosqlite's thread, when the file cannot be
+        # opened, reports after its caller is gone (a traceback once the loop has closed).
+        await asyncio.to_thread(lambda: sqlite3.connect(path).close())
         conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN and COMMIT ourselves
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -49,7 +84,7 @@ class SqliteStore(Store):
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute("PRAGMA busy_timeout = 5000")
             await conn.execute("PRAGMA wal_autocheckpoint = 0")  # the Checkpointer's job
-            await migrate(conn)
+            await migrate(conn, create)
             ids = await _fetchone(conn, NEXT_IDS)
             version = (await _fetchone(conn, "PRAGMA data_version"))[0]
             health = WriteHealth(path, WriteHealth.identity_of(path), int(version))
@@ -63,6 +98,10 @@ class SqliteStore(Store):
     def lost(self) -> DatabaseGoneError | None:
         """Set for good once the database file was found deleted or replaced: nothing is saved."""
         return self.health.gone or super().lost
+
+    @property
+    def refusing(self) -> WritesRefusedError | None:
+        return self.health.refusing
 
     async def _close(self) -> None:
         await self._checkpointer.close()

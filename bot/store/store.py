@@ -34,6 +34,7 @@ from bot.store.faults import (
     StoreError,
     WritesRefusedError,
 )
+from bot.store.forgetting import FORGET_STATEMENTS, ForgettingStore
 from bot.store.league_rows import (
     DELETE_LEAGUE,
     INSERT_LEAGUE,
@@ -188,7 +189,9 @@ _WRITE_ORDER = (
     _PRUNE_DEALS,
     _MARK_PRUNED,
     MARK_PRUNED_BY_REPLACING,
+    *FORGET_STATEMENTS,
 )
+_WRITTEN = frozenset(_WRITE_ORDER)  # a statement left out of the order would never be run
 _MUST_CHANGE_EVERY_ROW = frozenset(
     {_UPDATE_TABLE, _MARK_DAMAGED, _CLOSE_DAMAGED, _UPDATE_MATCH, _ADVANCE_MATCH, UPDATE_LEAGUE}
 )
@@ -223,13 +226,14 @@ class _Write:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Store(LeagueStore, MessageStore, ReplayStore, ABC):
+class Store(LeagueStore, MessageStore, ReplayStore, ForgettingStore, ABC):
     """Async access to the database. Open with `await open_store(path or URL)`; close when done.
 
     The service layers type against this class alone; a database provides the transaction, the
     two readers and its own errors in the store's words (the abstract methods below)."""
 
     _mark_pruned = _MARK_PRUNED  # how `prune` empties a match's row (SQLite's: by replacing it)
+    is_single_file = False  # a SQLite file, which one program writes at a time
 
     def __init__(self, next_table_id: int, next_match_id: int, next_league_id: int) -> None:
         self._snapshots = SnapshotEncoder()
@@ -249,6 +253,12 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         """Set for good once the database was found deleted, replaced or written by another
         program, or once this process lost a shard's lease (`fence`): nothing is saved from then on."""
         return self._fenced
+
+    @property
+    @abstractmethod
+    def refusing(self) -> WritesRefusedError | None:
+        """Why the database refuses writes for now (a full disk, a server that cannot be
+        reached), until a write works again; None while writes work."""
 
     def serve_shards(self, shards: Shards) -> None:
         """From now on this store loads only the tables and leagues of the servers on these
@@ -360,6 +370,7 @@ class Store(LeagueStore, MessageStore, ReplayStore, ABC):
         for job in batch:
             for sql, rows in job.statements.items():
                 merged.setdefault(sql, []).extend(rows)
+        assert merged.keys() <= _WRITTEN, f"not in _WRITE_ORDER: {merged.keys() - _WRITTEN}"
         await self._transaction([(sql, merged[sql]) for sql in _WRITE_ORDER if merged.get(sql)])
         self.commits += 1
 

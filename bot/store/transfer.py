@@ -11,7 +11,6 @@ replayed from both) is the caller's: see `bot.app.migrate`.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,13 +37,8 @@ _UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceE
 
 async def open_source(path: Path) -> SqliteStore:
     """The SQLite file as a store, brought to this bot's schema (a newer one is refused). A path
-    with no file is refused rather than made into an empty database."""
-    if not path.is_file():
-        raise StoreError(f"There is no SQLite database at {path}.")
-    try:
-        store = await open_store(path)
-    except sqlite3.DatabaseError as error:
-        raise StoreError(f"{path} cannot be read as a SQLite database: {error}") from error
+    with no database is refused (`NoDatabaseError`) rather than made into an empty one."""
+    store = await open_store(path, create=False)
     assert isinstance(store, SqliteStore)
     return store
 
@@ -53,9 +47,7 @@ async def open_target(url: str) -> Store:
     """The PostgreSQL database as a store, brought to this bot's schema (newer refused)."""
     try:
         return await open_store(url)
-    except ValueError as error:  # the URL itself: a port that is not a number, a bad host
-        raise StoreError(f"The PostgreSQL URL cannot be used: {error}") from error
-    except _UNREACHABLE as error:
+    except _UNREACHABLE as error:  # the server's refusals while its tables are made
         raise StoreError(
             f"The PostgreSQL database cannot be used: {type(error).__name__}: {error}"
         ) from error

@@ -1,4 +1,4 @@
-"""Backups taken as the README says, while tables play, and restored as it says: SQLite's online
+"""Backups taken as docs/admin.md says, while tables play, and restored as it says: SQLite's online
 backup (Python's `sqlite3.Connection.backup`, and the `sqlite3` shell's `.backup`), PostgreSQL's
 `pg_dump` and `pg_restore`. The restored database resumes every table as it was at the backup."""
 

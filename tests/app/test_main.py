@@ -9,9 +9,11 @@ def test_without_a_token_the_bot_says_what_to_set_and_points_to_the_terminal_tab
     done = subprocess.run(
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # no restart mends it: systemd and compose do not loop on it
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "DISCORD_TOKEN" in done.stderr and str(tmp_path / ".env") in done.stderr
     assert "python -m bot play" in done.stderr
+    assert not (tmp_path / "rummy.db").exists()
 
 
 def test_a_database_missing_a_table_stops_start_up_with_one_line_naming_it(tmp_path):
@@ -34,7 +36,7 @@ def test_a_database_missing_a_table_stops_start_up_with_one_line_naming_it(tmp_p
     done = subprocess.run(
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "missing its table deals" in done.stderr and str(database) in done.stderr
 
@@ -79,4 +81,4 @@ def test_the_settings_file_can_be_named(tmp_path):
     # the same file without the token: the bot says where to set it, naming that file
     settings.write_text("RUMMY_LOG_LEVEL=debug\n")
     done = run_bot("run", "--env-file", str(settings), cwd=tmp_path)
-    assert done.returncode == 1 and str(settings.resolve()) in done.stderr
+    assert done.returncode == 2 and str(settings.resolve()) in done.stderr

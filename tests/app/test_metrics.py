@@ -78,8 +78,8 @@ async def test_moves_through_the_service_move_the_counters_a_scrape_reads(tmp_pa
         assert ("process_resident_memory_bytes", ()) in after
 
         assert await health(port) == (200, "ok\n")
-        problem.append("not connected to Discord yet")
-        assert await health(port) == (503, "not connected to Discord yet\n")
+        problem.append("connecting to Discord")
+        assert await health(port) == (503, "connecting to Discord\n")
     finally:
         await metrics.close()
         await store.close()

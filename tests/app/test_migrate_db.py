@@ -194,14 +194,18 @@ async def test_what_migrate_db_refuses_is_one_line_and_a_failing_exit(tmp_path, 
     # Again: the target holds data now.
     one_line(migrate("--from", str(path), "--to", target, cwd=tmp_path), 1, "already holds data")
 
+    # What no retry mends exits 2 (a service manager does not restart it); the missing file is
+    # not made.
     fresh = schemas()
-    one_line(
-        migrate("--from", str(tmp_path / "nope.db"), "--to", fresh, cwd=tmp_path), 1, "no SQLite database"
-    )
+    nope = tmp_path / "nope.db"
+    one_line(migrate("--from", str(nope), "--to", fresh, cwd=tmp_path), 2, "There is no database there")
+    assert not nope.exists()
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
-    one_line(migrate("--from", str(tmp_path / "junk.db"), "--to", fresh, cwd=tmp_path), 1, "junk.db")
+    one_line(migrate("--from", str(tmp_path / "junk.db"), "--to", fresh, cwd=tmp_path), 2, "junk.db")
     one_line(migrate("--from", str(path), "--to", "mysql://x/y", cwd=tmp_path), 2, "postgresql://")
-    one_line(migrate("--from", str(path), "--to", "postgresql://h:port/db", cwd=tmp_path), 1, "URL")
+    one_line(
+        migrate("--from", str(path), "--to", "postgresql://h:port/db", cwd=tmp_path), 2, "cannot be used"
+    )
     gone = f"postgresql://postgres@/postgres?host={tmp_path / 'no-server-here'}"
     one_line(migrate("--from", str(path), "--to", gone, cwd=tmp_path), 1, "cannot be")
     secret = f"postgresql://postgres:hunter2@/postgres?host={tmp_path / 'no-server-here'}"
@@ -214,7 +218,7 @@ async def test_what_migrate_db_refuses_is_one_line_and_a_failing_exit(tmp_path, 
     conn = sqlite3.connect(newer)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    one_line(migrate("--from", str(newer), "--to", fresh, cwd=tmp_path), 1, "newer than this bot")
+    one_line(migrate("--from", str(newer), "--to", fresh, cwd=tmp_path), 2, "newer than this bot")
 
     ahead = schemas()
     store = await open_store(ahead)
@@ -222,7 +226,7 @@ async def test_what_migrate_db_refuses_is_one_line_and_a_failing_exit(tmp_path, 
     postgres_server.sql(
         f"UPDATE {ahead.split('search_path=')[1]}.schema_version SET version = {SCHEMA_VERSION + 1}"
     )
-    one_line(migrate("--from", str(path), "--to", ahead, cwd=tmp_path), 1, "newer than this bot")
+    one_line(migrate("--from", str(path), "--to", ahead, cwd=tmp_path), 2, "newer than this bot")
     # Nothing was written into the fresh target by the refusals: a good copy still lands there.
     assert migrate("--from", str(path), "--to", fresh, cwd=tmp_path).returncode == 0
 

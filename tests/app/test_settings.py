@@ -1,6 +1,9 @@
+import re
+from pathlib import Path
+
 import pytest
 
-from bot.app.config import Settings, SettingsError, usable_cores
+from bot.app.config import FIELDS, Settings, SettingsError, text, usable_cores
 
 
 def test_environment_wins_over_the_env_file(tmp_path):
@@ -73,3 +76,20 @@ def test_pictures_are_drawn_on_threads_unless_worker_processes_are_asked_for():
     for bad in ("yes", "2", "true"):
         with pytest.raises(SettingsError, match="RUMMY_PICTURE_WORKERS"):
             Settings.load(None, {"RUMMY_PICTURE_WORKERS": bad})
+
+
+def test_every_setting_is_documented_in_the_example_file_and_it_names_no_other():
+    """`.env.example` is where an admin reads what each setting does: it holds every row of the
+    settings table (set, or commented out where its default must stay), and nothing else."""
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    named = set(re.findall(r"^(?:# ?)?([A-Z][A-Z0-9_]+)=", example, flags=re.MULTILINE))
+    assert named == {field.env for field in FIELDS}
+    assert len({field.attr for field in FIELDS}) == len(FIELDS)
+
+
+def test_each_setting_refuses_a_bad_value_in_one_sentence_naming_it():
+    for field in FIELDS:
+        if field.parse in (text, Path):
+            continue  # any text is a token, an address or a path (the store says if it cannot open it)
+        with pytest.raises(SettingsError, match=f"^{field.env} must be .*, not 'x y'\\.$"):
+            field.read({field.env: "x y"})

@@ -5,6 +5,8 @@ point unchanged, its settings from the environment:
 
     DISCORD_DOUBLE_URL=http://127.0.0.1:PORT DISCORD_TOKEN=... RUMMY_... python tests/discord_double/launch.py
 
+Arguments are the bot's command and its options (`invite`, say); none runs the bot.
+
 Kept under tests/ so that nothing in the product knows of the double.
 """
 
@@ -24,7 +26,7 @@ def main() -> int:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http://", "ws://", 1) + "/gateway")
     from bot.__main__ import main as run_bot
 
-    return run_bot(["run", "--env-file", os.devnull, *sys.argv[1:]])
+    return run_bot(["--env-file", os.devnull, *(sys.argv[1:] or ["run"])])
 
 
 if __name__ == "__main__":

@@ -206,6 +206,7 @@ class DiscordDouble(UserActions):
         self._dm_closed_create: set[int] = set()
         self._missing_channels: set[int] = set()
         self._injections: list[Injection] = []
+        self._holds: list[tuple[str, re.Pattern[str], asyncio.Event]] = []
         self.limits: Limits | None = None  # Discord's rate limits, off unless `enforce_limits`
         self._sessions: dict[str, _Session] = {}
         self._connections: list[_Connection] = []
@@ -356,6 +357,13 @@ class DiscordDouble(UserActions):
         self._injections.append(inj)
         return inj
 
+    def hold(self, method: str, path: str) -> asyncio.Event:
+        """Requests whose path (after /api/v10) fully matches `path` wait for their answer until
+        the returned event is set (a slow Discord: a login held back, say)."""
+        released = asyncio.Event()
+        self._holds.append((method.upper(), re.compile(path), released))
+        return released
+
     def rate_limit(
         self, method: str, path: str, *, retry_after: float = 0.05, times: int = 1, is_global: bool = False
     ) -> Injection:
@@ -444,6 +452,9 @@ class DiscordDouble(UserActions):
         await _parse_body(request, rec)
         self.requests.append(rec)
         request[REC] = rec
+        for method, path, released in self._holds:
+            if method == rec.method and path.fullmatch(rec.path):
+                await released.wait()
         response = self._take_injection(rec)
         limited, bucket = self._rate_limit(rec) if response is None else (None, {})
         response = response or limited

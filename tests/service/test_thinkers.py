@@ -5,8 +5,11 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +173,38 @@ def test_a_loop_that_cannot_watch_pipes_is_served_by_reading_threads():
         loop.close()
         pool.close()
     assert not any(process.is_alive() for process in pool.processes)
+
+
+# A bot process whose workers have requests in hand, each answer to be written after it dies.
+ORPHANING_BOT = """
+import asyncio, sys, time
+from bot.app.runtime import start_picture_worker, start_thinkers
+
+async def main():
+    pools = [start_thinkers(2), start_picture_worker()]
+    for pool in pools:
+        for _ in range(3):
+            asyncio.ensure_future(pool.run(time.sleep, 0.3))
+    await asyncio.sleep(0.1)
+    print(" ".join(str(p.pid) for pool in pools for p in pool.processes), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_workers_leave_without_a_word_when_the_bot_process_is_killed():
+    """A SIGKILL of the bot leaves its thinkers and picture worker mid-request: each finds the
+    pipe gone when it answers or asks for more, and leaves quietly (no traceback in the log for
+    a death the service manager already reports)."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", ORPHANING_BOT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    workers = [int(pid) for pid in bot.stdout.readline().split()]
+    assert len(workers) == 3
+    bot.kill()
+    _, said = bot.communicate(timeout=60)  # the workers share its stderr: read to its end, they are gone
+    assert said == ""
+    for pid in workers:
+        status = Path(f"/proc/{pid}/status")
+        assert not status.exists() or "zombie" in status.read_text()
