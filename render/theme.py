@@ -33,11 +33,15 @@ SUIT_COLOURS: dict[Suit, RGB] = {
     Suit.DIAMONDS: (210, 30, 40),
     Suit.CLUBS: (24, 24, 28),
 }
+# Told apart under full deuteranopia and protanopia too (every pair at least 30 in CAM02-UCS,
+# tests/render/test_colour_blind.py): hearts keep the two-colour deck's red, so the clubs are
+# teal rather than grass green (which red-green colour-blind players see as the hearts' colour)
+# and the diamonds a violet blue that stays apart from both.
 FOUR_COLOUR: dict[Suit, RGB] = {
     Suit.SPADES: (24, 24, 28),
     Suit.HEARTS: (210, 30, 40),
-    Suit.DIAMONDS: (20, 92, 200),
-    Suit.CLUBS: (22, 128, 46),
+    Suit.DIAMONDS: (37, 16, 217),
+    Suit.CLUBS: (21, 150, 150),
 }
 JOKER_INK: RGB = (92, 40, 150)
 
