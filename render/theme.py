@@ -11,6 +11,17 @@ from bot.i18n import N_
 
 RGB = tuple[int, int, int]
 
+# Phones show a picture fitted into about 400 x 500 px (Discord's preview). Every picture is drawn
+# 800 px wide and at most 1000 high, so it shows there at half its size or more, and no text is
+# drawn smaller than 22 px: 11 px on a phone (tests/render/test_phone.py reads what is drawn).
+WIDTH = 800
+MAX_HEIGHT = 1000
+PAD = 20
+SMALL = 22  # the smallest text: numbers under cards, labels, details
+TEXT = 24
+NAME = 26
+TITLE = 28
+
 FELT_CENTRE: RGB = (30, 98, 62)
 FELT_EDGE: RGB = (17, 62, 40)
 PANEL: RGB = (16, 52, 34)
@@ -59,6 +70,14 @@ GROUP_LABELS: dict[str, tuple[str, ...]] = {
     "set": (N_("Set"),),
     "spare_jokers": (N_("Spare jokers"), N_("Jokers"), ""),
     "ungrouped": (N_("Ungrouped"), N_("Loose"), ""),
+}
+
+# What a hand's status line says about its valid groups that still count (see `PaysBecause`).
+PAYS_BECAUSE: dict[str, str] = {
+    "no_pure_sequence": N_("No pure sequence: every card counts"),
+    "no_second_sequence": N_("No second sequence: every card counts"),
+    "no_long_sequence": N_("No sequence of 4: every card counts"),
+    "sets_count": N_("Sets count on this table"),
 }
 
 # Line colours for the standings chart: distinct on green and for the common colour blindnesses.

@@ -26,7 +26,8 @@ def test_every_pair_of_suits_stays_apart_for_colour_blind_players(deficiency):
     distances = {
         (one.name, other.name): float(
             np.linalg.norm(
-                seen_with(theme.FOUR_COLOUR[one], deficiency) - seen_with(theme.FOUR_COLOUR[other], deficiency)
+                seen_with(theme.FOUR_COLOUR[one], deficiency)
+                - seen_with(theme.FOUR_COLOUR[other], deficiency)
             )
         )
         for one, other in combinations(Suit, 2)
@@ -41,5 +42,7 @@ def test_the_measure_tells_the_old_greens_and_reds_apart_only_by_shape():
 
 
 def test_the_two_colour_deck_keeps_its_look():
-    assert theme.SUIT_COLOURS[Suit.HEARTS] == theme.SUIT_COLOURS[Suit.DIAMONDS] == theme.FOUR_COLOUR[Suit.HEARTS]
+    assert (
+        theme.SUIT_COLOURS[Suit.HEARTS] == theme.SUIT_COLOURS[Suit.DIAMONDS] == theme.FOUR_COLOUR[Suit.HEARTS]
+    )
     assert theme.SUIT_COLOURS[Suit.SPADES] == theme.SUIT_COLOURS[Suit.CLUBS] == theme.FOUR_COLOUR[Suit.SPADES]
