@@ -13,9 +13,9 @@ from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import Card
 from bot.i18n import words
 from render import theme
+from render.alt_text import drawn_card
 from render.canvas import felt_band, labelled_pill, pill, text, text_width, wild_label
 from render.fonts import fit_text, font
 from render.groups import (
@@ -126,11 +126,6 @@ def status_parts(scene: HandScene) -> Status:
         card = drawn_card(scene.cards[scene.discard - 1])
         parts.append((_("Suggested discard: {number} ({card})", number=scene.discard, card=card), theme.INK))
     return tuple(parts)
-
-
-def drawn_card(card: Card) -> str:
-    """A card as the picture writes it: "A♠", and "JK" for a printed joker (no font has 🃏)."""
-    return "JK" if card.is_printed_joker else card.pretty
 
 
 def _header_key(scene: HandScene) -> HeaderKey:

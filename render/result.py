@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import words
 from render import theme
+from render.alt_text import result_points
 from render.canvas import felt, labelled_pill, text, text_width
 from render.fonts import font, player_name
 from render.groups import RowStyle, draw_labels, label_band, paste_cards, place_row
@@ -62,12 +63,6 @@ def result_image(scene: ResultScene) -> Image.Image:
             _line(draw, player, top, scene)
         top += plate_height(player, rack) + GAP
     return canvas
-
-
-def result_points(player: PlayerResult, scene: ResultScene) -> str:
-    sign = "+" if scene.adds_up else "−"
-    shown = f"{sign}{player.points}" if player.points and not player.winner else "0"
-    return words(scene.language)("{points} pts", points=shown)
 
 
 def _tag(player: PlayerResult, language: str) -> str:
