@@ -40,7 +40,7 @@ MARKERS = ("circle", "square", "triangle", "diamond")  # 4 shapes by 10 colours:
 
 
 def standings_height(rows: int, note_lines: int = 0) -> int:
-    return HEADER + ROW + rows * ROW + 16 + CHART_HEIGHT + 12 + note_lines * NOTE + 12
+    return HEADER + ROW + rows * ROW + 16 + CHART_HEIGHT + 12 + note_lines * NOTE + (18 if note_lines else 12)
 
 
 def style(scene: StandingsScene, index: int) -> tuple[tuple[int, int, int], str]:

@@ -264,3 +264,13 @@ def test_pasting_a_sprite_in_pieces_gives_exactly_the_blended_paste():
         card_pieces(card, wild, highlight=highlight).paste(pieced, (60, 30))
         assert card_pieces(card, wild, highlight=highlight).core is not None
         assert pieced.tobytes() == blended.tobytes()
+
+
+def test_the_notes_under_the_league_chart_keep_clear_of_the_edge():
+    # issue 26: the English league picture's last note line touched the bottom edge.
+    for scene in (samples.LEAGUE_STANDINGS, samples.LEAGUE_STANDINGS_HI):
+        image = decode(render_standings(scene))
+        bottom = image.crop((0, image.height - 18, image.width, image.height))  # the rim and 12 px
+        assert count_colour(bottom, (0, 0, bottom.width, bottom.height), theme.MUTED, 60) == 0
+        note = image.crop((0, image.height - 60, image.width, image.height - 18))
+        assert count_colour(note, (0, 0, note.width, note.height), theme.MUTED, 60) > 100  # the note is there
