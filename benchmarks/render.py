@@ -174,7 +174,7 @@ def hand_figures(runs):
         bands = [hand._header_deflated(*hand._header_key(scene), height)]
         for row, top in rows:
             bands.append(hand._labels_deflated(hand._label_key(row, scene.language), top, height))
-            bands.append(hand._numbers_deflated(hand._numbers_key(row, scene.picked), top, height))
+            bands.append(hand._numbers_deflated(hand._numbers_key(row, scene), top, height))
         return bands
 
     encoded, _, _, _ = timed(lambda: write(hand.WIDTH, [*cached_bands(), *map(deflate_band, indexed)]), runs)
@@ -196,7 +196,7 @@ def hand_figures(runs):
         for row, top in rows:
             bands.append(hand._labels_band(hand._label_key(row, scene.language), top, height))
             bands.append(hand._cards_band(scene, row, top, height))
-            bands.append(hand._numbers_band(hand._numbers_key(row, scene.picked), top, height))
+            bands.append(hand._numbers_band(hand._numbers_key(row, scene), top, height))
         return bands
 
     composed, _, _, bands = timed(full_colour, runs)
@@ -233,9 +233,9 @@ def main(runs):
     start = time.perf_counter()
     for card in set(build_shoe(1, 1)):
         for wild in (False, True):
-            card_sprite(card, wild)
+            card_sprite(card, wild, width=hand.STYLE.card_width)
     cold = (time.perf_counter() - start) * 1000
-    print(f"cold: drawing all 53 faces x wild/plain at 130 px took {cold:.0f} ms")
+    print(f"cold: drawing all 53 faces x wild/plain at {hand.STYLE.card_width} px took {cold:.0f} ms")
     hand_figures(runs)
     for players in (10, 100):
         play_figures(players, 6)

@@ -9,7 +9,8 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import RANK_LABELS
 from bot.i18n import words
 from render import theme
-from render.fonts import font_for
+from render.fonts import devanagari_font, face_of, font_for, length, runs
+from render.text_log import note
 
 Box = tuple[float, float, float, float]
 RIM = 6
@@ -49,11 +50,35 @@ def _glyphs(value: str, size: int, weight: str, anchor: str) -> tuple[Image.Imag
     Most text repeats from picture to picture (position numbers, group names, seat names), and
     FreeType rasterising is the biggest part of composing a picture after pasting the cards.
     """
+    parts = runs(value)
+    if len(parts) > 1:
+        return _mixed_glyphs(parts, size, weight, anchor)
     face = font_for(value, size, weight)
     left, top, right, bottom = (round(edge) for edge in face.getbbox(value, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255, anchor=anchor)
     return mask, left, top
+
+
+def _mixed_glyphs(
+    parts: tuple[tuple[str, bool], ...], size: int, weight: str, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """A Hindi line with characters Noto Sans Devanagari lacks: each part in its face, on one
+    baseline, anchored as Pillow anchors a line in the Devanagari face (its metrics, the taller)."""
+    ascent, descent = devanagari_font(size, weight).getmetrics()
+    width = length("".join(part for part, _ in parts), size, weight)
+    mask = Image.new("L", (round(width) + 2 * size, ascent + descent + size), 0)
+    baseline, x = ascent + size // 2, float(size)
+    draw = ImageDraw.Draw(mask)
+    for part, hindi in parts:
+        face = face_of(hindi, size, weight)
+        draw.text((x, baseline), part, font=face, fill=255, anchor="ls")
+        x += face.getlength(part)
+    box = mask.getbbox() or (0, 0, 1, 1)
+    across = {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+    down = {"a": -ascent, "m": (descent - ascent) / 2, "s": 0, "d": descent}[anchor[1]]
+    origin_x, origin_y = size + across, baseline + down  # the anchor point in the mask
+    return mask.crop(box), round(box[0] - origin_x), round(box[1] - origin_y)
 
 
 def text(
@@ -67,6 +92,7 @@ def text(
 ) -> None:
     if not value:
         return
+    note(value, size, weight)
     mask, left, top = _glyphs(value, size, weight, anchor)
     draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
@@ -74,7 +100,7 @@ def text(
 @lru_cache(maxsize=4096)
 def text_width(value: str, size: int, weight: str = "regular") -> float:
     """The text's advance width, measured once (group labels try several names per picture)."""
-    return font_for(value, size, weight).getlength(value)
+    return length(value, size, weight)
 
 
 def pill(

@@ -60,6 +60,32 @@ def font_for(text: str, size: int, weight: str = "regular") -> ImageFont.FreeTyp
     return devanagari_font(size, weight) if is_devanagari(text) else font(size, weight)
 
 
+@lru_cache(maxsize=4096)
+def runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """`text` cut where the face drawing it changes, each part with whether it is Noto Sans
+    Devanagari's: a Hindi line is drawn in it but for the characters it lacks (a card's suit, the
+    "†" of an adjusted score, a ✓), which DejaVu Sans draws on the same baseline."""
+    if not is_devanagari(text):
+        return ((text, False),)
+    parts: list[tuple[str, bool]] = []
+    for char in text:
+        hindi = devanagari_has(char)
+        if parts and (parts[-1][1] == hindi or char.isspace()):
+            parts[-1] = (parts[-1][0] + char, parts[-1][1])
+        else:
+            parts.append((char, hindi))
+    return tuple(parts)
+
+
+def face_of(hindi: bool, size: int, weight: str) -> ImageFont.FreeTypeFont:
+    return devanagari_font(size, weight) if hindi else font(size, weight)
+
+
+def length(text: str, size: int, weight: str = "regular") -> float:
+    """The advance width of `text` as `runs` draws it."""
+    return sum(face_of(hindi, size, weight).getlength(part) for part, hindi in runs(text))
+
+
 def check_complex_layout() -> str | None:
     """None when Pillow can shape Devanagari; else what to install (said at start-up, and a test
     fails): without raqm, Hindi words come out as letters in the wrong order."""
@@ -106,22 +132,21 @@ def clean_text(text: str) -> str:
 
 
 def fit_text(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """`text` cut at the longest prefix that, with an ellipsis, fits in `max_width` pixels."""
-    if is_devanagari(text):  # measured in the face it will be drawn in, at the same weight
-        weight = _WEIGHT_OF_FILE.get(Path(str(face.path)).name, "regular")
-        face = devanagari_font(round(face.size), weight)
-    if face.getlength(text) <= max_width:
+    """`text` cut at the longest prefix that, with an ellipsis, fits in `max_width` pixels
+    (measured as it will be drawn: `face`'s size and weight, Hindi in its own face)."""
+    size, weight = round(face.size), _WEIGHT_OF_FILE.get(Path(str(face.path)).name, "regular")
+    if length(text, size, weight) <= max_width:
         return text
     low, high = 0, len(text)
     while low < high:
         middle = (low + high + 1) // 2
-        if face.getlength(text[:middle].rstrip() + ELLIPSIS) <= max_width:
+        if length(text[:middle].rstrip() + ELLIPSIS, size, weight) <= max_width:
             low = middle
         else:
             high = middle - 1
     if low:
         return text[:low].rstrip() + ELLIPSIS
-    return ELLIPSIS if face.getlength(ELLIPSIS) <= max_width else ""
+    return ELLIPSIS if length(ELLIPSIS, size, weight) <= max_width else ""
 
 
 @lru_cache(maxsize=4096)

@@ -17,7 +17,6 @@ from bot.engine.cards import Card, is_wild
 from bot.i18n import ENGLISH, words
 from render import theme
 from render.canvas import text, text_width
-from render.fonts import fit_text, font
 from render.scenes import HandGroup
 from render.sprites import (
     card_height,
@@ -149,37 +148,67 @@ def paste_cards(
     four_colour: bool,
     picked: int | None = None,
     lift: int = 0,
+    visible: int | None = None,
 ) -> None:
-    for sprite in placed_sprites(row, top, style, wild_rank, four_colour, picked, lift):
-        sprite.pieces.paste(canvas, (sprite.x, sprite.y))
+    """The row's cards, tops at `top`; with `visible`, only that much of them shows, as if tucked
+    into a rack (their index: rank and suit), edged by a line where they go in."""
+    sprites = placed_sprites(row, top, style, wild_rank, four_colour, picked, lift)
+    if visible is None or not sprites:
+        for sprite in sprites:
+            sprite.pieces.paste(canvas, (sprite.x, sprite.y))
+        return
+    left, upper = min(s.x for s in sprites), min(s.y for s in sprites)
+    right, lower = max(s.x + s.size[0] for s in sprites), max(s.y + s.size[1] for s in sprites)
+    scratch = Image.new("RGB", (right - left, lower - upper))
+    scratch.paste(canvas.crop((left, upper, right, lower)), (0, 0))
+    for sprite in sprites:
+        sprite.pieces.paste(scratch, (sprite.x - left, sprite.y - upper))
+    canvas.paste(scratch.crop((0, 0, right - left, top + visible - upper)), (left, upper))
+    lip = top + visible
+    ImageDraw.Draw(canvas).line(
+        (row.cards[0].x - 4, lip, row.cards[-1].x + style.card_width + 4, lip), fill=theme.PANEL_LINE, width=3
+    )
+
+
+MELD_MARK, BROKEN_MARK = "✓", "✗"
 
 
 def group_label(group: HandGroup, width: float, size: int, language: str = ENGLISH) -> tuple[str, str]:
-    """The longest kind name that fits beside the points, and the points text."""
+    """The label over a group, as (name, points): a ✓ or ✗ (valid or not, as the engine judged
+    it) with the longest kind name that fits, and what the group costs where it costs anything
+    (loose cards always say it, "0 pts" too); shorter forms first drop the name, then "pts"."""
     _ = words(language)
-    points = _("{points} pts", points=group.points)
-    room = width - text_width(points, size, "bold") - size * 0.6
-    names = [_(name) for name in theme.GROUP_LABELS[group.kind]]
+    mark = MELD_MARK if group.is_meld else BROKEN_MARK
+    pays = group.points > 0 or not group.is_meld
+    costs = (_("{points} pts", points=group.points), str(group.points)) if pays else ("",)
+    names = [f"{mark} {_(name)}" for name in theme.GROUP_LABELS[group.kind] if name] + [mark, ""]
     for name in names:
-        if text_width(name, size, "bold") <= room:
-            return name, points
-    return fit_text(names[-1], font(size, "bold"), room), points
+        for points in costs:
+            room = width - (text_width(points, size, "bold") + size * 0.5 if points else 0)
+            if text_width(name, size, "bold") <= room:
+                return name, points
+    return "", costs[-1]
 
 
 def draw_labels(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int, language: str = ENGLISH) -> int:
-    """Kind and points over each group, underlined in the kind's colour; returns the height used."""
+    """Mark, kind and cost over each group, underlined in the kind's colour; returns the height used."""
     for placed in row.groups:
         colour = theme.GROUP_COLOURS[placed.group.kind]
-        span = placed.right - placed.left
+        span = placed.right - placed.left - 4
         name, points = group_label(placed.group, span, size, language)
         text(draw, (placed.left + 2, top), name, size, colour, "bold")
         text(draw, (placed.right - 2, top), points, size, theme.INK, "bold", anchor="ra")
     return draw_bars(draw, row, top, size)
 
 
+def label_band(size: int) -> int:
+    """The height labels and their underline take (the underline's last row is the next band's first)."""
+    return round(size * 1.22) + max(3, size // 4) + 1
+
+
 def draw_bars(draw: ImageDraw.ImageDraw, row: Row, top: int, size: int) -> int:
     """The underlines of `draw_labels` alone (the hand draws their last row again with its cards)."""
-    bar_y = top + round(size * 1.45)
+    bar_y = top + round(size * 1.22)
     for placed in row.groups:
         colour = theme.GROUP_COLOURS[placed.group.kind]
         draw.rounded_rectangle(

@@ -1,7 +1,9 @@
-"""A player's private hand: grouped, labelled, numbered, with the new card lifted and glowing.
+"""A player's private hand: grouped, labelled (✓ or ✗ and what each group costs), numbered, with
+the new card lifted and glowing, and a line saying what the hand needs: ready to declare, why its
+groups count, the card the solver would let go.
 
-The picture is always 1200 pixels wide (crisp on high-density phones, and the size tests and
-Discord previews can rely on); only a hand that cannot fit one row grows a second row.
+The picture is always `theme.WIDTH` wide (so Discord's phone preview shows it at half size and
+every word stays readable); only a hand that cannot fit one row grows a second row.
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import words
 from render import theme
-from render.canvas import felt_band, labelled_pill, pill, text, wild_label
+from render.alt_text import drawn_card
+from render.canvas import felt_band, labelled_pill, pill, text, text_width, wild_label
+from render.fonts import fit_text, font
 from render.groups import (
     PlacedGroup,
     Row,
     RowStyle,
     draw_bars,
     draw_labels,
+    label_band,
     paste_cards,
     place_row,
     placed_sprites,
@@ -31,14 +36,16 @@ from render.scenes import GroupKind, HandGroup, HandScene
 from render.sprites import card_height, sprite_margin
 from render.tiles import draw_row
 
-WIDTH = 1200
-PAD = 34
-STYLE = RowStyle(card_width=130, max_step=84, gap=26, label_size=17)
-HEADER = 58
-LIFT = 16  # how far the picked card rises above its row
-NUMBER_SIZE = 17
-LABEL_BAND = 30
-ROW_HEIGHT = LABEL_BAND + 8 + LIFT + card_height(STYLE.card_width) + 10 + 24 + 10
+WIDTH = theme.WIDTH
+PAD = theme.PAD
+STYLE = RowStyle(card_width=92, max_step=62, gap=16, label_size=theme.SMALL)
+HEADER = 90  # the title and the pills, then the hand's status line
+TITLE_Y, STATUS_Y = 28, 68
+LIFT = 12  # how far the picked card rises above its row
+NUMBER_SIZE = theme.SMALL
+LABEL_BAND = label_band(STYLE.label_size)
+NUMBERS_Y = LABEL_BAND + 8 + LIFT + card_height(STYLE.card_width) + 8 + 15  # their centre in a row
+ROW_HEIGHT = NUMBERS_Y + 15 + 8
 
 
 def layout(scene: HandScene) -> list[tuple[Row, int]]:
@@ -91,7 +98,7 @@ def _bands(scene: HandScene, height: int) -> list[tuple[int, Callable[[], Image.
     for row, cards_top in layout(scene):
         top = cards_top - LIFT - 8 - LABEL_BAND
         labels = _label_key(row, scene.language)
-        numbers = _numbers_key(row, scene.picked)
+        numbers = _numbers_key(row, scene)
         bands.append((top, partial(_labels_band, labels, top, height)))
         bands.append((top + CARDS_BAND_TOP, partial(_cards_band, scene, row, top, height)))
         bands.append((top + NUMBERS_TOP, partial(_numbers_band, numbers, top, height)))
@@ -102,21 +109,52 @@ def _felt_band(height: int, top: int, bottom: int) -> Image.Image:
     return felt_band(WIDTH, height, top, bottom)
 
 
-def _header_key(scene: HandScene) -> tuple[str, str, str | None]:
-    """What the header shows, in the scene's words: the title, the points and the wild rank."""
+Status = tuple[tuple[str, theme.RGB], ...]  # the status line's parts, each in its colour
+HeaderKey = tuple[str, str, str | None, Status]
+
+
+def status_parts(scene: HandScene) -> Status:
+    """What the hand needs, in the scene's words: ready to declare (gold), else why its valid
+    groups count (a warning), and on 14 cards the solver's discard with its number."""
+    _ = words(scene.language)
+    parts: list[tuple[str, theme.RGB]] = []
+    if scene.ready:
+        parts.append((_("✓ Ready to declare"), theme.GOLD))
+    else:
+        parts.extend((_(theme.PAYS_BECAUSE[reason]), theme.WARN) for reason in scene.pays_because)
+    if scene.discard is not None:
+        card = drawn_card(scene.cards[scene.discard - 1])
+        parts.append((_("Suggested discard: {number} ({card})", number=scene.discard, card=card), theme.INK))
+    return tuple(parts)
+
+
+def _header_key(scene: HandScene) -> HeaderKey:
+    """What the header shows, in the scene's words: the title, the points, the wild rank and
+    the status line."""
     _ = words(scene.language)
     title = scene.title or _.n("Your hand · {count} card", "Your hand · {count} cards", len(scene.cards))
-    return title, _("{points} pts", points=scene.points), wild_label(scene.wild_rank, scene.language)
+    points = _("{points} pts", points=scene.points)
+    return title, points, wild_label(scene.wild_rank, scene.language), status_parts(scene)
 
 
-def _header_band(title: str, points: str, wild: str | None, height: int) -> Image.Image:
+def _header_band(title: str, points: str, wild: str | None, status: Status, height: int) -> Image.Image:
     band = _felt_band(height, 0, HEADER)
     draw = ImageDraw.Draw(band)
-    centre_y = HEADER / 2
-    text(draw, (PAD, centre_y), title, 24, theme.INK, "bold", anchor="lm")
-    right = labelled_pill(draw, WIDTH - PAD, centre_y, points, 19, theme.GOLD, theme.GOLD_DARK)
+    right = labelled_pill(draw, WIDTH - PAD, TITLE_Y, points, theme.TEXT, theme.GOLD, theme.GOLD_DARK)
     if wild is not None:
-        labelled_pill(draw, right - 12, centre_y, wild, 17, theme.PANEL, theme.GOLD)
+        right = labelled_pill(draw, right - 10, TITLE_Y, wild, theme.SMALL, theme.PANEL, theme.GOLD)
+    title = fit_text(title, font(theme.TITLE, "bold"), right - 16 - PAD)
+    text(draw, (PAD, TITLE_Y), title, theme.TITLE, theme.INK, "bold", anchor="lm")
+    x, gap = float(PAD), text_width(" · ", theme.SMALL, "bold")
+    for index, (part, ink) in enumerate(status):
+        if index:
+            text(draw, (x, STATUS_Y), " · ", theme.SMALL, theme.MUTED, "bold", anchor="lm")
+            x += gap
+        shown = fit_text(part, font(theme.SMALL, "bold"), WIDTH - PAD - x)
+        text(draw, (x, STATUS_Y), shown, theme.SMALL, ink, "bold", anchor="lm")
+        x += text_width(shown, theme.SMALL, "bold")
+        if x >= WIDTH - PAD - gap:
+            break
     return band
 
 
@@ -180,31 +218,38 @@ def _cards_band_indexed(scene: HandScene, row: Row, top: int, height: int) -> Im
     return band
 
 
-NumbersKey = tuple[tuple[float, int], ...]  # where each position's number is centred, and the number
+Centres = tuple[tuple[float, int], ...]  # where each position's number is centred, and the number
+NumbersKey = tuple[Centres, int | None, int | None]  # and the picked and the suggested discard
 
 
-def _numbers_key(row: Row, picked: int | None) -> tuple[NumbersKey, int | None]:
+def _numbers_key(row: Row, scene: HandScene) -> NumbersKey:
     visible = min(row.step, STYLE.card_width)
-    return tuple((placed.x + visible / 2, placed.position) for placed in row.cards), picked
+    centres = tuple((placed.x + visible / 2, placed.position) for placed in row.cards)
+    return centres, scene.picked, scene.discard
 
 
-def _numbers_band(numbers: tuple[NumbersKey, int | None], top: int, height: int) -> Image.Image:
+def _numbers_band(numbers: NumbersKey, top: int, height: int) -> Image.Image:
+    """Each card's number; the picked card's on gold, the suggested discard's ringed."""
     band = _felt_band(height, top + NUMBERS_TOP, top + ROW_HEIGHT)
     draw = ImageDraw.Draw(band)
-    numbers_y = LABEL_BAND + 8 + LIFT + card_height(STYLE.card_width) + 10 + 12 - NUMBERS_TOP
-    centres, picked = numbers
+    numbers_y = NUMBERS_Y - NUMBERS_TOP
+    centres, picked, discard = numbers
     for centre, position in centres:
         ink = theme.MUTED
+        box = (centre - 20, numbers_y - 15, centre + 20, numbers_y + 15)
         if position == picked:
-            pill(draw, (centre - 19, numbers_y - 13, centre + 19, numbers_y + 13), theme.GOLD)
+            pill(draw, box, theme.GOLD)
             ink = theme.GOLD_DARK
+        if position == discard:
+            pill(draw, box, theme.GOLD if position == picked else theme.PANEL, theme.INK, 3)
+            ink = theme.GOLD_DARK if position == picked else theme.INK
         text(draw, (centre, numbers_y), str(position), NUMBER_SIZE, ink, "bold", "mm")
     return band
 
 
 @lru_cache(maxsize=1024)
-def _header_deflated(title: str, points: str, wild: str | None, height: int) -> Band:
-    return deflate_band(to_palette(_header_band(title, points, wild, height)))
+def _header_deflated(title: str, points: str, wild: str | None, status: Status, height: int) -> Band:
+    return deflate_band(to_palette(_header_band(title, points, wild, status, height)))
 
 
 @lru_cache(maxsize=1024)
@@ -213,7 +258,7 @@ def _labels_deflated(labels: LabelKey, top: int, height: int) -> Band:
 
 
 @lru_cache(maxsize=1024)
-def _numbers_deflated(numbers: tuple[NumbersKey, int | None], top: int, height: int) -> Band:
+def _numbers_deflated(numbers: NumbersKey, top: int, height: int) -> Band:
     return deflate_band(to_palette(_numbers_band(numbers, top, height)))
 
 
@@ -231,5 +276,5 @@ def render_hand(scene: HandScene) -> bytes:
         top = cards_top - LIFT - 8 - LABEL_BAND
         bands.append(_labels_deflated(_label_key(row, scene.language), top, height))
         bands.append(deflate_band(_cards_band_indexed(scene, row, top, height)))
-        bands.append(_numbers_deflated(_numbers_key(row, scene.picked), top, height))
+        bands.append(_numbers_deflated(_numbers_key(row, scene), top, height))
     return write(WIDTH, bands)

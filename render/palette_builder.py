@@ -8,12 +8,15 @@ from PIL import Image
 
 from bot.engine.cards import build_shoe
 from render import samples, theme
+from render.hand import STYLE as HAND_STYLE
 from render.hand import hand_image
+from render.replay_frame import replay_image
+from render.result import STYLE as RESULT_STYLE
 from render.result import result_image
 from render.scenes import HandGroup, HandScene
 from render.sprites import back_sprite, card_sprite
 from render.standings import standings_image
-from render.table import table_image
+from render.table import CARD_WIDTH, ICON_WIDTH, table_image
 
 
 def _flat_colours() -> tuple[theme.RGB, ...]:
@@ -50,6 +53,8 @@ def build() -> bytes:
         hand_image(samples.HAND_14),
         hand_image(samples.HAND_13_FOUR_COLOUR),
         hand_image(samples.HAND_UNSORTED),
+        hand_image(samples.HAND_NO_PURE),
+        hand_image(samples.HAND_READY),
         table_image(samples.TABLE),
         table_image(samples.TABLE_10),
         result_image(samples.RESULT),
@@ -57,6 +62,8 @@ def build() -> bytes:
         standings_image(samples.STANDINGS),
         standings_image(samples.STANDINGS_10),
         standings_image(samples.LEAGUE_STANDINGS),
+        replay_image(samples.REPLAY),
+        replay_image(samples.REPLAY_10),
     ]
     # Every face partly under its neighbour's shadow, as hands show them, in both decks.
     deck = sorted(set(build_shoe(1, 1)), key=str)
@@ -66,11 +73,12 @@ def build() -> bytes:
                 group = HandGroup("ungrouped", tuple(deck[start : start + 13]), 10)
                 scene = HandScene((group,), wild_rank, picked=3, four_colour=four_colour)
                 pictures.append(hand_image(scene))
-    sprites = [back_sprite(130), back_sprite(80), back_sprite(22)]
+    hand, small = HAND_STYLE.card_width, RESULT_STYLE.card_width
+    sprites = [back_sprite(hand), back_sprite(CARD_WIDTH), back_sprite(small), back_sprite(ICON_WIDTH)]
     for card in deck:
         for four_colour in (False, True):
             for wild in (False, True):
-                for width, highlight in ((130, False), (130, True), (80, False)):
+                for width, highlight in ((hand, False), (hand, True), (small, False), (small, True)):
                     sprites.append(card_sprite(card, wild, four_colour, width, highlight))
     tiles = []
     for sprite in sprites:

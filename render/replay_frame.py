@@ -1,48 +1,46 @@
 """A replay's frame: the piles and what happened at this step on top, every hand below; and the
 whole deal as one animated picture.
 
-Built from the table's and the result's pieces (the table's deck and face-up slots, the
-result's rows of grouped cards) so a replay looks like the game it shows. A frame's size
-depends only on its number of seats, so the frames of one deal animate without jumping.
+Built like the table and the result (their header, their rows of grouped cards, in racks when
+there are too many seats to show whole cards in a phone's box) so a replay looks like the game
+it shows. A frame's size depends only on its number of seats, so the frames of one deal animate
+without jumping; the animation, at half size, is 400 px wide: a phone shows it as it is.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.engine.cards import Card, is_wild
 from bot.i18n import words
 from render import theme
-from render.canvas import felt, labelled_pill, text, text_width, wild_label
-from render.fonts import (
-    clean_text,
-    devanagari_font,
-    devanagari_has,
-    fit_text,
-    font,
-    is_devanagari,
-    player_name,
-)
-from render.groups import RowStyle, draw_labels, paste_cards, place_row
+from render.canvas import felt, labelled_pill, text, text_width
+from render.fonts import clean_text, fit_text, font, player_name
+from render.groups import RowStyle, draw_labels, label_band, paste_cards, place_row
 from render.palette import to_palette
 from render.png import encode
 from render.scenes import ReplayScene, ReplaySeat
-from render.sprites import card_height
-from render.table import CARD_WIDTH, SLOT_X, _deck, _face_slot
+from render.sprites import back_pieces, card_height, card_pieces, sprite_margin
+from render.standings import wrapped
+from render.table import header, in_words
 
-WIDTH = 1200
-PAD = 34
-HEADER = 70
-PILES_HEIGHT = card_height(CARD_WIDTH) + 84  # the slots with their two caption lines
-CAPTION_LEFT = 600
-STYLE = RowStyle(card_width=66, max_step=44, gap=14, label_size=12)
+WIDTH = theme.WIDTH
+PAD = theme.PAD
+HEADER = 54
+STYLE = RowStyle(card_width=74, max_step=44, gap=12, label_size=theme.SMALL)
+PILE_PITCH = 128  # a pile's slot, wide enough for its caption
+PILE_LEFT = PAD + 24  # the deck's card, its caption centred under it
 LIFT = 10  # how far this step's picked card rises
-INFO_WIDTH = 250
-HAND_LEFT = PAD + INFO_WIDTH + 14
-PLATE_HEIGHT = 10 + 20 + 4 + LIFT + card_height(STYLE.card_width) + 10
-GAP = 8
+INFO_WIDTH = 210
+HAND_LEFT = PAD + INFO_WIDTH + 12
+HAND_WIDTH = WIDTH - PAD - 12 - HAND_LEFT
+LABELS = label_band(STYLE.label_size)
+RACKED = 43  # how much of a card shows in a rack: its rank and its suit
+GAP = 2
 ANIMATION_LIMIT = 8 * 1024 * 1024  # an animation larger than this is not made (Discord takes 10 MiB)
 # A deal of more steps is not animated: each frame is solved and drawn (~25 ms of CPU) and kept
 # until the GIF is encoded, and a deal lasts as long as its players pick and throw. 500 frames
@@ -53,109 +51,175 @@ FRAME_MS = 900
 LAST_FRAME_MS = 5000
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The frame's measures: whole cards while every seat fits a phone's box, else racks (see
+    `render.result`) and the piles as racked cards beside the caption."""
+
+    racked: bool
+    piles_height: int
+    plate_height: int
+
+    def height(self, seats: int) -> int:
+        return HEADER + self.piles_height + seats * (self.plate_height + GAP) + 8
+
+
+FULL = Layout(
+    False,
+    10 + card_height(STYLE.card_width) + 8 + 30 + 8,
+    8 + LABELS + 4 + LIFT + card_height(STYLE.card_width) + 8,
+)
+RACKS = Layout(True, 86, 4 + LABELS + RACKED + 3)
+
+
+def layout(seats: int) -> Layout:
+    return FULL if FULL.height(seats) <= theme.MAX_HEIGHT else RACKS
+
+
 def replay_height(seats: int) -> int:
-    return HEADER + PILES_HEIGHT + seats * (PLATE_HEIGHT + GAP) + 14
+    return layout(seats).height(seats)
 
 
 def replay_image(scene: ReplayScene) -> Image.Image:
-    canvas = felt(WIDTH, replay_height(len(scene.seats)))
+    at = layout(len(scene.seats))
+    canvas = felt(WIDTH, at.height(len(scene.seats)))
     draw = ImageDraw.Draw(canvas)
-    _ = words(scene.language)
-    text(draw, (PAD, HEADER / 2), scene.title, 26, theme.INK, "bold", "lm")
-    if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
-        labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
-    top = HEADER + 6
-    _deck(canvas, draw, top, scene.closed_count, _)
-    _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), scene)
-    _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), scene)
-    _caption(draw, scene, top)
-    top = HEADER + PILES_HEIGHT
+    header(draw, scene.title, scene.wild_rank, scene.language, HEADER)
+    caption_left = _piles(canvas, draw, scene, at)
+    _caption(draw, scene, caption_left, HEADER, HEADER + at.piles_height - 8)
+    top = HEADER + at.piles_height
     for seat in scene.seats:
-        _plate(canvas, draw, seat, top, scene)
-        top += PLATE_HEIGHT + GAP
+        _plate(canvas, draw, seat, top, scene, at)
+        top += at.plate_height + GAP
     return canvas
 
 
-def _caption(draw: ImageDraw.ImageDraw, scene: ReplayScene, top: int) -> None:
-    """What happened at this step, in a panel beside the piles (the first line larger, each
-    wrapped to the panel); the step's number under it."""
-    right, bottom = WIDTH - PAD, top + card_height(CARD_WIDTH) + 8
-    draw.rounded_rectangle(
-        (CAPTION_LEFT, top, right, bottom), radius=14, fill=theme.PANEL, outline=theme.PANEL_LINE
+def _piles(canvas: Image.Image, draw: ImageDraw.ImageDraw, scene: ReplayScene, at: Layout) -> int:
+    """The closed deck, the open card and the cut joker, each captioned (in racks, only the deck's
+    count beside it); returns where the caption panel may start."""
+    _ = words(scene.language)
+    width, margin = STYLE.card_width, sprite_margin(STYLE.card_width)
+    top = HEADER + (8 if at.racked else 10)
+    cards: tuple[tuple[Card | None, str], ...] = (
+        (scene.open_card, _("Open card")),
+        (scene.cut_joker, _("Cut joker")),
     )
-    width = right - CAPTION_LEFT - 36
-    y = top + 18
-    for index, line in enumerate(scene.caption):
-        size, weight, ink = (24, "bold", theme.INK) if index == 0 else (20, "regular", theme.MUTED)
-        for part in _wrapped(clean_text(line), size, weight, width):
-            if y + size > bottom - 10:
-                break
-            if is_devanagari(part) and text_width(part, size, weight) <= width:  # else cut to fit
-                _mixed_line(draw, (CAPTION_LEFT + 18, y), part, size, ink, weight)
-            else:
-                fitted = fit_text(part, font(size, weight), width)
-                text(draw, (CAPTION_LEFT + 18, y), fitted, size, ink, weight)
-            y += size + 10
-        y += 6
-    if scene.step:
-        text(draw, (CAPTION_LEFT + 18, bottom + 30), scene.step, 19, theme.MUTED, "regular", "lm")
-
-
-def _mixed_line(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size: int, ink: theme.RGB, weight: str
-) -> None:
-    """A Hindi line in Noto Sans Devanagari, but for the words it has no letters for (a card's
-    suit: "2♣"), drawn with DejaVu Sans on the same baseline."""
-    hindi, other = devanagari_font(size, weight), font(size, weight)
-    x, baseline = xy[0], xy[1] + hindi.getmetrics()[0]
-    for word in line.split(" "):
-        face = hindi if all(devanagari_has(char) for char in word) else other
-        draw.text((x, baseline), word, font=face, fill=ink, anchor="ls")
-        x += face.getlength(word) + hindi.getlength(" ")
-
-
-def _wrapped(line: str, size: int, weight: str, width: int) -> list[str]:
-    """`line` cut between words into parts no wider than `width` (a longer word is cut later)."""
-    parts: list[str] = []
-    for word in line.split():
-        joined = f"{parts[-1]} {word}" if parts else word
-        if parts and text_width(joined, size, weight) <= width:
-            parts[-1] = joined
+    x = PAD if at.racked else PILE_LEFT
+    deck = _.n("{count} card", "{count} cards", scene.closed_count)
+    slots: list[tuple[int, str, str]] = [(x, deck, "")]
+    if scene.closed_count > 0:
+        back_pieces(width).paste(canvas, (x - margin, top - margin))
+    else:
+        draw.rounded_rectangle(
+            (x, top, x + width, top + card_height(width)), radius=6, outline=theme.PANEL_LINE, width=3
+        )
+    for index, (card, caption) in enumerate(cards, start=1):
+        if at.racked:  # the deck's count beside it
+            x = PAD + index * (width + 14) + round(text_width(deck, theme.SMALL, "bold")) + 10
         else:
-            parts.append(word)
-    return parts
+            x = PILE_LEFT + index * PILE_PITCH
+        if card is None:
+            draw.rounded_rectangle(
+                (x, top, x + width, top + card_height(width)), radius=6, outline=theme.PANEL_LINE, width=3
+            )
+        else:
+            card_pieces(card, is_wild(card, scene.wild_rank), scene.four_colour, width).paste(
+                canvas, (x - margin, top - margin)
+            )
+        slots.append((x, caption, in_words(card, _) if card else _("none")))
+    if at.racked:  # the cards tucked in, as the hands below; the deck's count beside the deck
+        bottom = top + RACKED
+        under = felt(WIDTH, HEADER + at.piles_height + card_height(width) + 2 * margin)
+        canvas.paste(
+            under.crop((0, bottom, x + width + margin, bottom + card_height(width) + margin)), (0, bottom)
+        )
+        draw.line((PAD - 4, bottom, x + width + 4, bottom), fill=theme.PANEL_LINE, width=3)
+        text(draw, (PAD + width + 10, top + RACKED / 2), deck, theme.SMALL, theme.INK, "bold", "lm")
+        return round(x + width + 18)
+    y = top + card_height(width) + 8 + 15
+    for slot_x, caption, _detail in slots:
+        shown = player_name(caption, font(theme.SMALL), PILE_PITCH - 2)
+        text(draw, (slot_x + width / 2, y), shown, theme.SMALL, theme.INK, "regular", "mm")
+    return PILE_LEFT + 2 * PILE_PITCH + width + 24
+
+
+def _caption(draw: ImageDraw.ImageDraw, scene: ReplayScene, left: int, top: int, bottom: int) -> None:
+    """What happened at this step, in a panel beside the piles (the first line bold, each wrapped
+    to the panel; what does not fit is left out: the alt text has it all), and the step's number
+    at its foot."""
+    right = WIDTH - PAD
+    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=theme.PANEL, outline=theme.PANEL_LINE)
+    width, size, pitch = right - left - 24, theme.SMALL, theme.SMALL + 3
+    lines: list[tuple[str, str, theme.RGB]] = []
+    for index, line in enumerate(scene.caption):
+        weight, ink = ("bold", theme.INK) if index == 0 else ("regular", theme.MUTED)
+        lines.extend((part, weight, ink) for part in wrapped(clean_text(line), size, weight, width))
+    rows = max(1, (bottom - top - 10 + 3) // pitch)
+    step_width = text_width(scene.step, size) + 12 if scene.step else 0
+    for row, (part, weight, ink) in enumerate(lines[:rows]):
+        room = width - (step_width if row == rows - 1 else 0)  # the last row shares with the step
+        text(
+            draw,
+            (left + 12, top + 5 + row * pitch),
+            fit_text(part, font(size, weight), room),
+            size,
+            ink,
+            weight,
+        )
+    if scene.step:
+        y = top + 5 + (rows - 1) * pitch + size / 2
+        text(draw, (right - 12, y), scene.step, size, theme.MUTED, "regular", "rm")
 
 
 def _plate(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: ReplaySeat, top: int, scene: ReplayScene
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: ReplaySeat, top: int, scene: ReplayScene, at: Layout
 ) -> None:
     """A seat's hand, edged in gold for the seat that moved (and the winner), faded once out."""
-    bottom = top + PLATE_HEIGHT
+    bottom = top + at.plate_height
     edge, edge_width = (theme.GOLD, 3) if seat.acted or seat.winner else (theme.PANEL_LINE, 1)
     draw.rounded_rectangle(
         (PAD, top, WIDTH - PAD, bottom), radius=12, fill=theme.PANEL, outline=edge, width=edge_width
     )
-    left = PAD + 16
+    left = PAD + 12
     ink = theme.FADED if seat.out else (theme.GOLD if seat.winner else theme.INK)
-    name = player_name(seat.name, font(21, "bold"), INFO_WIDTH - 20)
-    text(draw, (left, top + 14), name, 21, ink, "bold")
+    size = theme.TEXT if at.racked else theme.NAME
+    name = player_name(seat.name, font(size, "bold"), INFO_WIDTH - 12)
+    name_y = top + (4 if at.racked else 10)
+    text(draw, (left, name_y), name, size, ink, "bold")
     if seat.out:  # struck through as well as faded, so it reads without relying on colour
-        width = text_width(name, 21, "bold")
-        draw.line((left, top + 26, left + width, top + 26), fill=theme.FADED, width=2)
+        width = text_width(name, size, "bold")
+        draw.line((left, name_y + size * 0.6, left + width, name_y + size * 0.6), fill=theme.FADED, width=2)
+    line_y = top + (44 if at.racked else 56)
     if seat.line:
-        line = player_name(seat.line, font(18), INFO_WIDTH - 20)
-        text(draw, (left, top + 48), line, 18, theme.WARN if seat.out else theme.MUTED)
-    if seat.tag:
-        fill, tag_ink = (
-            (theme.GOLD, theme.GOLD_DARK) if seat.winner or seat.acted else (theme.PANEL_LINE, theme.WARN)
+        line = player_name(seat.line, font(theme.SMALL), INFO_WIDTH - 12)
+        text(
+            draw, (left, line_y), line, theme.SMALL, theme.WARN if seat.out else theme.MUTED, "regular", "lm"
         )
-        tag = player_name(seat.tag, font(14, "bold"), INFO_WIDTH - 40)
-        text_right = left + text_width(tag, 14, "bold") + 20
-        labelled_pill(draw, text_right, bottom - 24, tag, 14, fill, tag_ink)
-    row = place_row(seat.groups, HAND_LEFT, WIDTH - PAD - 16 - HAND_LEFT, STYLE, 1)
-    draw_labels(draw, row, top + 10, STYLE.label_size, scene.language)
-    cards_top = top + 10 + 20 + 4 + LIFT
-    paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, seat.picked, LIFT)
+    if seat.tag:
+        lit = seat.winner or seat.acted
+        tag = player_name(seat.tag, font(theme.SMALL, "bold"), INFO_WIDTH - 40)
+        if at.racked:
+            text(draw, (left, top + 68), tag, theme.SMALL, theme.GOLD if lit else theme.WARN, "bold", "lm")
+        else:
+            fill, tag_ink = (theme.GOLD, theme.GOLD_DARK) if lit else (theme.PANEL_LINE, theme.WARN)
+            labelled_pill(
+                draw,
+                left + text_width(tag, theme.SMALL, "bold") + 2 * 0.7 * theme.SMALL,
+                bottom - 28,
+                tag,
+                theme.SMALL,
+                fill,
+                tag_ink,
+            )
+    row = place_row(seat.groups, HAND_LEFT, HAND_WIDTH, STYLE, 1)
+    labels_top = top + (4 if at.racked else 8)
+    draw_labels(draw, row, labels_top, STYLE.label_size, scene.language)
+    if at.racked:
+        cards_top = labels_top + LABELS
+        paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, seat.picked, 0, RACKED)
+    else:
+        cards_top = labels_top + LABELS + 4 + LIFT
+        paste_cards(canvas, row, cards_top, STYLE, scene.wild_rank, scene.four_colour, seat.picked, LIFT)
 
 
 def render_replay(scene: ReplayScene) -> bytes:

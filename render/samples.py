@@ -15,6 +15,7 @@ from render.scenes import (
     GroupKind,
     HandGroup,
     HandScene,
+    PaysBecause,
     PlayerResult,
     ReplayScene,
     ReplaySeat,
@@ -26,8 +27,8 @@ from render.scenes import (
 )
 
 
-def group(kind: GroupKind, cards: str, points: int = 0) -> HandGroup:
-    return HandGroup(kind, tuple(parse_cards(cards)), points)
+def group(kind: GroupKind, cards: str, points: int = 0, pays_because: PaysBecause | None = None) -> HandGroup:
+    return HandGroup(kind, tuple(parse_cards(cards)), points, pays_because)
 
 
 def card(code: str) -> Card:
@@ -43,6 +44,7 @@ HAND_14 = HandScene(
     ),
     wild_rank=7,
     picked=14,
+    discard=12,
     title="",
 )
 HAND_13_FOUR_COLOUR = HandScene(
@@ -54,6 +56,32 @@ HAND_13_FOUR_COLOUR = HandScene(
     ),
     wild_rank=4,
     four_colour=True,
+)
+# No pure sequence yet: every group counts, and the picture says why (issue 26).
+HAND_NO_PURE = HandScene(
+    groups=(
+        group("set", "9S 9D 9C", 27, "no_pure_sequence"),
+        group("impure_sequence", "4D 5D JK", 9, "no_pure_sequence"),
+        group("set", "KH KC KS", 30, "no_pure_sequence"),
+        group("ungrouped", "2H 6C 8S 10H", 26),
+    ),
+    wild_rank=None,
+    title="Points · your hand",
+)
+# Ready to declare from 14 cards: the solver's discard is the card just picked.
+HAND_READY = HandScene(
+    groups=(
+        group("pure_sequence", "AH 2H 3H 4H"),
+        group("pure_sequence", "5S 6S 7S"),
+        group("set", "9D 9C 9S"),
+        group("impure_sequence", "JD QD JK"),
+        group("ungrouped", "8C", 8),
+    ),
+    wild_rank=3,
+    picked=14,
+    discard=14,
+    ready=True,
+    title="Pool 101 · your hand",
 )
 HAND_UNSORTED = HandScene(
     groups=(group("ungrouped", "3S 8H KC 4D JK 10C 6S AH 9D QC 2H 7S 5C 10D", 92),),
@@ -104,13 +132,13 @@ TABLE_10 = TableScene(
         SeatView(
             name,
             0 if index in (3, 7) else 13,
-            f"{(index - 4) * 37:+,} chips",
+            f"{(index - 4) * 37 + 5:+,} chips",
             to_act=index == 5,
             status="dropped" if index in (3, 7) else "playing",
         )
         for index, name in enumerate(TEN_NAMES)
     ),
-    title="Points · Deal 1",
+    title="Points · Deal 4",
 )
 
 RESULT = ResultScene(
@@ -169,7 +197,7 @@ STANDINGS = StandingsScene(
     rows=(
         StandingsRow("Priya", (0, 12, 34, 0, 20), 66),
         StandingsRow("Arjun 🔥", (40, 0, 2, 30, 8), 80),
-        StandingsRow("Bot Kavya", (80, 25, 0, None, None), 105, "out"),
+        StandingsRow("Bot Kavya", (80, 25, 0, None, None), 105, "out", out=True),
         StandingsRow("Meera", (5, 30, 20, 0, 0), 55),
     ),
     limit=101,
@@ -179,7 +207,7 @@ STANDINGS = StandingsScene(
 STANDINGS_10 = StandingsScene(
     title="Pool 101 · standings",
     rows=tuple(
-        StandingsRow(name, scores, total, "out" if total >= 101 else "")
+        StandingsRow(name, scores, total, "out" if total >= 101 else "", out=total >= 101)
         for name, scores in zip(
             TEN_NAMES,
             (
@@ -224,6 +252,8 @@ LEAGUE_STANDINGS = StandingsScene(
 # raqm), the titles and standings as the front end words them, one player named in Devanagari.
 HINDI_SEATS = (replace(SEATS[0], name="प्रिया", standing="1,240 चिप्स"), *SEATS[1:3], *SEATS[3:])
 HAND_14_HI = replace(HAND_14, language="hi")
+HAND_NO_PURE_HI = replace(HAND_NO_PURE, title="पॉइंट्स · आपके पत्ते", language="hi")
+HAND_READY_HI = replace(HAND_READY, title="पूल 101 · आपके पत्ते", language="hi")
 TABLE_HI = replace(TABLE, seats=HINDI_SEATS, title="पूल 101 · डील 3", language="hi")
 RESULT_HI = replace(
     RESULT,
@@ -239,6 +269,20 @@ STANDINGS_HI = replace(
     STANDINGS,
     title="पूल 101 · डील 5 के बाद",
     rows=tuple(replace(row, status="बाहर" if row.status else "") for row in STANDINGS.rows),
+    language="hi",
+)
+LEAGUE_STANDINGS_HI = replace(
+    LEAGUE_STANDINGS,
+    title="फ्राइडे पूल · सीज़न 2 · अभी तक",
+    rows=tuple(
+        replace(row, status=row.status.replace("wins", "जीत").replace("no-show", "बार नहीं आए"))
+        for row in LEAGUE_STANDINGS.rows
+    ),
+    columns=LEAGUE_STANDINGS.columns,
+    notes=(
+        "† में एडमिन का बदलाव शामिल है (कारण /league history में है)",
+        "N4* आज की नाइट है: नाइट खत्म होने तक पक्का नहीं",
+    ),
     language="hi",
 )
 # A replay's frame mid-deal: Arjun has just taken the 7 of hearts from the open pile (lifted),
@@ -274,6 +318,18 @@ REPLAY = ReplayScene(
 )
 
 
+# Ten seats: the hands go in racks so the frame still fits a phone's box.
+REPLAY_10 = replace(
+    REPLAY,
+    seats=tuple(
+        replace(REPLAY.seats[1], name=name)
+        if index == 1
+        else replace(REPLAY.seats[(0, 2, 3)[index % 3]], name=name)
+        for index, name in enumerate(TEN_NAMES)
+    ),
+)
+
+
 def pictures() -> dict[str, bytes]:
     """Every sample rendered, by the name its golden reference has in `tests/render/golden/`."""
     from render import render_hand, render_result, render_standings, render_table
@@ -283,6 +339,10 @@ def pictures() -> dict[str, bytes]:
         "hand_14": render_hand(HAND_14),
         "hand_13_four_colour": render_hand(HAND_13_FOUR_COLOUR),
         "hand_unsorted": render_hand(HAND_UNSORTED),
+        "hand_no_pure": render_hand(HAND_NO_PURE),
+        "hand_ready": render_hand(HAND_READY),
+        "hand_no_pure_hi": render_hand(HAND_NO_PURE_HI),
+        "hand_ready_hi": render_hand(HAND_READY_HI),
         "table": render_table(TABLE),
         "table_empty": render_table(TABLE_EMPTY),
         "result": render_result(RESULT),
@@ -295,7 +355,9 @@ def pictures() -> dict[str, bytes]:
         "table_hi": render_table(TABLE_HI),
         "result_hi": render_result(RESULT_HI),
         "standings_hi": render_standings(STANDINGS_HI),
+        "league_standings_hi": render_standings(LEAGUE_STANDINGS_HI),
         "replay": render_replay(REPLAY),
+        "replay_10": render_replay(REPLAY_10),
     }
 
 

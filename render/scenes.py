@@ -14,6 +14,9 @@ from bot.engine.cards import Card
 
 GroupKind = Literal["pure_sequence", "impure_sequence", "set", "spare_jokers", "ungrouped"]
 SeatStatus = Literal["playing", "dropped", "out", "declared"]
+# Why a valid group still counts against its hand: the hand has no pure sequence, or no second
+# sequence, or (where the rules ask one) no sequence of four; or the table's sets pay (004).
+PaysBecause = Literal["no_pure_sequence", "no_second_sequence", "no_long_sequence", "sets_count"]
 GROUP_KINDS: tuple[GroupKind, ...] = get_args(GroupKind)
 
 
@@ -24,10 +27,16 @@ class HandGroup:
     kind: GroupKind
     cards: tuple[Card, ...]
     points: int = 0
+    pays_because: PaysBecause | None = None  # a valid group that still counts, and why
 
     def __post_init__(self) -> None:
         if self.kind not in GROUP_KINDS:
             raise ValueError(f"unknown group kind {self.kind!r}; use one of {', '.join(GROUP_KINDS)}")
+
+    @property
+    def is_meld(self) -> bool:
+        """Valid as the engine judged it (drawn ✓); loose cards and broken groups are not (✗)."""
+        return self.kind != "ungrouped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,12 +44,15 @@ class HandScene:
     """A player's private hand.
 
     `picked` is the 1-based position (as numbered under the cards) of the card just drawn, so a
-    player with two identical cards still sees which one is new.
+    player with two identical cards still sees which one is new; `discard` that of the card the
+    solver would let go from 14; `ready`, that the hand as grouped is a valid show.
     """
 
     groups: tuple[HandGroup, ...]
     wild_rank: int | None = None
     picked: int | None = None
+    discard: int | None = None
+    ready: bool = False
     total_points: int | None = None
     four_colour: bool = False
     title: str = ""
@@ -56,6 +68,11 @@ class HandScene:
         if self.total_points is not None:
             return self.total_points
         return sum(group.points for group in self.groups)
+
+    @property
+    def pays_because(self) -> tuple[PaysBecause, ...]:
+        """Why valid groups of this hand still count, each reason once, in the groups' order."""
+        return tuple(dict.fromkeys(g.pays_because for g in self.groups if g.pays_because is not None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +130,7 @@ class StandingsRow:
     scores: tuple[int | None, ...]
     total: int
     status: str = ""
+    out: bool = False  # `status` says the player is out (eliminated, left): drawn as a warning
     colour: int | None = None  # which series colour and marker: the same person's in every picture
     marked: tuple[bool, ...] = ()  # per score: flagged with the scene's `mark` (e.g. adjusted)
 

@@ -142,6 +142,28 @@ def sword(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Fi
     draw.ellipse((cx - knob, cy + size * 0.4, cx + knob, cy + size * 0.4 + 2 * knob), fill=jewel)
 
 
+def cap(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colours: tuple[Fill, ...], line: Fill
+) -> None:
+    """The jester's three-horned cap alone, the printed joker's "suit" in its index column."""
+    band_y = cy + size * 0.3
+    for (tip_dx, tip_dy), colour in zip(((-0.5, -0.2), (0.0, -0.5), (0.5, -0.2)), colours, strict=True):
+        tip = (cx + tip_dx * size, cy + tip_dy * size)
+        base = cx + tip_dx * size * 0.5
+        draw.polygon(
+            [(base - size * 0.22, band_y), tip, (base + size * 0.22, band_y)], fill=colour, outline=line
+        )
+        bell = size * 0.09
+        draw.ellipse(
+            (tip[0] - bell, tip[1] - bell, tip[0] + bell, tip[1] + bell), fill=colours[-1], outline=line
+        )
+    draw.rectangle(
+        (cx - size * 0.4, band_y - size * 0.02, cx + size * 0.4, band_y + size * 0.14),
+        fill=colours[0],
+        outline=line,
+    )
+
+
 def jester(
     draw: ImageDraw.ImageDraw,
     cx: float,

@@ -20,8 +20,11 @@ from PIL import Image, ImageDraw, ImageFilter
 from bot.engine.cards import RANK_LABELS, Card
 from render import shapes, theme
 from render.fonts import font
+from render.text_log import note
 
 SUPERSAMPLE = 3
+JESTER_COLOURS = ((210, 30, 40), (20, 92, 200), (250, 196, 38))
+JESTER_LINE = (40, 24, 60)
 ASPECT = 1.4  # poker cards are 63 x 88 mm
 
 
@@ -39,9 +42,9 @@ def index_column(width: int) -> int:
     return round(width * 0.42)
 
 
-def badge_box(card: Card, width: int) -> tuple[int, int, int, int]:
+def badge_box(width: int) -> tuple[int, int, int, int]:
     """Where the wild badge sits on the card, in card pixels (tests look for its gold there)."""
-    top = 0.96 * width if card.is_printed_joker else 0.66 * width
+    top = 0.66 * width
     size = 0.3 * width
     left = 0.2 * width - size / 2
     return round(left), round(top), round(left + size), round(top + size * 0.86)
@@ -120,12 +123,29 @@ def _blank(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
     return content, mask
 
 
+def _letters(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    value: str,
+    size: int,
+    weight: str,
+    ink: theme.RGB,
+    anchor: str = "mt",
+) -> None:
+    """Text on the supersampled face, noted at the size it will have once reduced."""
+    draw.text(xy, value, font=font(size, weight), fill=ink, anchor=anchor)
+    note(value, size / SUPERSAMPLE, weight)
+
+
+def _draw_index(draw: ImageDraw.ImageDraw, label: str, w: int, ink: theme.RGB, x: float = 0.2) -> None:
+    """The rank in the index column, as large as the column allows (two characters condensed)."""
+    _letters(draw, (w * x, w * 0.05), label, round(w * 0.3), "condensed" if len(label) > 1 else "bold", ink)
+
+
 def _draw_face(draw: ImageDraw.ImageDraw, card: Card, w: int, four_colour: bool) -> None:
     assert card.suit is not None
     ink = theme.suit_colour(card.suit, four_colour)
-    label = RANK_LABELS[card.rank]
-    face = font(round(w * 0.3), "condensed" if len(label) > 1 else "bold")
-    draw.text((w * 0.2, w * 0.05), label, font=face, fill=ink, anchor="mt")
+    _draw_index(draw, RANK_LABELS[card.rank], w, ink)
     shapes.pip(draw, card.suit, w * 0.2, w * 0.47, w * 0.22, ink)
     h = w * ASPECT
     if card.rank > 10:
@@ -151,24 +171,27 @@ def _draw_court(draw: ImageDraw.ImageDraw, card: Card, w: int, ink: theme.RGB) -
         shapes.crown(draw, cx, h * 0.2, w * 0.36, ink, jewel, peaks=5)
     else:
         shapes.sword(draw, cx, h * 0.2, w * 0.44, ink, jewel)
-    letter = font(round(w * 0.34), "bold")
-    draw.text((cx, h * 0.5), RANK_LABELS[card.rank], font=letter, fill=ink, anchor="mm")
+    _letters(draw, (cx, h * 0.5), RANK_LABELS[card.rank], round(w * 0.34), "bold", ink, "mm")
     shapes.pip(draw, card.suit, cx, h * 0.78, w * 0.26, ink)
 
 
+# The printed joker's index as players write it (`/rummy group`, the terminal): "JOKER" down the
+# column, as printed decks have it, is too small to read on a phone.
+JOKER_INDEX = "JK"
+
+
 def _draw_joker(draw: ImageDraw.ImageDraw, w: int) -> None:
-    letters = font(round(w * 0.155), "bold")
-    for i, letter in enumerate("JOKER"):
-        draw.text((w * 0.2, w * (0.06 + i * 0.175)), letter, font=letters, fill=theme.JOKER_INK, anchor="mt")
+    _draw_index(draw, JOKER_INDEX, w, theme.JOKER_INK, x=0.22)  # clear of a wild card's frame
+    shapes.cap(draw, w * 0.21, w * 0.48, w * 0.3, JESTER_COLOURS, JESTER_LINE)
     h = w * ASPECT
     shapes.jester(
         draw,
-        w * 0.64,
-        h * 0.52,
-        w * 0.56,
-        colours=((210, 30, 40), (20, 92, 200), (250, 196, 38)),
+        w * 0.67,
+        h * 0.6,
+        w * 0.5,
+        colours=JESTER_COLOURS,
         face=(255, 232, 208),
-        line=(40, 24, 60),
+        line=JESTER_LINE,
     )
 
 
@@ -182,7 +205,7 @@ def _draw_wild(draw: ImageDraw.ImageDraw, card: Card, width: int, scale: int) ->
         outline=theme.GOLD,
         width=max(2, round(w * 0.03)),
     )
-    left, top, right, bottom = (v * scale for v in badge_box(card, width))
+    left, top, right, bottom = (v * scale for v in badge_box(width))
     draw.rounded_rectangle(
         (left, top, right, bottom),
         radius=w * 0.04,

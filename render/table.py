@@ -1,8 +1,9 @@
-"""The table everybody sees: the piles on the left, the seats on the right.
+"""The table everybody sees: the piles across the top, a line per seat below.
 
-The size depends only on how many seats there are (six or fewer: always 1200 x 484; ten, as home
-rules seat, 1200 x 740, the piles level with the middle seat), so a long
-or emoji-laden name can only shorten itself, never move the rest of the picture.
+The size depends only on how many seats there are (2 to 10: 800 px wide, 488 to 968 high), so a
+long or emoji-laden name can only shorten itself, never move the rest of the picture. Piles above
+seats, rather than beside them, keep the picture narrow enough that a phone shows every word at a
+readable size.
 """
 
 from __future__ import annotations
@@ -20,50 +21,70 @@ from render.png import encode
 from render.scenes import ReplayScene, SeatView, TableScene
 from render.sprites import back_pieces, back_sprite, card_height, card_pieces, sprite_margin
 
-WIDTH = 1200
-PAD = 34
-HEADER = 70
-CARD_WIDTH = 130
-SLOT_X = (PAD + 16, PAD + 196, PAD + 376)
-SEATS_LEFT = 620
-SEAT_HEIGHT = 56
-SEAT_PITCH = 64
-ICON_WIDTH = 22
-COUNT_WIDTH = 30
+WIDTH = theme.WIDTH
+PAD = theme.PAD
+HEADER = 62
+CARD_WIDTH = 92
+SLOT_X = tuple(round(WIDTH * (2 * i + 1) / 6 - CARD_WIDTH / 2) for i in range(3))  # three slots across
+PILES_HEIGHT = 14 + card_height(CARD_WIDTH) + 12 + 2 * 30 + 8  # a card and its two caption lines
+SEAT_HEIGHT = 50
+SEAT_PITCH = 58
+SEATS_LEFT = PAD + 26  # room for the arrow pointing at whoever is to act
+ICON_WIDTH = 20
+STANDING_WIDTH = 150
 STATUS_TAGS = {"dropped": N_("DROPPED"), "out": N_("OUT"), "declared": N_("DECLARED")}
 
 
 def table_height(seats: int) -> int:
-    return HEADER + max(6, seats) * SEAT_PITCH + 30
+    return HEADER + PILES_HEIGHT + max(2, seats) * SEAT_PITCH + 12
 
 
-def pile_top(seats: int) -> int:
-    """The piles sit level with the middle of the seats, however many there are (up to ten)."""
-    return HEADER + 8 + (max(6, seats) * SEAT_PITCH - card_height(CARD_WIDTH) - 70) // 2
+def seat_top(index: int) -> int:
+    return HEADER + PILES_HEIGHT + index * SEAT_PITCH
+
+
+def header(
+    draw: ImageDraw.ImageDraw, title: str, wild_rank: int | None, language: str, height: int = HEADER
+) -> None:
+    """The title, and on the right the pill naming what is wild: shared by the table, the result
+    and the replay. A long title is cut before the pill."""
+    right = float(WIDTH - PAD)
+    if (wild := wild_label(wild_rank, language)) is not None:
+        right = labelled_pill(draw, right, height / 2, wild, theme.SMALL, theme.PANEL, theme.GOLD) - 16
+    shown = player_name(title, font(theme.TITLE, "bold"), right - PAD)
+    text(draw, (PAD, height / 2), shown, theme.TITLE, theme.INK, "bold", "lm")
 
 
 def table_image(scene: TableScene) -> Image.Image:
     canvas = felt(WIDTH, table_height(len(scene.seats)))
     draw = ImageDraw.Draw(canvas)
     _ = words(scene.language)
-    text(draw, (PAD, HEADER / 2), scene.title or _("Table"), 26, theme.INK, "bold", "lm")
-    if (wild := wild_label(scene.wild_rank, scene.language)) is not None:
-        labelled_pill(draw, WIDTH - PAD, HEADER / 2, wild, 18, theme.PANEL, theme.GOLD)
-    top = pile_top(len(scene.seats))
+    header(draw, scene.title or _("Table"), scene.wild_rank, scene.language)
+    top = HEADER + 14
     _deck(canvas, draw, top, scene.closed_count, _)
     _face_slot(canvas, draw, SLOT_X[1], top, scene.open_card, _("Open card"), scene)
     _face_slot(canvas, draw, SLOT_X[2], top, scene.cut_joker, _("Cut joker"), scene)
     for index, seat in enumerate(scene.seats):
-        _seat(canvas, draw, seat, HEADER + 8 + index * SEAT_PITCH, _)
+        _seat(canvas, draw, seat, seat_top(index), _)
     return canvas
 
 
 def _caption(draw: ImageDraw.ImageDraw, x: int, top: int, caption: str, detail: str) -> None:
     centre = x + CARD_WIDTH / 2
-    y = top + card_height(CARD_WIDTH) + 30
-    text(draw, (centre, y), caption, 19, theme.INK, "bold", "mm")
+    y = top + card_height(CARD_WIDTH) + 12 + 15
+    room = WIDTH / 3 - 8
+    text(
+        draw,
+        (centre, y),
+        player_name(caption, font(theme.TEXT, "bold"), room),
+        theme.TEXT,
+        theme.INK,
+        "bold",
+        "mm",
+    )
     if detail:
-        text(draw, (centre, y + 28), detail, 17, theme.MUTED, "regular", "mm")
+        shown = player_name(detail, font(theme.SMALL), room)
+        text(draw, (centre, y + 30), shown, theme.SMALL, theme.MUTED, "regular", "mm")
 
 
 def _empty_slot(draw: ImageDraw.ImageDraw, x: int, top: int) -> None:
@@ -85,7 +106,7 @@ def _deck(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, count: int, 
         pieces, margin = back_pieces(CARD_WIDTH), sprite_margin(CARD_WIDTH)
         layers = 1 + min(3, count // 15)
         for layer in reversed(range(layers)):
-            pieces.paste(canvas, (x - margin + layer * 3, top - margin - layer * 3))
+            pieces.paste(canvas, (x - margin + layer * 2, top - margin - layer * 2))
     _caption(draw, x, top, _("Closed deck"), _.n("{count} card", "{count} cards", count))
 
 
@@ -105,7 +126,7 @@ def _face_slot(
     pieces = card_pieces(card, is_wild(card, scene.wild_rank), scene.four_colour, CARD_WIDTH)
     margin = sprite_margin(CARD_WIDTH)
     pieces.paste(canvas, (x - margin, top - margin))
-    _caption(draw, x, top, caption, _in_words(card, words(scene.language)))
+    _caption(draw, x, top, caption, in_words(card, words(scene.language)))
 
 
 RANK_WORDS = {1: N_("Ace"), 11: N_("Jack"), 12: N_("Queen"), 13: N_("King")}
@@ -117,7 +138,7 @@ SUIT_WORDS = {
 }
 
 
-def _in_words(card: Card, _: Words) -> str:
+def in_words(card: Card, _: Words) -> str:
     """ "Queen of hearts": plain words under the picture, for screen readers' alt text habits too."""
     if card.suit is None:
         return _("Printed joker")
@@ -136,33 +157,33 @@ def _seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView, top: i
         (left, top, right, bottom), radius=12, fill=theme.PANEL, outline=edge, width=edge_width
     )
     if seat.to_act:
-        arrow = [(left - 26, middle - 12), (left - 8, middle), (left - 26, middle + 12)]
+        arrow = [(PAD, middle - 11), (left - 6, middle), (PAD, middle + 11)]
         draw.polygon(arrow, fill=theme.GOLD)
     # Right to left: standing, cards count, status tag; the name gets whatever room remains.
-    x = right - 16
+    x = right - 12
     if seat.standing:
-        standing = player_name(seat.standing, font(18), 150)
-        text(draw, (x, middle), standing, 18, soft, "regular", "rm")
-        x -= 150 + 18
+        standing = player_name(seat.standing, font(theme.SMALL), STANDING_WIDTH)
+        text(draw, (x, middle), standing, theme.SMALL, soft, "regular", "rm")
+        x -= STANDING_WIDTH + 14
     count = str(seat.cards_count)
-    text(draw, (x, middle), count, 20, ink, "bold", "rm")
-    x -= COUNT_WIDTH + 8 + ICON_WIDTH
+    text(draw, (x, middle), count, theme.NAME, ink, "bold", "rm")
+    x -= round(text_width("13", theme.NAME, "bold")) + 6 + ICON_WIDTH
     icon = _seat_icon(gone)
     icon_margin = sprite_margin(ICON_WIDTH)
     canvas.paste(icon, (x - icon_margin, round(middle - card_height(ICON_WIDTH) / 2) - icon_margin), icon)
-    x -= 16
+    x -= 12
     tag = STATUS_TAGS.get(seat.status)
     if tag:
         tag_ink = theme.WARN if gone else theme.GOLD
-        x = round(labelled_pill(draw, x, middle, _(tag), 14, theme.PANEL_LINE, tag_ink))
+        x = round(labelled_pill(draw, x, middle, _(tag), theme.SMALL, theme.PANEL_LINE, tag_ink))
     elif seat.to_act:
-        x = round(labelled_pill(draw, x, middle, _("TO ACT"), 14, theme.GOLD, theme.GOLD_DARK))
+        x = round(labelled_pill(draw, x, middle, _("TO ACT"), theme.SMALL, theme.GOLD, theme.GOLD_DARK))
     x -= 10
-    name_left = left + 18
-    name = player_name(seat.name, font(21, "bold"), x - name_left)
-    text(draw, (name_left, middle), name, 21, ink, "bold", "lm")
+    name_left = left + 14
+    name = player_name(seat.name, font(theme.NAME, "bold"), x - name_left)
+    text(draw, (name_left, middle), name, theme.NAME, ink, "bold", "lm")
     if gone:  # struck through as well as faded, so it reads without relying on colour
-        width = text_width(name, 21, "bold")
+        width = text_width(name, theme.NAME, "bold")
         draw.line((name_left, middle + 1, name_left + width, middle + 1), fill=theme.FADED, width=2)
 
 

@@ -11,6 +11,17 @@ from bot.i18n import N_
 
 RGB = tuple[int, int, int]
 
+# Phones show a picture fitted into about 400 x 500 px (Discord's preview). Every picture is drawn
+# 800 px wide and at most 1000 high, so it shows there at half its size or more, and no text is
+# drawn smaller than 22 px: 11 px on a phone (tests/render/test_phone.py reads what is drawn).
+WIDTH = 800
+MAX_HEIGHT = 1000
+PAD = 20
+SMALL = 22  # the smallest text: numbers under cards, labels, details
+TEXT = 24
+NAME = 26
+TITLE = 28
+
 FELT_CENTRE: RGB = (30, 98, 62)
 FELT_EDGE: RGB = (17, 62, 40)
 PANEL: RGB = (16, 52, 34)
@@ -33,11 +44,15 @@ SUIT_COLOURS: dict[Suit, RGB] = {
     Suit.DIAMONDS: (210, 30, 40),
     Suit.CLUBS: (24, 24, 28),
 }
+# Told apart under full deuteranopia and protanopia too (every pair at least 30 in CAM02-UCS,
+# tests/render/test_colour_blind.py): hearts keep the two-colour deck's red, so the clubs are
+# teal rather than grass green (which red-green colour-blind players see as the hearts' colour)
+# and the diamonds a violet blue that stays apart from both.
 FOUR_COLOUR: dict[Suit, RGB] = {
     Suit.SPADES: (24, 24, 28),
     Suit.HEARTS: (210, 30, 40),
-    Suit.DIAMONDS: (20, 92, 200),
-    Suit.CLUBS: (22, 128, 46),
+    Suit.DIAMONDS: (37, 16, 217),
+    Suit.CLUBS: (21, 150, 150),
 }
 JOKER_INK: RGB = (92, 40, 150)
 
@@ -55,6 +70,14 @@ GROUP_LABELS: dict[str, tuple[str, ...]] = {
     "set": (N_("Set"),),
     "spare_jokers": (N_("Spare jokers"), N_("Jokers"), ""),
     "ungrouped": (N_("Ungrouped"), N_("Loose"), ""),
+}
+
+# What a hand's status line says about its valid groups that still count (see `PaysBecause`).
+PAYS_BECAUSE: dict[str, str] = {
+    "no_pure_sequence": N_("No pure sequence: every card counts"),
+    "no_second_sequence": N_("No second sequence: every card counts"),
+    "no_long_sequence": N_("No sequence of 4: every card counts"),
+    "sets_count": N_("Sets count on this table"),
 }
 
 # Line colours for the standings chart: distinct on green and for the common colour blindnesses.

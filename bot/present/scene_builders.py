@@ -10,13 +10,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import Rules, best_arrangement, judge_groups
+from bot.engine import IllegalActionError, Rules, best_arrangement, judge_groups
 from bot.engine.cards import Card, parse_cards
-from bot.engine.deal import Outcome, Stakes
+from bot.engine.deal import Outcome, Phase, Stakes
 from bot.engine.deal import SeatStatus as DealSeatStatus
+from bot.engine.deal import SeatView as DealSeatView
+from bot.engine.declaration import best_declaration
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
-from bot.engine.melds import GroupKind, Judgement
+from bot.engine.melds import LONG_LIFE, GroupKind, Judgement, life_met
 from bot.i18n import EN, N_, Words
 from bot.leagues import NightStatus, Season
 from bot.present.game_words import STANDING_WORDS, format_title
@@ -27,6 +29,7 @@ from render.scenes import (
 from render.scenes import (
     HandGroup,
     HandScene,
+    PaysBecause,
     PlayerResult,
     ResultScene,
     SeatStatus,
@@ -87,11 +90,12 @@ def table_scene(match: Match, names: Sequence[str], four_colour: bool = False, _
     deal = match.deal
     number = len(match.finished_deals) + (1 if deal else 0)
     title = _("{format} · Deal {number}", format=format_title(match.spec, _), number=number)
+    scored = bool(match.finished_deals)  # before any deal ends, every standing is the start's: unsaid
     seats = tuple(
         SeatView(
             name=names[seat],
             cards_count=len(deal.seats[seat].hand) if deal else 0,
-            standing=standing_text(match, seat, _),
+            standing=standing_text(match, seat, _) if scored else "",
             to_act=bool(deal and deal.turn == seat and deal.phase != "over"),
             status=_status(match, seat),
         )
@@ -121,14 +125,39 @@ def labelled_groups(
     groups: Sequence[Sequence[Card]], wild_rank: int | None, rules: Rules
 ) -> tuple[HandGroup, ...]:
     """`hand_groups` under a deal's own rules (a replay has no match)."""
-    return _labelled(groups, judge_groups(groups, wild_rank, rules))
+    return _labelled(groups, judge_groups(groups, wild_rank, rules), rules)
 
 
-def _labelled(groups: Sequence[Sequence[Card]], judgement: Judgement) -> tuple[HandGroup, ...]:
+def _labelled(groups: Sequence[Sequence[Card]], judgement: Judgement, rules: Rules) -> tuple[HandGroup, ...]:
+    reason = _pays_because(groups, judgement, rules)
     return tuple(
-        HandGroup(_GROUP_KINDS[kind], tuple(group), points)
+        HandGroup(
+            _GROUP_KINDS[kind],
+            tuple(group),
+            points,
+            reason if points and kind is not GroupKind.INVALID else None,
+        )
         for group, kind, points in zip(groups, judgement.kinds, judgement.group_points, strict=True)
     )
+
+
+def _pays_because(groups: Sequence[Sequence[Card]], judgement: Judgement, rules: Rules) -> PaysBecause:
+    """Why a valid group of this arrangement is charged, as the judge charges it: the first life
+    the hand lacks (a pure sequence, a second sequence, one of four cards), or, with both lives,
+    a table where sets pay (004)."""
+    kinds = judgement.kinds
+    pure = kinds.count(GroupKind.PURE_SEQUENCE)
+    sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
+    has_long = any(
+        kind.is_sequence and len(group) >= LONG_LIFE for kind, group in zip(kinds, groups, strict=True)
+    )
+    if pure == 0:
+        return "no_pure_sequence"
+    if sequences < 2:
+        return "no_second_sequence"
+    if not life_met(pure, sequences, has_long, rules):
+        return "no_long_sequence"
+    return "sets_count"
 
 
 def hand_scene(
@@ -145,15 +174,35 @@ def hand_scene(
     if view.picked is not None:
         picked = max(i for i, card in enumerate(cards, start=1) if card == view.picked)
     judgement = judge_groups(layout.groups, view.wild_rank, rules)  # once, for labels and total
+    ready, discard = _readiness(view, layout, judgement)
     return HandScene(
-        groups=_labelled(layout.groups, judgement),
+        groups=_labelled(layout.groups, judgement, rules),
         wild_rank=view.wild_rank,
         picked=picked,
+        discard=discard,
+        ready=ready,
         total_points=judgement.points,
         four_colour=four_colour,
         title=_("{format} · your hand", format=format_title(match.spec, _)),
         language=_.language,
     )
+
+
+def _readiness(view: DealSeatView, layout: HandLayout, judgement: Judgement) -> tuple[bool, int | None]:
+    """Whether the hand as grouped is a valid show (13 cards as they are; from 14, with the finish
+    card the engine would choose), and on 14 cards the position of the card the solver would let
+    go (the engine's answer, `best_declaration`: a card the rules let go, leaving the best 13)."""
+    if len(view.hand) <= 13 or view.phase is not Phase.DISCARD or not view.can_declare:
+        return judgement.valid, None
+    try:
+        own = best_declaration(view, layout.groups)
+        suggested = best_declaration(view).finish
+    except IllegalActionError:  # nothing may go now: no mark rather than a wrong one
+        return False, None
+    ready = judge_groups(own.groups, view.wild_rank, view.rules).valid
+    cards = layout.cards
+    positions = [position for position, card in enumerate(cards, start=1) if card == suggested]
+    return ready, positions[-1] if positions else None
 
 
 _SHOWN_OUTCOMES = (Outcome.HAND, Outcome.WRONG_SHOW, Outcome.MISSED_DECLARATION, Outcome.LEFT_HAND_SCORED)
@@ -236,6 +285,7 @@ def standings_scene(match: Match, names: Sequence[str], _: Words = EN) -> Standi
             status=""
             if match.seat_status[seat] is Standing.IN
             else _(STANDING_WORDS[match.seat_status[seat]]),
+            out=match.seat_status[seat] is not Standing.IN,
         )
         for seat in range(match.players)
     )

@@ -49,8 +49,13 @@ def test_the_table_scene_has_no_hand_only_counts_and_standings():
     assert [s.cards_count for s in scene.seats] == [13, 13, 13]
     assert sum(s.to_act for s in scene.seats) == 1 and scene.seats[match.deal.turn].to_act
     assert scene.open_card == match.deal.open_card and scene.closed_count == len(match.deal.closed)
-    assert [s.standing for s in scene.seats] == ["0 / 101"] * 3
+    assert [s.standing for s in scene.seats] == [""] * 3  # issue 26: no "0 / 101" noise in deal 1
     assert "Pool 101" in scene.title
+    match.apply({"command": "drop", "seat": match.deal.turn})
+    match.apply({"command": "drop", "seat": match.deal.turn})
+    match.next_deal()
+    scene = table_scene(match, NAMES)
+    assert all(s.standing.endswith("/ 101") for s in scene.seats)
 
 
 def test_standing_texts_and_the_standings_scene_follow_the_format():
@@ -96,8 +101,13 @@ def test_group_labels_charge_every_card_when_the_hand_has_no_two_sequences():
     ]
     labels = hand_groups(groups, None, match)
     assert [group.points for group in labels] == [15, 21, 9, 39]  # a set is not spared without both lives
-    groups[3] = parse_cards("9C 10C JC QC")  # now two sequences (one pure): melded cards cost nothing
-    assert [group.points for group in hand_groups(groups, None, match)] == [0, 0, 0, 0]
+    # issue 26: the picture says why a valid group pays; a broken one needs no reason
+    assert [group.pays_because for group in labels] == [*["no_second_sequence"] * 3, None]
+    groups[2] = parse_cards("2H 3H JH")  # no pure sequence now: that is what the hand lacks first
+    assert {g.pays_because for g in hand_groups(groups, None, match)} == {"no_pure_sequence", None}
+    groups[2], groups[3] = parse_cards("2H 3H 4H"), parse_cards("9C 10C JC QC")
+    # now two sequences (one pure): melded cards cost nothing, and nothing needs saying
+    assert [(g.points, g.pays_because) for g in hand_groups(groups, None, match)] == [(0, None)] * 4
 
 
 # ------------------------------------------------------------------ results under each preset's rules
@@ -180,3 +190,21 @@ def test_the_suggested_layout_shows_sets_as_sets_even_where_they_pay():
     match, _ = Match.start(Format.POINTS, 2, random.Random(2), rules=rules)
     labels = hand_groups(groups, 10, match)
     assert [(g.kind, g.points) for g in labels if g.points] == [("set", 30), ("ungrouped", 33)]
+    assert [g.pays_because for g in labels if g.points] == ["sets_count", None]
+
+
+def test_a_hand_ready_to_declare_is_marked_and_fourteen_cards_suggest_a_discard():
+    # issue 26: ready when the hand as grouped is a valid show; on 14 cards the engine's
+    # choice of discard (`best_declaration`) is marked by its number.
+    ready = "2C 3C 4C 5C 6D 7D 8D QH QC QD JS QS KS"
+    match = rigged_points_match("standard", [SHOW.replace(" |", ""), ready, HIGH], closed_top="8H")
+    waiting = hand_scene(match, 1, HandLayout())
+    assert waiting.ready and waiting.discard is None and len(waiting.cards) == 13
+    loose = hand_scene(match, 2, HandLayout())
+    assert not loose.ready and loose.discard is None
+    match.apply({"command": "pick", "seat": 0, "source": "closed"})
+    scene = hand_scene(match, 0, HandLayout())
+    assert scene.ready and scene.cards[scene.discard - 1].code == "8H"
+    mixed = HandLayout(groups=[parse_cards(SHOW.replace(" |", "") + " 8H")], custom=True)
+    scene = hand_scene(match, 0, mixed)  # one heap: not a show as grouped, still the same discard
+    assert not scene.ready and scene.cards[scene.discard - 1].code == "8H"

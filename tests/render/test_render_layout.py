@@ -21,10 +21,14 @@ from render import (
     theme,
 )
 from render.fonts import clean_text, fit_text, font, player_name
-from render.hand import card_boxes
+from render.hand import HEADER, STYLE, card_boxes
+from render.replay_frame import replay_height
+from render.result import result_height
 from render.scenes import StandingsRow
 from render.sprites import badge_box, card_pieces, card_sprite, index_column
-from render.standings import _running_totals
+from render.standings import _running_totals, standings_height
+from render.table import HEADER as TABLE_HEADER
+from render.table import SEAT_HEIGHT, SLOT_X, seat_top
 
 MAX_BYTES = 150 * 1024
 
@@ -50,23 +54,28 @@ def count_colour(image: Image.Image, box, colour, tolerance=40) -> int:
 # --- sizes -------------------------------------------------------------------------------------
 
 
-def test_hand_is_wide_enough_for_high_density_screens_and_of_fixed_size():
-    for scene in (samples.HAND_14, samples.HAND_13_FOUR_COLOUR, samples.HAND_UNSORTED):
-        assert decode(render_hand(scene)).size == (1200, 338)
+def test_hand_is_of_fixed_size_whatever_its_groups():
+    for scene in (samples.HAND_14, samples.HAND_13_FOUR_COLOUR, samples.HAND_UNSORTED, samples.HAND_READY):
+        assert decode(render_hand(scene)).size == (800, 318)
 
 
 def test_table_result_and_standings_sizes():
-    assert decode(render_table(samples.TABLE)).size == (1200, 484)
-    assert decode(render_table(samples.TABLE_EMPTY)).size == (1200, 484)
-    assert decode(render_result(samples.RESULT)).size == (1200, 688)  # the drop takes one line
-    assert decode(render_standings(samples.STANDINGS)).size == (1200, 598)
+    assert decode(render_table(samples.TABLE)).size == (800, 645)
+    assert decode(render_table(samples.TABLE_EMPTY)).size == (800, 413)
+    assert decode(render_result(samples.RESULT)).size == (800, 623)  # the drop takes one line
+    assert decode(render_standings(samples.STANDINGS)).size == (800, 522)
 
 
-def test_ten_seats_as_home_rules_seat_them_stay_within_a_readable_picture():
-    # 004: "up to ten players". Seat plates and standings rows keep their size; only the height grows.
-    assert decode(render_table(samples.TABLE_10)).size == (1200, 740)
-    assert decode(render_result(samples.RESULT_10)).size == (1200, 1540)
-    assert decode(render_standings(samples.STANDINGS_10)).size == (1200, 862)
+def test_ten_seats_as_home_rules_seat_them_fit_a_phone_s_box():
+    # 004: "up to ten players"; issue 26: a phone fits a picture into 400 x 500, so no picture is
+    # more than 1000 high at 800 wide (it shows at half size, its smallest words at 11 px).
+    assert decode(render_table(samples.TABLE_10)).size == (800, 877)
+    assert decode(render_result(samples.RESULT_10)).size == (800, 877)  # the hands in racks
+    assert decode(render_standings(samples.STANDINGS_10)).size == (800, 762)
+    for seats in range(2, 11):
+        players = tuple(PlayerResult(f"P{i}", samples.HAND_14.groups, 80) for i in range(seats))
+        assert decode(render_result(ResultScene(players))).size[1] <= theme.MAX_HEIGHT
+        assert replay_height(seats) <= theme.MAX_HEIGHT
     colours = set(theme.SERIES[: len(samples.STANDINGS_10.rows)])
     assert len(colours) == 10  # every player keeps a colour of their own in the chart
 
@@ -75,10 +84,10 @@ def test_a_hand_too_wide_for_one_row_takes_two_and_keeps_every_index_uncovered()
     cards = parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 2H 3H 4H 5H 6H 7H")
     singles = tuple(HandGroup("ungrouped", (card,), 5) for card in cards)
     scene = HandScene(groups=singles)
-    assert decode(render_hand(scene)).size == (1200, 338 * 2 - 58)
+    assert decode(render_hand(scene)).size == (800, 318 * 2 - HEADER)
     boxes = card_boxes(scene)
     assert sorted(boxes) == list(range(1, 15))
-    assert min(right - left for left, _, right, _ in boxes.values()) >= index_column(130)
+    assert min(right - left for left, _, right, _ in boxes.values()) >= index_column(STYLE.card_width)
 
 
 def test_every_sample_and_a_full_six_player_result_stay_under_150_kb():
@@ -101,7 +110,7 @@ def test_every_sample_and_a_full_six_player_result_stay_under_150_kb():
 def badge_gold(image, boxes, position, card) -> int:
     """Gold pixels where the badge of the card at `position` would be."""
     left, top, _, _ = boxes[position]
-    badge = badge_box(card, 130)
+    badge = badge_box(STYLE.card_width)
     return count_colour(image, (left + badge[0], top + badge[1], left + badge[2], top + badge[3]), theme.GOLD)
 
 
@@ -130,7 +139,7 @@ def test_without_a_cut_joker_the_sevens_lose_their_badge_but_printed_jokers_keep
 def test_the_table_badges_the_cut_joker():
     plain = decode(render_table(replace(samples.TABLE, wild_rank=None)))
     wild = decode(render_table(samples.TABLE))
-    cut_joker_area = (410, 100, 560, 340)
+    cut_joker_area = (SLOT_X[2] - 8, TABLE_HEADER, SLOT_X[2] + 100, TABLE_HEADER + 160)
     gold = [count_colour(image, cut_joker_area, theme.GOLD) for image in (plain, wild)]
     assert gold[1] > gold[0] + 500, gold
 
@@ -155,18 +164,18 @@ def test_awkward_names_neither_crash_nor_move_anything_else_on_the_table(name):
     awkward = decode(render_table(replace(samples.TABLE, seats=seats)))
     assert awkward.size == reference.size
     # Only the name's own slot may change: the piles, the other seats and the first seat's
-    # tag, count and standing (right of x=900) are identical.
-    seat_top, seat_bottom = 78, 134
-    for box in ((0, 0, 600, 484), (600, seat_bottom, 1200, 484), (900, seat_top, 1200, seat_bottom)):
+    # count and standing (right of x=500) are identical.
+    top, bottom = seat_top(0), seat_top(0) + SEAT_HEIGHT
+    for box in ((0, 0, 800, top), (0, bottom, 800, reference.height), (500, top, 800, bottom)):
         assert changed_area(reference.crop(box), awkward.crop(box)) is None, box
 
 
 @pytest.mark.parametrize("name", AWKWARD_NAMES)
 def test_awkward_names_in_results_and_standings_keep_the_size(name):
     result = ResultScene(players=(PlayerResult(name, samples.HAND_14.groups, 0, winner=True, standing=name),))
-    assert decode(render_result(result)).size == (1200, 262)
+    assert decode(render_result(result)).size == (800, result_height(result.players, False))
     standings = replace(samples.STANDINGS, rows=(replace(samples.STANDINGS.rows[0], name=name, status=name),))
-    assert decode(render_standings(standings)).size == (1200, 70 + 44 * 2 + 24 + 260 + 24)
+    assert decode(render_standings(standings)).size == (800, standings_height(1))
 
 
 def test_names_lose_what_the_font_cannot_draw_and_are_cut_to_their_width():
@@ -183,7 +192,7 @@ def test_names_lose_what_the_font_cannot_draw_and_are_cut_to_their_width():
 # --- colours and caching -----------------------------------------------------------------------
 
 
-def test_the_four_colour_deck_paints_diamonds_blue_and_clubs_green():
+def test_the_four_colour_deck_paints_diamonds_violet_blue_and_clubs_teal():
     for card, colour in (
         (Card(5, Suit.CLUBS), theme.FOUR_COLOUR[Suit.CLUBS]),
         (Card(5, Suit.DIAMONDS), theme.FOUR_COLOUR[Suit.DIAMONDS]),
@@ -200,7 +209,7 @@ def test_four_colour_flag_reaches_the_hand_picture():
     classic = decode(render_hand(replace(samples.HAND_13_FOUR_COLOUR, four_colour=False)))
     four = decode(render_hand(samples.HAND_13_FOUR_COLOUR))
     green = theme.FOUR_COLOUR[Suit.CLUBS]
-    first_cards = (0, 0, 400, 338)  # A 2 3 of clubs
+    first_cards = (0, 0, 260, 318)  # A 2 3 of clubs
     assert count_colour(four, first_cards, green, 30) > count_colour(classic, first_cards, green, 30) + 1000
 
 
@@ -220,7 +229,7 @@ def test_the_picked_card_is_lifted_and_glows():
     lifted, resting = boxes[14], boxes[13]
     assert lifted[1] < resting[1]
     image = decode(render_hand(scene))
-    glow = (lifted[0] + 10, lifted[1] - 8, lifted[0] + 100, lifted[1] - 2)
+    glow = (lifted[0] + 10, lifted[1] - 3, lifted[0] + 80, lifted[1])
     assert count_colour(image, glow, theme.GOLD, 120) > 50
     unpicked = decode(render_hand(replace(scene, picked=None)))
     assert count_colour(unpicked, glow, theme.GOLD, 120) == 0
@@ -255,3 +264,13 @@ def test_pasting_a_sprite_in_pieces_gives_exactly_the_blended_paste():
         card_pieces(card, wild, highlight=highlight).paste(pieced, (60, 30))
         assert card_pieces(card, wild, highlight=highlight).core is not None
         assert pieced.tobytes() == blended.tobytes()
+
+
+def test_the_notes_under_the_league_chart_keep_clear_of_the_edge():
+    # issue 26: the English league picture's last note line touched the bottom edge.
+    for scene in (samples.LEAGUE_STANDINGS, samples.LEAGUE_STANDINGS_HI):
+        image = decode(render_standings(scene))
+        bottom = image.crop((0, image.height - 18, image.width, image.height))  # the rim and 12 px
+        assert count_colour(bottom, (0, 0, bottom.width, bottom.height), theme.MUTED, 60) == 0
+        note = image.crop((0, image.height - 60, image.width, image.height - 18))
+        assert count_colour(note, (0, 0, note.width, note.height), theme.MUTED, 60) > 100  # the note is there

@@ -16,7 +16,7 @@ def test_the_animation_has_a_frame_per_step_and_holds_the_last():
     assert data is not None
     animation = Image.open(io.BytesIO(data))
     assert animation.format == "GIF" and animation.n_frames == 3
-    assert animation.size == (600, replay_height(len(samples.REPLAY.seats)) // 2)
+    assert animation.size == (400, replay_height(len(samples.REPLAY.seats)) // 2)  # a phone's box
     durations = []
     for frame in range(animation.n_frames):
         animation.seek(frame)
