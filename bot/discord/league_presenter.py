@@ -170,7 +170,7 @@ class LeaguePresenter:
         if channel_id is None:
             return "this server"
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        return f"#{getattr(channel, 'name', channel_id)}"
+        return f"#{getattr(channel, 'name', channel_id)}"[: text.EVENT_LOCATION_LIMIT]
 
     @staticmethod
     def _announcement_view(record: LeagueRecord, night: Night, _: Words) -> discord.ui.View | None:

@@ -21,6 +21,7 @@ from bot.present.rules_options import preset, rules_line
 from bot.store.forgetting import FORMER_PLAYER
 
 EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
+EVENT_LOCATION_LIMIT = 100  # and for its location (a channel's name may itself have 100)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails
 MENTIONS = "\0"  # where `within` puts the mentions in a message
 # How long a night is shown to last on the scheduled event (Discord requires an end for events

@@ -27,7 +27,9 @@ from discord_double.records import walk_components
 pytestmark = pytest.mark.postgres
 
 LAUNCHER = Path(__file__).resolve().parents[1] / "discord_double" / "launch.py"
-LEASE_SECONDS = 5  # RUMMY_SHARD_LEASE_SECONDS: short, so a killed process's shard frees soon; not so short that a busy machine misses a renewal
+# RUMMY_SHARD_LEASE_SECONDS: short, so a killed process's shard frees soon; not so short that a
+# busy machine misses a renewal
+LEASE_SECONDS = 5
 
 
 class BotProcess:

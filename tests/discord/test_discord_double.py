@@ -147,12 +147,15 @@ async def test_login_and_ready(discord_double: DiscordDouble, bot_runner):
 
 
 async def test_json_content_type_is_exact(discord_double: DiscordDouble):
+    # a route Discord has and the double does not serve (one Discord lacks is refused: see
+    # discord_double/test_validation.py)
+    not_served = "/channels/1/messages/2/crosspost"
     async with aiohttp.ClientSession() as session:
         async with session.get(discord_double.api_base + "/gateway") as resp:
             assert resp.headers["Content-Type"] == "application/json"
-        async with session.post(discord_double.api_base + "/not/served", json={"x": 1}) as resp:
+        async with session.post(discord_double.api_base + not_served, json={"x": 1}) as resp:
             assert resp.status == 404 and resp.headers["Content-Type"] == "application/json"
-    assert [(r.path, r.json, r.status) for r in discord_double.requests][-1] == ("/not/served", {"x": 1}, 404)
+    assert [(r.path, r.json, r.status) for r in discord_double.requests][-1] == (not_served, {"x": 1}, 404)
 
 
 async def test_command_sync_is_recorded_with_ids(discord_double: DiscordDouble, bot_runner):
@@ -316,7 +319,10 @@ async def test_scheduled_events_follow_discords_rules(discord_double: DiscordDou
     guild = bot.get_guild(discord_double.guild_id)
     start = discord.utils.utcnow() + datetime.timedelta(hours=1)
     external = {"entity_type": discord.EntityType.external, "privacy_level": discord.PrivacyLevel.guild_only}
-    with pytest.raises(discord.HTTPException, match="end is before the start"):
+    with (
+        discord_double.expect_violations("end is before the start"),
+        pytest.raises(discord.HTTPException, match="end is before the start"),
+    ):
         await guild.create_scheduled_event(
             name="Backwards", start_time=start, end_time=start, location="#general", **external
         )
@@ -333,7 +339,10 @@ async def test_scheduled_events_follow_discords_rules(discord_double: DiscordDou
     # discord.py checks the status it holds; a stale copy lets the request through and Discord refuses.
     stale = await guild.fetch_scheduled_event(event.id)
     stale.status = discord.EventStatus.scheduled
-    with pytest.raises(discord.HTTPException, match="Cannot change"):
+    with (
+        discord_double.expect_violations("Cannot change"),
+        pytest.raises(discord.HTTPException, match="Cannot change"),
+    ):
         await stale.cancel()
     await event.end()
     assert discord_double.scheduled_events[event.id]["status"] == 3

@@ -665,3 +665,15 @@ async def test_an_admin_deletes_a_league_between_nights_and_its_event_is_cancell
     assert "was deleted by an admin" in public[-1].content
     bot = await bot_runner.restart(bot, make_bot(tmp_path, ManualClock(NOW.timestamp())))
     assert bot.leagues.leagues(double.guild_id) == []  # gone from the database, not just memory
+
+
+async def test_a_channel_named_to_discords_limit_still_gets_its_nights_event(
+    discord_double, bot_runner, tmp_path
+):
+    # Discord takes channel names and event locations of up to 100 characters: "#" + name is cut
+    double = discord_double
+    name = "r" * 100
+    double.channels[double.channel_id]["name"] = name
+    await league_with(double, bot_runner, tmp_path)
+    (event,) = double.scheduled_events.values()
+    assert event["entity_metadata"]["location"] == "#" + name[:99]

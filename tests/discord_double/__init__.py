@@ -3,6 +3,7 @@
 See README.md in this folder for the API and the payload details discord.py depends on.
 """
 
+from .problems import Problem, Violation
 from .records import FakeInteraction, FakeUser, Recorded, SentFile, StoredMessage
 from .server import CANNOT_DM, UNKNOWN_CHANNEL, DiscordDouble, DiscordError
 
@@ -13,7 +14,9 @@ __all__ = [
     "DiscordError",
     "FakeInteraction",
     "FakeUser",
+    "Problem",
     "Recorded",
     "SentFile",
     "StoredMessage",
+    "Violation",
 ]

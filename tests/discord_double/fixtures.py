@@ -75,6 +75,8 @@ class BotRunner:
 
 @pytest.fixture
 async def discord_double() -> AsyncIterator[DiscordDouble]:
+    """A double for the test; its teardown fails the test if the bot sent anything Discord
+    refuses that the test did not expect (`DiscordDouble.expect_violations`)."""
     async with DiscordDouble() as double:
         yield double
 

@@ -8,20 +8,23 @@ whole of Discord's API. Everything runs in the test's event loop: no threads, no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import itertools
 import json
 import re
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from . import limits, spec
 from .actions import UserActions
+from .problems import Problem, Violation, error_body
 from .records import (
     EPHEMERAL,
     FakeInteraction,
@@ -37,7 +40,6 @@ REC = web.RequestKey("rec", Recorded)
 ALL_PERMISSIONS = str((1 << 53) - 1)
 APP_PERMISSIONS = str((1 << 53) - 1)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
-CONTENT_LIMIT = 2000
 
 # Discord's JSON error codes the bot is expected to handle.
 CANNOT_DM = 50007
@@ -47,13 +49,13 @@ UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 INVALID_WEBHOOK_TOKEN = 50027
-INVALID_FORM_BODY = 50035
 UNKNOWN_EVENT = 10070
-# Scheduled events: entity type EXTERNAL, and which status may follow which (Discord's rules:
-# SCHEDULED -> ACTIVE or CANCELED, ACTIVE -> COMPLETED; COMPLETED and CANCELED are final).
-EXTERNAL = 3
-EVENT_STATUS_NEXT = {1: {1, 2, 4}, 2: {2, 3}, 3: set(), 4: set()}
 ALREADY_ACKNOWLEDGED = 40060
+# What Discord answers a route it does not have, or a method a route does not take.
+NOT_FOUND = {"message": "404: Not Found", "code": 0}
+METHOD_NOT_ALLOWED = {"message": "405: Method Not Allowed", "code": 0}
+# The routes the documented limits know, for matching requests when the description is missing.
+LIMITED_ROUTES = spec.Routes({template for _, template in limits.CHECKS})
 
 
 def _now() -> str:
@@ -82,6 +84,15 @@ class DiscordError(Exception):
 
     def response(self) -> web.Response:
         return json_response({"message": self.message, "code": self.code}, status=self.status)
+
+
+class Refused(Exception):
+    """Raised inside handlers for a request Discord refuses given what the double remembers (a
+    scheduled event's status, the message an update is for): a violation, like a bad body."""
+
+    def __init__(self, *problems: Problem) -> None:
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = list(problems)
 
 
 @dataclass
@@ -189,6 +200,8 @@ class DiscordDouble(UserActions):
         self.messages: dict[int, StoredMessage] = {}
         self.deleted_messages: dict[int, StoredMessage] = {}
         self.requests: list[Recorded] = []
+        # Requests Discord would have refused (see `expect_violations`); the test fails at the end if any.
+        self.violations: list[Violation] = []
         self.interactions: dict[int, FakeInteraction] = {}
         self._by_token: dict[str, FakeInteraction] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -302,11 +315,62 @@ class DiscordDouble(UserActions):
         self.port = server.sockets[0].getsockname()[1]
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, exc_type: object, *exc: object) -> None:
         for conn in list(self._connections):
             await conn.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self.violations and exc_type is None:
+            listed = "\n".join(map(str, self.violations))
+            raise AssertionError(f"the bot sent {len(self.violations)} request(s) Discord refuses:\n{listed}")
+
+    # ------------------------------------------------------------ validation
+
+    @contextlib.contextmanager
+    def expect_violations(self, match: str | None = None) -> Iterator[list[Violation]]:
+        """For a test that makes the bot send what Discord refuses, on purpose: the violations
+        recorded inside the block are moved into the list it yields, so they do not fail the
+        test; the block fails if there were none, or (`match`, a regex searched in each
+        violation's text) if one is not the kind expected."""
+        start = len(self.violations)
+        seen: list[Violation] = []
+        try:
+            yield seen
+        finally:
+            seen.extend(self.violations[start:])
+            del self.violations[start:]
+        if not seen:
+            raise AssertionError("expected the bot to send a request Discord refuses; it sent none")
+        unexpected = [v for v in seen if match is not None and not re.search(match, str(v))]
+        if unexpected:
+            listed = "\n".join(map(str, unexpected))
+            raise AssertionError(f"refused requests not matching {match!r}:\n{listed}")
+
+    def _validate(self, rec: Recorded) -> Violation | None:
+        """Check a request against Discord's description and its documented limits (README)."""
+        described = spec.load()
+        if described is not None:
+            outcome = described.check(rec.method, rec.path, rec.query, rec.body)
+        else:
+            found = LIMITED_ROUTES.match(rec.path)
+            outcome = spec.Outcome(None if found is None else found[0])
+        problems = list(outcome.problems)
+        if outcome.template is not None and outcome.status != 405:
+            more = limits.check(rec.method, outcome.template, rec.body, len(rec.files))
+            problems += [p for p in more if p not in problems]
+        if not problems:
+            return None
+        return Violation(
+            rec.method, rec.path, problems, 400 if outcome.status == 200 else outcome.status, rec.body
+        )
+
+    def _refuse(self, violation: Violation) -> web.Response:
+        self.violations.append(violation)
+        if violation.status == 404:
+            return json_response(NOT_FOUND, status=404)
+        if violation.status == 405:
+            return json_response(METHOD_NOT_ALLOWED, status=405)
+        return json_response(error_body(violation.problems), status=400)
 
     # ------------------------------------------------------- failure injection
 
@@ -455,14 +519,21 @@ class DiscordDouble(UserActions):
         for method, path, released in self._holds:
             if method == rec.method and path.fullmatch(rec.path):
                 await released.wait()
+        violation = self._validate(rec)
         response = self._take_injection(rec)
         limited, bucket = self._rate_limit(rec) if response is None else (None, {})
         response = response or limited
+        if response is None and violation is not None:
+            response = self._refuse(violation)
+        elif violation is not None:  # answered otherwise, but the bot did send it
+            self.violations.append(violation)
         if response is None:
             try:
                 response = await handler(request)
             except DiscordError as exc:
                 response = exc.response()
+            except Refused as exc:
+                response = self._refuse(Violation(rec.method, rec.path, exc.problems, 400, rec.body))
             except web.HTTPException as exc:
                 response = json_response({"message": f"{exc.status}: {exc.reason}", "code": 0}, exc.status)
             response.headers.update(bucket)
@@ -1053,7 +1124,6 @@ class DiscordDouble(UserActions):
         extra_flags: int = 0,
         webhook: bool = False,
     ) -> StoredMessage:
-        _check_content(body)
         mid = self.snowflake()
         attachments, stored = self._attachments(body.get("attachments"), files)
         payload: dict[str, Any] = {
@@ -1088,7 +1158,6 @@ class DiscordDouble(UserActions):
     def _edit_message(self, msg: StoredMessage, rec: Recorded, body: dict[str, Any] | None = None) -> None:
         """Apply a PATCH-style edit; `body` defaults to the request JSON (callbacks nest it in `data`)."""
         body = (rec.body or {}) if body is None else body
-        _check_content(body)
         rec.message_id, rec.channel_id, rec.to_user = msg.id, msg.channel_id, msg.to_user
         for key in ("content", "embeds", "components"):
             if key in body:
@@ -1152,7 +1221,7 @@ class DiscordDouble(UserActions):
             rec.to_user, rec.message_id = to_user, message.id
         elif rtype in (6, 7):
             if ix.source_message_id is None or ix.source_message_id not in self.messages:
-                raise DiscordError(400, 50035, "Invalid Form Body: no message to update")
+                raise Refused(Problem(("type",), "INTERACTION_CALLBACK_INVALID", "No message to update"))
             message = self.messages[ix.source_message_id]
             ix.original_message_id = message.id
             ix.ephemeral = message.ephemeral
@@ -1229,26 +1298,8 @@ class DiscordDouble(UserActions):
     async def _list_events(self, request: web.Request) -> web.Response:
         return json_response(list(self.scheduled_events.values()))
 
-    @staticmethod
-    def _check_event(event: dict[str, Any]) -> None:
-        """What Discord refuses with 400 Invalid Form Body: a missing name, start, entity type or
-        privacy level; an EXTERNAL event without a location or an end; an end before the start."""
-        required = ("name", "scheduled_start_time", "entity_type", "privacy_level")
-        missing = [key for key in required if event.get(key) is None]
-        if event.get("entity_type") == EXTERNAL:
-            if not (event.get("entity_metadata") or {}).get("location"):
-                missing.append("entity_metadata.location")
-            if event.get("scheduled_end_time") is None:
-                missing.append("scheduled_end_time")
-        if missing:
-            raise DiscordError(400, INVALID_FORM_BODY, f"Invalid Form Body: {', '.join(missing)} required")
-        end = event.get("scheduled_end_time")
-        if end is not None and _instant(end) <= _instant(event["scheduled_start_time"]):
-            raise DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body: the end is before the start")
-
     async def _create_event(self, request: web.Request) -> web.Response:
-        body = request[REC].body or {}
-        self._check_event(body)
+        body = request[REC].body or {}  # checked whole by `limits` before it got here
         eid = self.snowflake()
         event = {
             "description": None,
@@ -1274,13 +1325,10 @@ class DiscordDouble(UserActions):
     async def _patch_event(self, request: web.Request) -> web.Response:
         event = self._event(request)
         changes = request[REC].body or {}
-        status = changes.get("status", event["status"])
-        if status not in EVENT_STATUS_NEXT[event["status"]]:
-            raise DiscordError(
-                400, INVALID_FORM_BODY, f"Cannot change an event from {event['status']} to {status}"
-            )
         updated = {**event, **changes}
-        self._check_event(updated)
+        problems = limits.event_status(event["status"], updated["status"]) + limits.event_complete(updated)
+        if problems:
+            raise Refused(*problems)
         event.update(updated)
         return json_response(event)
 
@@ -1288,16 +1336,6 @@ class DiscordDouble(UserActions):
         event = self._event(request)
         del self.scheduled_events[int(event["id"])]
         return web.Response(status=204)
-
-
-def _instant(text: str) -> datetime:
-    return datetime.fromisoformat(text)
-
-
-def _check_content(body: dict[str, Any]) -> None:
-    """Discord refuses a message (or an edit) whose content is over 2,000 characters."""
-    if len(body.get("content") or "") > CONTENT_LIMIT:
-        raise DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body: content: 2000 or fewer in length")
 
 
 def _too_many(retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
