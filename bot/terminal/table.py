@@ -108,7 +108,8 @@ class TerminalTable:
         self.names, self.lines, self.screen, self.words = list(names), lines, screen, words
         self.help = help_text(self.spec, self.rules, words)
         self.layout = HandLayout()
-        self.wild_rank: int | None = None  # the deal's, as its Dealt event said
+        deal = view.match.deal if view.match is not None else None
+        self.wild_rank = deal.wild_rank if deal is not None else None  # the deal's (its Dealt event)
         self._heard: deque[Heard] = deque()
         self._changed = asyncio.Event()  # something was heard since it was last told
         self._reading: asyncio.Future[str | None] | None = None  # a line asked for, not yet used

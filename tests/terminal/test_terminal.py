@@ -267,3 +267,46 @@ def test_a_player_out_of_the_pool_is_offered_to_rejoin_and_plays_on():
     offered = out.index("· rejoin · quit > ", out_of_pool)
     assert re.search(r"You rejoin the pool at \d+ points\.", out[offered:])
     assert "──────── Deal 4" in out[offered:]
+
+
+def test_a_match_kept_with_db_plays_on_where_it_was_left(tmp_path):
+    kept = tmp_path / "game.db"
+    first = play(["--seed", "1", "--players", "2", "--db", str(kept)], ["c", "quit"])
+    assert first.returncode == 0, first.stderr
+    assert "You pick 2♣ from the closed deck." in first.stdout
+    assert f"Your match is saved: --db {kept} plays on from here." in first.stdout
+    again = play(["--seed", "1", "--players", "2", "--db", str(kept)], ["d 2C", "quit"])
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("Your saved match plays on: deal 1.")
+    assert len(hands(again.stdout)[0]) == 14  # the card picked before is still in hand
+    assert "You discard 2♣." in again.stdout and "Asha" in again.stdout.split("You discard 2♣.")[1]
+
+
+async def test_a_bot_database_is_refused_before_its_tables_are_touched(tmp_path):
+    database = tmp_path / "rummy.db"
+    store, service = await open_service(database)
+    await service.open_table(123456789, 555, 42, "Asha")
+    await store.close()
+    done = play(["--db", str(database)], [])
+    assert done.returncode == 2 and "tables of a Discord bot" in done.stderr, done.stderr
+    store, service = await open_service(database)
+    assert [view.guild_id for view in service.views()] == [123456789]
+    await store.close()
+
+
+def test_the_terminal_reads_views_and_never_the_live_table():
+    # Issue 24: front ends see frozen views; the service keeps its live tables to itself.
+    import ast
+    from pathlib import Path
+
+    import bot.terminal
+
+    live = {"LiveTable", "Match", "Deal", "TableRecord", "ActiveTable", "StoredMatch"}
+    for path in Path(bot.terminal.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module != "bot.service.live_table", path
+                assert not live & {alias.name for alias in node.names}, (path, node.lineno)
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in {"table", "table_in", "tables"}, (path, node.lineno)
