@@ -37,6 +37,7 @@ class MatchView:
     shares: Mapping[int, float]  # a shared pool: seat -> its share
     tie_break: tuple[int, ...]  # Deals: the seats still tied after the last deal
     split_votes: tuple[int, ...]
+    rejoinable: tuple[int, ...]  # Pool: the seats that may rejoin now
     drops_remaining: tuple[int, ...]  # Pool: first drops each score can still take
     can_split: bool
     deal: SeatView | None  # the deal in progress as a spectator sees it
@@ -72,6 +73,7 @@ def match_view(match: Match) -> MatchView:
         shares=MappingProxyType(dict(match.shares)),
         tie_break=tuple(match.tie_break),
         split_votes=tuple(match.split_votes),
+        rejoinable=tuple(seat for seat in range(match.players) if match.can_rejoin(seat)),
         drops_remaining=tuple(match.drops_remaining(seat) if pool else 0 for seat in range(match.players)),
         can_split=match.can_split(),
         deal=deal.view(None) if deal is not None else None,

@@ -35,6 +35,7 @@ from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
 from bot.engine.melds import GroupKind
 from bot.engine.outcomes import Outcome, Stakes
+from bot.engine.views import MatchView
 from bot.i18n import EN, N_, Words
 from bot.present.game_words import STANDING_WORDS, format_title
 from bot.present.hand_layout import suggested_groups
@@ -44,6 +45,7 @@ KIND_LABELS = {
     GroupKind.PURE_SEQUENCE: N_("pure sequence"),
     GroupKind.IMPURE_SEQUENCE: N_("impure sequence"),
     GroupKind.SET: N_("set"),
+    GroupKind.SPARE_JOKERS: N_("spare jokers"),
     GroupKind.INVALID: N_("loose"),
 }
 
@@ -165,7 +167,7 @@ _OUTCOME_WORDS = {
 }
 
 
-def standings_lines(match: Match, names: Sequence[str], _: Words = EN) -> list[str]:
+def standings_lines(match: Match | MatchView, names: Sequence[str], _: Words = EN) -> list[str]:
     unit = _("chips") if match.spec.family is not Family.POOL else _("points")
     parts = []
     for seat, name in enumerate(names):
@@ -176,15 +178,21 @@ def standings_lines(match: Match, names: Sequence[str], _: Words = EN) -> list[s
 
 
 def hand_lines(
-    groups: Sequence[Sequence[Card]], picked: Card | None, wild_rank: int | None, rules: Rules, _: Words = EN
+    groups: Sequence[Sequence[Card]],
+    picked_at: int | None,
+    wild_rank: int | None,
+    rules: Rules,
+    _: Words = EN,
 ) -> list[str]:
+    """The cards numbered 1-14 group by group, each group's kind, and what the hand counts as
+    grouped; the card at `picked_at` (the one just picked, not its twin) marked `*`."""
     judged = judge_groups(groups, wild_rank, rules)
     lines = []
     position = 1
     for group, kind in zip(groups, judged.kinds, strict=True):
         cells = []
         for card in group:
-            mark = "*" if card == picked else ""
+            mark = "*" if position == picked_at else ""
             cells.append(f"{position}:{card.pretty}{mark}")
             position += 1
         lines.append(f"  {_(KIND_LABELS[kind]):<16} " + "  ".join(cells))

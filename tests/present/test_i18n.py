@@ -32,6 +32,7 @@ REFUSALS_CONVERTED = [
     "bot/service/*.py",
     "bot/leagues/*.py",
     "bot/discord/*.py",
+    "bot/terminal/*.py",
 ]
 # The modules whose slash commands' descriptions are translated.
 COMMANDS_CONVERTED = [
