@@ -800,6 +800,7 @@ class LeagueService:
             with saving():
                 await self.store.delete_league(record.id)
             del self._records[record.id]
+            del self._locks[record.id]  # held here, so it exists; a waiter finds the league gone
         deleted = LeagueDeleted(
             record.id, guild_id, name=league.name, channel_id=league.channel_id, event_ids=tuple(waiting)
         )

@@ -660,6 +660,7 @@ async def test_an_admin_deletes_a_league_between_nights_and_its_event_is_cancell
     assert "Deleted **Friday Pool**" in await answer(double, deleted)
     await settle(bot)
     assert bot.leagues.leagues(double.guild_id) == []
+    assert bot.leagues._locks == {}  # nothing of the league lingers in memory
     assert double.scheduled_events[event_id]["status"] == 4  # cancelled on Discord too
     public = [m for m in double.messages_to(double.channel_id) if m.to_user is None]
     assert "was deleted by an admin" in public[-1].content
