@@ -13,8 +13,8 @@ from bot.service.thinkers import WorkerPool
 
 # Python's default (700, 10, 10) runs a full collection every few hundred commands once tables
 # are playing, and a full collection walks every live object (every table's match, cards and
-# logs): 10-25 ms with 100 tables, a pause every command waiting at that moment shares, and the
-# largest part of the service's p99 once checkpoints were off the commit path. Young
+# logs), a pause every command waiting at that moment shares: once checkpoints were off the
+# commit path, the largest part of the service's slowest commands (`benchmarks/service.py`). Young
 # collections 30 times rarer, and full ones rarer still, keep memory bounded all the same
 # (Python also waits for the survivors to grow by a quarter before a full pass).
 GC_THRESHOLDS = (20_000, 20, 50)
@@ -49,7 +49,7 @@ def start_thinkers(workers: int | None = None) -> WorkerPool:
     Spawned, not forked: by now the bot has threads (aiosqlite's, discord.py's), and a fork
     copies their locks in whatever state they are in, along with every socket and table in
     memory (Python 3.12 warns of it; 3.14 no longer forks by default). Forkserver is safe too,
-    but starting its server blocks the first request (some 60 ms here) for nothing in return:
+    but starting its server blocks the first request for nothing in return:
     the workers live as long as the bot, so each boots once."""
     return WorkerPool(workers or thinker_count(), initializer=_start_thinker)
 

@@ -3,8 +3,8 @@
 One event loop serves everything: a person's press (its answer, their move, their new hand) and
 every step the service takes by itself (a computer player's move, a clock's timeout, the next
 deal), with all that such a step makes the front end show. Under load the loop's queue of ready
-work grows, and a press waits behind all of it: at 100 busy tables flat out a button's
-acknowledgement waited p99 175 ms, and at 1,000 tables the bot fell behind the people.
+work grows, and a press waits behind all of it: with enough busy tables the bot falls behind
+the people (`benchmarks/bot.py` measures how far).
 
 So the service's steps are let in at a rate that follows how late the loop runs, as a sender's
 rate follows a network's delay. Every `probe` seconds the pacer sleeps and measures how late it
