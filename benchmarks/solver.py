@@ -40,10 +40,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import ai, melds, solver
+from bot.engine import ai
 from bot.engine.cards import JOKER_RANK, SUITS, Card, build_shoe, format_cards, parse_cards
+from bot.engine.melds import _MELDS
 from bot.engine.rules import Rules
 from bot.engine.solver import best_arrangement
+from bot.engine.solver.memos import _DISCARD_MEMO, _MOVES_MEMO, _POINTS_MEMO, _SET_MEMO, _TRACE_MEMO
 
 
 class GcClock:
@@ -73,12 +75,12 @@ def percentiles(times: list[float]) -> str:
 def memos() -> dict[str, Any]:
     """The solver's process-wide memos (and the laid-out groups melds remembers), by name."""
     return {
-        "tables": solver._POINTS_MEMO,
-        "sets": solver._SET_MEMO,
-        "traces": solver._TRACE_MEMO,
-        "moves": solver._MOVES_MEMO,
-        "discards": solver._DISCARD_MEMO,
-        "melds": melds._MELDS,
+        "tables": _POINTS_MEMO,
+        "sets": _SET_MEMO,
+        "traces": _TRACE_MEMO,
+        "moves": _MOVES_MEMO,
+        "discards": _DISCARD_MEMO,
+        "melds": _MELDS,
     }
 
 

@@ -15,9 +15,33 @@ from pathlib import Path
 import pytest
 
 from bot.engine.cards import JOKER, SUITS, Card, build_shoe, card_points, format_cards, is_wild, parse_cards
-from bot.engine.melds import GroupKind, classify_group, judge_groups, life_met, uncapped_points, wild_rank_of
+from bot.engine.melds import (
+    _MELDS,
+    HIGH_ACE,
+    GroupKind,
+    classify_group,
+    judge_groups,
+    life_met,
+    uncapped_points,
+    wild_rank_of,
+)
 from bot.engine.rules import Rules
 from bot.engine.solver import Arrangement, best_arrangement
+from bot.engine.solver.counts import _ONE, _count, _first_card, _is_wild_position
+from bot.engine.solver.memos import (
+    _DISCARD_MEMO,
+    _MOVES_MEMO,
+    _POINTS_MEMO,
+    _SET_MEMO,
+    _TRACE_MEMO,
+    _config,
+)
+from bot.engine.solver.moves import _made_moves, _moves, _options
+from bot.engine.solver.runs import _SPAN_LONG_LIFE, _SPAN_POINTS, _ace_below, _runs, _runs_up
+from bot.engine.solver.search import _Search
+from bot.engine.solver.suit import _clusters, _suit_table
+from bot.engine.solver.tables import _UNBOUNDED
+from bot.engine.solver.trace import _trace
 
 PRESETS = [Rules.preset(name) for name in Rules.PRESET_NAMES]
 RULE_SETS = [
@@ -458,13 +482,13 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
 # ------------------------------------------------------------------ the points search's shortcuts
 
 
-def _all_runs(solver, wild, one_joker):
+def _all_runs(wild, one_joker):
     """Every run the search can make from every position: chosen positions -> fewest substitutes."""
-    above = sum(solver._ONE[p] for p in range(2, solver.HIGH_ACE + 1))
+    above = sum(_ONE[p] for p in range(2, HIGH_ACE + 1))
     runs = {}
-    for x in range(1, solver.HIGH_ACE + 1):
-        counts = above & ~sum(solver._ONE[p] for p in range(1, x + 1))
-        for chosen, substitutes, _ in solver._runs(x, counts, 12, wild, one_joker):
+    for x in range(1, HIGH_ACE + 1):
+        counts = above & ~sum(_ONE[p] for p in range(1, x + 1))
+        for chosen, substitutes, _ in _runs(x, counts, 12, wild, one_joker):
             runs[chosen] = substitutes
     return runs
 
@@ -477,12 +501,12 @@ def _run_flags(chosen, substitutes, long_life, one_joker):
     return found
 
 
-def _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker):
+def _shorter_runs_do_as_well(runs, chosen, wild, long_life, one_joker):
     """Whether the run's cards make shorter runs (in two parts, or with a wild card being itself
     released to the pool) using no more jokers, with as good life flags."""
     (substitutes, pure, long), *_ = _run_flags(chosen, runs[chosen], long_life, one_joker)
     span = chosen[-1] - chosen[0]
-    for freed in [None, *(p for p in chosen if solver._is_wild_position(p, wild))]:
+    for freed in [None, *(p for p in chosen if _is_wild_position(p, wild))]:
         kept = tuple(p for p in chosen if p != freed)
         for cut in range(len(kept)):
             parts = [kept[:cut], kept[cut:]] if cut else [kept]
@@ -509,14 +533,13 @@ def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, lo
     more jokers, with as many sequences, a pure one where the run was pure and (where tracked) a
     4+ card one where the run had 4+ cards. Checked here for every run from every position,
     with every wild position; a part longer than the cap is itself checked the same way."""
-    from bot.engine import solver
 
-    cap = solver._SPAN_LONG_LIFE if long_life else solver._SPAN_POINTS
+    cap = _SPAN_LONG_LIFE if long_life else _SPAN_POINTS
     for wild in range(15):  # 14: an Ace, wild at 1 too
-        runs = _all_runs(solver, wild, one_joker)
+        runs = _all_runs(wild, one_joker)
         for chosen in runs:
             if chosen[-1] - chosen[0] + 1 > cap:
-                assert _shorter_runs_do_as_well(solver, runs, chosen, wild, long_life, one_joker), (
+                assert _shorter_runs_do_as_well(runs, chosen, wild, long_life, one_joker), (
                     chosen,
                     wild,
                 )
@@ -552,7 +575,6 @@ def test_the_adversarial_hands_match_brute_force(preset):
 
 def test_an_answer_does_not_depend_on_what_the_memos_held():
     """The same hand gets the same answer, groups included, from empty memos as after others."""
-    from bot.engine import melds, solver
 
     rng = random.Random(5)
     hands = []
@@ -565,12 +587,12 @@ def test_an_answer_does_not_depend_on_what_the_memos_held():
     warm = [best_arrangement(cards, wild, rules) for cards, wild, rules in hands]
     for (cards, wild, rules), answer in zip(hands, warm, strict=True):
         for memo in (
-            solver._POINTS_MEMO,
-            solver._SET_MEMO,
-            solver._TRACE_MEMO,
-            solver._MOVES_MEMO,
-            solver._DISCARD_MEMO,
-            melds._MELDS,
+            _POINTS_MEMO,
+            _SET_MEMO,
+            _TRACE_MEMO,
+            _MOVES_MEMO,
+            _DISCARD_MEMO,
+            _MELDS,
         ):
             memo.clear()
         assert best_arrangement(cards, wild, rules) == answer, (format_cards(cards), wild, rules.preset)
@@ -579,55 +601,53 @@ def test_an_answer_does_not_depend_on_what_the_memos_held():
 # ------------------------------------------------------------------ the search's own shortcuts
 
 
-def _random_suit(rng, solver):
+def _random_suit(rng):
     """Suit counts as a search meets them: up to three copies of a card, an Ace now and then."""
-    return sum(rng.choice([0, 0, 0, 1, 1, 2, 3]) * solver._ONE[p] for p in range(2, solver.HIGH_ACE + 1))
+    return sum(rng.choice([0, 0, 0, 1, 1, 2, 3]) * _ONE[p] for p in range(2, HIGH_ACE + 1))
 
 
 def test_runs_from_the_tables_made_at_import_are_the_runs_enumerated():
     """The points search reads its runs from tables made at import (`_shapes`); they must be the
     runs the general enumeration finds, in its order, for every kind of state."""
-    from bot.engine import solver
 
     rng = random.Random(21)
     for _ in range(3000):
-        counts = _random_suit(rng, solver)
-        x = solver._first_card(counts)
+        counts = _random_suit(rng)
+        x = _first_card(counts)
         if not x:
             continue
-        rest = counts - solver._ONE[x]
-        span = rng.choice([solver._SPAN_POINTS, solver._SPAN_LONG_LIFE])
+        rest = counts - _ONE[x]
+        span = rng.choice([_SPAN_POINTS, _SPAN_LONG_LIFE])
         jokers, wild, one_joker = rng.randint(0, 7), rng.choice([0, *range(2, 15)]), rng.random() < 0.3
         max_gap = min(jokers, 1) if one_joker else jokers
         expected = []
-        solver._runs_up(expected, x, (x,), 0, min(solver.HIGH_ACE, x + span - 1), rest, max_gap, wild)
-        if solver._ace_below(x, rest, max_gap, span):
-            solver._runs_up(expected, 1, (1, x), x - 2, span, rest, max_gap, wild)
-        assert solver._runs(x, rest, jokers, wild, one_joker, span) == expected, (x, rest, span, wild)
+        _runs_up(expected, x, (x,), 0, min(HIGH_ACE, x + span - 1), rest, max_gap, wild)
+        if _ace_below(x, rest, max_gap, span):
+            _runs_up(expected, 1, (1, x), x - 2, span, rest, max_gap, wild)
+        assert _runs(x, rest, jokers, wild, one_joker, span) == expected, (x, rest, span, wild)
 
 
 def test_the_points_search_moves_are_the_options_a_traceback_replays():
     """The table builder takes its moves from `_made_moves`, a traceback replays `_options`: the
     two must offer the same moves or a traceback could not find the entry a table holds."""
-    from bot.engine import solver
 
     rng = random.Random(22)
     configs = [
-        solver._config(one_joker, four, lone, track, False, 4, triplet, ace)
+        _config(one_joker, four, lone, track, False, 4, triplet, ace)
         for one_joker, four, lone, track, triplet, ace in product(
             (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
         )
     ]
     frozen = lambda move: (move[0], move[1], tuple(move[2]) if move[2] else None, move[3])  # noqa: E731
     for _ in range(3000):
-        counts = _random_suit(rng, solver)
-        x = solver._first_card(counts)
+        counts = _random_suit(rng)
+        x = _first_card(counts)
         if not x:
             continue
         config, jokers, wild = rng.choice(configs), rng.randint(0, 7), rng.choice([0, *range(2, 15)])
-        span = solver._SPAN_LONG_LIFE if config[1] else solver._SPAN_POINTS
-        made = Counter(map(frozen, solver._made_moves(counts, x, wild, jokers, config, span, 0)))
-        options = solver._options(counts, x, wild, jokers, config)
+        span = _SPAN_LONG_LIFE if config[1] else _SPAN_POINTS
+        made = Counter(map(frozen, _made_moves(counts, x, wild, jokers, config, span, 0)))
+        options = _options(counts, x, wild, jokers, config)
         assert made == Counter(frozen((counts - rest, dk, add, dw)) for rest, dk, add, dw, _ in options)
 
 
@@ -635,32 +655,27 @@ def test_the_points_search_moves_depend_only_on_what_their_memo_key_holds():
     """`_moves` shares one list of moves between states that hold the same cards near `x`,
     whatever their copies (but three of `x`, an identical triplet where the rules count one):
     what a state gets after another filled the memo must be what it gets from an empty one."""
-    from bot.engine import solver
 
     rng = random.Random(24)
     configs = [
-        solver._config(one_joker, four, lone, track, False, 4, triplet, ace)
+        _config(one_joker, four, lone, track, False, 4, triplet, ace)
         for one_joker, four, lone, track, triplet, ace in product(
             (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
         )
     ]
     for _ in range(3000):
-        counts = _random_suit(rng, solver)
-        x = solver._first_card(counts)
+        counts = _random_suit(rng)
+        x = _first_card(counts)
         if not x:
             continue
         # The same cards held, each as many times as another state might hold it.
-        other = sum(
-            rng.randint(1, 3) * solver._ONE[p]
-            for p in range(1, solver.HIGH_ACE + 1)
-            if solver._count(counts, p)
-        )
+        other = sum(rng.randint(1, 3) * _ONE[p] for p in range(1, HIGH_ACE + 1) if _count(counts, p))
         config, jokers, wild = rng.choice(configs), rng.randint(0, 7), rng.choice([0, *range(2, 15)])
-        solver._MOVES_MEMO.clear()
-        alone = solver._moves(other, x, wild, jokers, config)
-        solver._MOVES_MEMO.clear()
-        solver._moves(counts, x, wild, jokers, config)
-        assert solver._moves(other, x, wild, jokers, config) == alone, (counts, other, x)
+        _MOVES_MEMO.clear()
+        alone = _moves(other, x, wild, jokers, config)
+        _MOVES_MEMO.clear()
+        _moves(counts, x, wild, jokers, config)
+        assert _moves(other, x, wild, jokers, config) == alone, (counts, other, x)
 
 
 def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
@@ -668,11 +683,10 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
     search starts from are made from the two parts apart, for each share of the Aces
     (`_linked`): every table must be the one the suit searched whole has, under every kind of
     search, and its entries must lay out (`_trace`) as the parts were split."""
-    from bot.engine import solver
 
     rng = random.Random(25)
     configs = [
-        solver._config(one_joker, four, lone, track, exact, 4, triplet, ace)
+        _config(one_joker, four, lone, track, exact, 4, triplet, ace)
         for one_joker, four, lone, track, exact, triplet, ace in product(
             (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (1, 10)
         )
@@ -680,23 +694,23 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
     linked = 0
     for _ in range(1500):
         # High cards from the King down, low ones next to the Aces, a gap between them.
-        high = sum(rng.choice([0, 1, 1, 2, 3]) * solver._ONE[p] for p in range(2, rng.randint(4, 9)))
-        low = sum(rng.choice([0, 1, 2]) * solver._ONE[p] for p in range(rng.randint(10, 13), 14))
-        counts = high + low + rng.choice([1, 1, 2, 3]) * solver._ONE[solver.HIGH_ACE]
+        high = sum(rng.choice([0, 1, 1, 2, 3]) * _ONE[p] for p in range(2, rng.randint(4, 9)))
+        low = sum(rng.choice([0, 1, 2]) * _ONE[p] for p in range(rng.randint(10, 13), 14))
+        counts = high + low + rng.choice([1, 1, 2, 3]) * _ONE[HIGH_ACE]
         config, jokers = rng.choice(configs), rng.randint(0, 4)
-        wild = rng.choice([0, 0, *(p for p in range(2, 15) if solver._count(counts, p))])
+        wild = rng.choice([0, 0, *(p for p in range(2, 15) if _count(counts, p))])
         max_gap = min(jokers, 1) if config[0] else jokers
-        linked += solver._clusters(counts, max_gap, True)[1]
-        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+        linked += _clusters(counts, max_gap, True)[1]
+        for memo in (_POINTS_MEMO, _TRACE_MEMO, _MOVES_MEMO):
             memo.clear()
-        whole = solver._suit_table(counts, wild, jokers, config)
-        for memo in (solver._POINTS_MEMO, solver._TRACE_MEMO, solver._MOVES_MEMO):
+        whole = _suit_table(counts, wild, jokers, config)
+        for memo in (_POINTS_MEMO, _TRACE_MEMO, _MOVES_MEMO):
             memo.clear()
-        apart = solver._suit_table(counts, wild, jokers, config, solver._UNBOUNDED, True)
+        apart = _suit_table(counts, wild, jokers, config, _UNBOUNDED, True)
         # Entries that take more jokers than could be printed ones may differ: the searches cap
         # each part's jokers at the pool, which a hand with wild cards in this suit never has
         # in printed jokers (and a hand's search takes no more than those, net).
-        most = jokers - solver._count(counts, wild) if wild else jokers
+        most = jokers - _count(counts, wild) if wild else jokers
         assert [e for e in apart[0] if e[0] <= most] == [e for e in whole[0] if e[0] <= most], (
             counts,
             wild,
@@ -704,11 +718,13 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
             config[:7],
         )
         for entry in apart[0]:
-            groups = solver._trace(counts, wild, jokers, config, entry, True)
+            groups = _trace(counts, wild, jokers, config, entry, True)
             taken = Counter(p for group in groups for p in _descriptor_positions(group))
-            assert taken == Counter(
-                {p: solver._count(counts, p) for p in range(15) if solver._count(counts, p)}
-            ), (counts, entry, groups)
+            assert taken == Counter({p: _count(counts, p) for p in range(15) if _count(counts, p)}), (
+                counts,
+                entry,
+                groups,
+            )
     assert linked > 300  # the suits really were linked
 
 
@@ -724,7 +740,6 @@ def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
     """One search finds every discard of a 14-card hand that leaves all 13 others melded with
     both lives (`_Search.show_discards`); it must be exactly those the 13-card search finds,
     one discard at a time, under every preset and from three decks too."""
-    from bot.engine import solver
 
     rng = random.Random(23)
     found = 0
@@ -732,12 +747,12 @@ def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
         rules = PRESETS[index % len(PRESETS)]
         shoe = build_shoe(3, 3 * rules.printed_jokers_per_deck) if index % 3 == 0 else None
         cards, wild = near_show(rng, size=14, joker_rate=0.15, shoe=shoe), wild_rank_of(random_wild(rng))
-        search = solver._Search(cards, wild, rules)
+        search = _Search(cards, wild, rules)
         expected = set()
         for discard in set(cards):
             rest = list(cards)
             rest.remove(discard)
-            one = solver._Search(rest, wild, rules)
+            one = _Search(rest, wild, rules)
             if one.life_possible() and one.cheapest(one.life_config, one.life_goal, 1) is not None:
                 expected.add(discard)
         assert search.show_discards(0) == expected, (format_cards(cards), wild, rules.preset)
