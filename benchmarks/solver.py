@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import ai
+from bot.engine.ai.common import _solve, _solve_sorted
 from bot.engine.cards import JOKER_RANK, SUITS, Card, build_shoe, format_cards, parse_cards
 from bot.engine.melds import _MELDS
 from bot.engine.rules import Rules
@@ -532,23 +532,23 @@ def rss_bytes() -> int:
 
 def memory(count: int, seed: int) -> None:
     """Memory the process-wide caches hold after `count` random hands across the presets (as
-    the computer players ask: through `ai._solve`, whose own cache comes on top of the
+    the computer players ask: through `ai.common._solve`, whose own cache comes on top of the
     solver's memos), measured as resident memory before and after, caches full."""
     rng = random.Random(seed)
     shoes = [(Rules.preset(preset), build_shoe(decks, printed)) for preset, decks, printed in SHOES]
     clear_memos()
-    ai._solve_sorted.cache_clear()
+    _solve_sorted.cache_clear()
     gc.collect()
     before = rss_bytes()
     for index in range(count):
         rules, shoe = shoes[index % len(shoes)]
         hand = rng.sample(shoe, rng.choice((13, 14)))
-        ai._solve(hand, rng.choice([None, *range(1, 14)]), rules).groups  # noqa: B018
+        _solve(hand, rng.choice([None, *range(1, 14)]), rules).groups  # noqa: B018
     gc.collect()
     grown = rss_bytes() - before
     sizes = ", ".join(f"{name} {len(memo)}" for name, memo in memos().items())
     print(f"caches after {count} random hands across presets: resident memory +{grown / 2**20:.1f} MB")
-    print(f"    entries: {sizes}, ai._solve_sorted {ai._solve_sorted.cache_info().currsize}")
+    print(f"    entries: {sizes}, ai.common._solve_sorted {_solve_sorted.cache_info().currsize}")
 
 
 def main() -> None:

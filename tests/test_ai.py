@@ -7,16 +7,10 @@ import pytest
 from deal_helpers import stacked_deal
 
 from bot.engine import IllegalActionError, Rules, parse_cards
-from bot.engine.ai import (
-    ComputerPlayer,
-    Level,
-    _Counting,
-    _discardable,
-    _Distance,
-    _without,
-    taken_from_open,
-    unseen_cards,
-)
+from bot.engine.ai import ComputerPlayer, Level, taken_from_open, unseen_cards
+from bot.engine.ai.common import _discardable, _without
+from bot.engine.ai.distance import _Distance
+from bot.engine.ai.scoring import _Counting
 from bot.engine.cards import build_shoe, card_points, parse_card
 from bot.engine.commands import Declare, Discard, Drop, Pick
 from bot.engine.deal import Deal, Phase, Source
