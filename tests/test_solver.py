@@ -1,5 +1,5 @@
 """The solver against hand-made hands that punish greedy play, and against a brute-force
-reference on a few thousand random hands (2-deck shoe, random wild rank, every preset and
+reference on about a thousand random hands (2-deck shoe, random wild rank, every preset and
 several other rule sets, some hands dealt heavy in jokers and some built close to a show)."""
 
 import copy
@@ -61,74 +61,129 @@ RULE_SETS = [
 # ------------------------------------------------------------------ the reference
 
 
-def brute_force(cards, wild, rules):
-    """(points, valid) by trying every grouping: the first remaining card is either left out
-    or put in every group of remaining cards that classify_group accepts. A group's natural
-    cards share a suit (a run) or a rank (a set), so only such cards and wild ones are tried
-    with it. Wild cards sort last, so once only they remain they can form only groups of wild
-    cards alone. Where the table has a plank for spare jokers, wild cards left out of every
-    group lie there, and the show is still valid."""
-    key = lambda card: (is_wild(card, wild), card.sort_key)  # noqa: E731
+class BruteForce:
+    """(points, valid) of hands made of some of `cards`, under one wild rank and rule set, by
+    trying every grouping: the first remaining card is either left out or put in every group of
+    remaining cards it can lead that classify_group accepts. A group's natural cards share a
+    suit (a run) or a rank (a set), so the groups a card leads are those of the cards of its
+    suit, or of its rank, each time with the wild ones; they are found once, over all of
+    `cards`, and a hand uses those its remaining cards hold. Wild cards sort last, so once only
+    they remain they can form only groups of wild cards alone. Where the table has a plank for
+    spare jokers, wild cards left out of every group lie there, and the show is still valid.
 
-    @cache
-    def best(remaining):
-        # (pure seen, sequences seen (max 2), 4+ run seen, all grouped) -> (least ungrouped
-        # points, least points outside sequences)
-        if not remaining:
-            return {(0, 0, 0, 1): (0, 0)}
-        first, rest = remaining[0], remaining[1:]
+    What it finds for the cards that remain is remembered for every hand it is asked about: a
+    14-card hand's discards share most of it (`compare_discards`)."""
+
+    def __init__(self, cards, wild, rules):
+        self.wild, self.rules = wild, rules
+        self.cards = sorted(set(cards), key=lambda card: (is_wild(card, wild), card.sort_key))
+        self.points = [card_points(card, wild, rules.ace_points) for card in self.cards]
+        held = Counter(cards)
+        self.groups = [self._groups(first, held) for first in range(len(self.cards))]
+        self.found = {}
+
+    def _groups(self, first, held):
+        """Every group that the card at `first` (in `self.cards`) can lead with its other copies
+        and later cards: ((card, copies) for each card it takes, kind, points, size)."""
+        cards, wild = self.cards, self.wild
+        lead = cards[first]
+        later = range(first, len(cards))
+        if is_wild(lead, wild):
+            families = [later]  # only wild cards remain
+        else:
+            families = [
+                [i for i in later if is_wild(cards[i], wild) or cards[i].suit == lead.suit],
+                [i for i in later if is_wild(cards[i], wild) or cards[i].rank == lead.rank],
+            ]
+        groups = {}
+        for family in families:
+            for picks in product(*(range(held[cards[i]] - (i == first) + 1) for i in family)):
+                if sum(picks) < 2:
+                    continue
+                taken = [0] * len(cards)
+                taken[first] = 1
+                for i, copies in zip(family, picks, strict=True):
+                    taken[i] += copies
+                taken = tuple(taken)
+                if taken in groups:
+                    continue  # wild cards alone, in both families
+                group = [card for card, copies in zip(cards, taken, strict=True) for _ in range(copies)]
+                kind = classify_group(group, wild, self.rules)
+                points = sum(card_points(card, wild, self.rules.ace_points) for card in group)
+                groups[taken] = (kind, points, len(group))
+        return [
+            (tuple((i, copies) for i, copies in enumerate(taken) if copies), *group)
+            for taken, group in groups.items()
+            if group[0] is not GroupKind.INVALID
+        ]
+
+    def __call__(self, cards):
+        wild, rules = self.wild, self.rules
+        held = Counter(cards)
+        total = sum(card_points(c, wild, rules.ace_points) for c in cards)
+        points, valid = total, False
+        for (pure, seqs, long, grouped), (ungrouped, outside) in self.best(
+            tuple(held[card] for card in self.cards)
+        ).items():
+            life = life_met(pure, seqs, bool(long), rules)
+            points = min(
+                points,
+                uncapped_points(
+                    all_points=total,
+                    ungrouped=ungrouped,
+                    outside_sequences=outside,
+                    life=life,
+                    pure=pure,
+                    rules=rules,
+                ),
+            )
+            valid = valid or (life and (grouped or rules.spare_jokers_plank) and ungrouped == 0)
+        return min(points, rules.score_cap), valid
+
+    def best(self, remaining):
+        """(pure seen, sequences seen (max 2), 4+ run seen, all grouped) -> (least ungrouped
+        points, least points outside sequences), for the cards `remaining` (copies of each)."""
+        found = self.found.get(remaining)
+        if found is not None:
+            return found
         found = {}
+        first = next((i for i, copies in enumerate(remaining) if copies), None)
+        if first is None:
+            found[0, 0, 0, 1] = (0, 0)
+            self.found[remaining] = found
+            return found
 
         def keep(flags, ungrouped, outside):
             old = found.get(flags, (10**9, 10**9))
             found[flags] = (min(old[0], ungrouped), min(old[1], outside))
 
-        points = card_points(first, wild, rules.ace_points)
-        for (pure, seqs, long, _), (ungrouped, outside) in best(rest).items():
+        points = self.points[first]
+        rest = list(remaining)
+        rest[first] -= 1
+        for (pure, seqs, long, _), (ungrouped, outside) in self.best(tuple(rest)).items():
             keep((pure, seqs, long, 0), ungrouped + points, outside + points)
-        partners = Counter(
-            c for c in rest if is_wild(c, wild) or c.suit == first.suit or c.rank == first.rank
-        )
-        choices = list(partners.items())
-        for picks in product(*(range(n + 1) for _, n in choices)):
-            group = [first] + [card for (card, _), n in zip(choices, picks, strict=True) for _ in range(n)]
-            if len(group) < 3:
-                continue
-            kind = classify_group(group, wild, rules)
-            if kind is GroupKind.INVALID:
-                continue
-            left = Counter(rest)
-            left.subtract(group[1:])
-            left = tuple(sorted(left.elements(), key=key))
+        for taken, kind, group_points, size in self.groups[first]:
+            if any(remaining[i] < copies for i, copies in taken):
+                continue  # the group needs cards these do not hold
+            left = list(remaining)
+            for i, copies in taken:
+                left[i] -= copies
+            left = tuple(left)
             is_run = kind.is_sequence
-            group_points = sum(card_points(c, wild, rules.ace_points) for c in group)
-            for (pure, seqs, long, grouped), (ungrouped, outside) in best(left).items():
+            for (pure, seqs, long, grouped), (ungrouped, outside) in self.best(left).items():
                 flags = (
                     pure | (kind is GroupKind.PURE_SEQUENCE),
                     min(2, seqs + is_run),
-                    long | (is_run and len(group) >= 4),
+                    long | (is_run and size >= 4),
                     grouped,
                 )
                 keep(flags, ungrouped, outside + (0 if is_run else group_points))
+        self.found[remaining] = found
         return found
 
-    total = sum(card_points(c, wild, rules.ace_points) for c in cards)
-    points, valid = total, False
-    for (pure, seqs, long, grouped), (ungrouped, outside) in best(tuple(sorted(cards, key=key))).items():
-        life = life_met(pure, seqs, bool(long), rules)
-        points = min(
-            points,
-            uncapped_points(
-                all_points=total,
-                ungrouped=ungrouped,
-                outside_sequences=outside,
-                life=life,
-                pure=pure,
-                rules=rules,
-            ),
-        )
-        valid = valid or (life and (grouped or rules.spare_jokers_plank) and ungrouped == 0)
-    return min(points, rules.score_cap), valid
+
+def brute_force(cards, wild, rules):
+    return BruteForce(cards, wild, rules)(cards)
 
 
 # ------------------------------------------------------------------ dealing test hands
@@ -323,23 +378,23 @@ def test_wild_rank_as_label_or_int():
 # ------------------------------------------------------------------ against the reference
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_random_hands_match_brute_force(seed):
     rng = random.Random(seed)
-    for index in range(400):
+    for index in range(150):
         rules = RULE_SETS[index % len(RULE_SETS)]
         compare(random_hand(rng, extra_jokers=rng.choice([0, 0, 4, 10])), random_wild(rng), rules)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_hands_close_to_a_show_match_brute_force(seed):
     rng = random.Random(100 + seed)
     valid = 0
-    for index in range(200):
+    for index in range(80):
         rules = RULE_SETS[index % len(RULE_SETS)]
         cards = near_show(rng, joker_rate=rng.choice([0.0, 0.1, 0.25]))
         valid += compare(cards, random_wild(rng), rules)[1]
-    assert valid > 40  # the reference really exercised shows
+    assert valid > 25  # the reference really exercised shows
 
 
 @pytest.mark.parametrize("decks", [2, 3])
@@ -351,7 +406,7 @@ def test_each_preset_matches_brute_force_on_hands_from_its_own_shoes(preset, dec
     rng = random.Random(f"{preset}-{decks}")
     shoe = build_shoe(decks, decks * rules.printed_jokers_per_deck)
     valid = 0
-    for index in range(90):
+    for index in range(30):
         if index % 3:
             cards = near_show(rng, joker_rate=rng.choice([0.0, 0.1, 0.25]), shoe=shoe)
         else:
@@ -416,10 +471,11 @@ def compare_discards(cards, wild, rules):
     result = best_arrangement(cards, wild, rules)
     check_arrangement(cards, wild, rules, result)
     outcomes = {}
+    reference = BruteForce(cards, wild_rank_of(wild), rules)
     for discard in set(cards):
         rest = list(cards)
         rest.remove(discard)
-        outcomes[discard] = brute_force(rest, wild, rules)
+        outcomes[discard] = reference(rest)
     best = min(outcomes.values(), key=lambda o: (not o[1], o[0]))
     assert (result.points, result.valid) == best, (format_cards(cards), wild)
     assert outcomes[result.discard] == best
@@ -467,7 +523,7 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
         ),
         Rules.preset("home").replace(identical_triplet_pure=True),
     ]
-    for index in range(150):
+    for index in range(50):
         shoe = build_shoe(3, 3)
         hand = []
         for _ in range(rng.choice([1, 1, 2, 3])):
@@ -482,8 +538,10 @@ def test_hands_with_identical_triplets_match_brute_force(seed):
 # ------------------------------------------------------------------ the points search's shortcuts
 
 
+@cache
 def _all_runs(wild, one_joker):
-    """Every run the search can make from every position: chosen positions -> fewest substitutes."""
+    """Every run the search can make from every position: chosen positions -> fewest substitutes
+    (made once for the four kinds of search that read them)."""
     above = sum(_ONE[p] for p in range(2, HIGH_ACE + 1))
     runs = {}
     for x in range(1, HIGH_ACE + 1):
@@ -535,10 +593,16 @@ def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, lo
     with every wild position; a part longer than the cap is itself checked the same way."""
 
     cap = _SPAN_LONG_LIFE if long_life else _SPAN_POINTS
+    checked = set()
     for wild in range(15):  # 14: an Ace, wild at 1 too
         runs = _all_runs(wild, one_joker)
         for chosen in runs:
             if chosen[-1] - chosen[0] + 1 > cap:
+                # What the wild position changes for a run is which of its cards are wild.
+                wilds = tuple(p for p in chosen if _is_wild_position(p, wild))
+                if (chosen, wilds) in checked:
+                    continue
+                checked.add((chosen, wilds))
                 assert _shorter_runs_do_as_well(runs, chosen, wild, long_life, one_joker), (
                     chosen,
                     wild,
@@ -559,17 +623,20 @@ def _adversarial_hands():
 
 @pytest.mark.parametrize("preset", Rules.PRESET_NAMES)
 def test_the_adversarial_hands_match_brute_force(preset):
-    """Every 13-card hand the benchmark's search found slow, under the preset it was found for,
-    and the 14-card ones discard by discard (two per preset, the first and the latest found:
-    the reference is slow on them)."""
+    """The hands the benchmark's search found slow, under the preset each was found for: every
+    one laid out as it is charged, and against brute force (which is slow on them too) a quarter
+    of the 13-card ones, every fourth in the order found so that each round of the search has
+    some, and the two 14-card ones found last, discard by discard."""
     rules = Rules.preset(preset)
     hands = [(wild, parse_cards(text)) for name, _, wild, text in _adversarial_hands() if name == preset]
-    assert hands
     for wild, cards in hands:
-        if len(cards) == 13:
-            compare(cards, wild, rules)
+        check_arrangement(cards, wild, rules, best_arrangement(cards, wild, rules))
+    thirteen = [hand for hand in hands if len(hand[1]) == 13]
     fourteen = [hand for hand in hands if len(hand[1]) == 14]
-    for wild, cards in [fourteen[0], fourteen[-1]]:
+    assert len(thirteen) >= 8 and len(fourteen) >= 2
+    for wild, cards in thirteen[::4]:
+        compare(cards, wild, rules)
+    for wild, cards in fourteen[-2:]:
         compare_discards(cards, wild, rules)
 
 
@@ -692,7 +759,7 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
         )
     ]
     linked = 0
-    for _ in range(1500):
+    for _ in range(600):
         # High cards from the King down, low ones next to the Aces, a gap between them.
         high = sum(rng.choice([0, 1, 1, 2, 3]) * _ONE[p] for p in range(2, rng.randint(4, 9)))
         low = sum(rng.choice([0, 1, 2]) * _ONE[p] for p in range(rng.randint(10, 13), 14))
@@ -725,7 +792,7 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
                 entry,
                 groups,
             )
-    assert linked > 300  # the suits really were linked
+    assert linked > 150  # the suits really were linked
 
 
 def _descriptor_positions(group):
