@@ -40,10 +40,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import ai, melds, solver
+from bot.engine.ai.common import _solve, _solve_sorted
 from bot.engine.cards import JOKER_RANK, SUITS, Card, build_shoe, format_cards, parse_cards
+from bot.engine.melds import _MELDS
 from bot.engine.rules import Rules
 from bot.engine.solver import best_arrangement
+from bot.engine.solver.memos import _DISCARD_MEMO, _MOVES_MEMO, _POINTS_MEMO, _SET_MEMO, _TRACE_MEMO
 
 
 class GcClock:
@@ -73,12 +75,12 @@ def percentiles(times: list[float]) -> str:
 def memos() -> dict[str, Any]:
     """The solver's process-wide memos (and the laid-out groups melds remembers), by name."""
     return {
-        "tables": solver._POINTS_MEMO,
-        "sets": solver._SET_MEMO,
-        "traces": solver._TRACE_MEMO,
-        "moves": solver._MOVES_MEMO,
-        "discards": solver._DISCARD_MEMO,
-        "melds": melds._MELDS,
+        "tables": _POINTS_MEMO,
+        "sets": _SET_MEMO,
+        "traces": _TRACE_MEMO,
+        "moves": _MOVES_MEMO,
+        "discards": _DISCARD_MEMO,
+        "melds": _MELDS,
     }
 
 
@@ -530,23 +532,23 @@ def rss_bytes() -> int:
 
 def memory(count: int, seed: int) -> None:
     """Memory the process-wide caches hold after `count` random hands across the presets (as
-    the computer players ask: through `ai._solve`, whose own cache comes on top of the
+    the computer players ask: through `ai.common._solve`, whose own cache comes on top of the
     solver's memos), measured as resident memory before and after, caches full."""
     rng = random.Random(seed)
     shoes = [(Rules.preset(preset), build_shoe(decks, printed)) for preset, decks, printed in SHOES]
     clear_memos()
-    ai._solve_sorted.cache_clear()
+    _solve_sorted.cache_clear()
     gc.collect()
     before = rss_bytes()
     for index in range(count):
         rules, shoe = shoes[index % len(shoes)]
         hand = rng.sample(shoe, rng.choice((13, 14)))
-        ai._solve(hand, rng.choice([None, *range(1, 14)]), rules).groups  # noqa: B018
+        _solve(hand, rng.choice([None, *range(1, 14)]), rules).groups  # noqa: B018
     gc.collect()
     grown = rss_bytes() - before
     sizes = ", ".join(f"{name} {len(memo)}" for name, memo in memos().items())
     print(f"caches after {count} random hands across presets: resident memory +{grown / 2**20:.1f} MB")
-    print(f"    entries: {sizes}, ai._solve_sorted {ai._solve_sorted.cache_info().currsize}")
+    print(f"    entries: {sizes}, ai.common._solve_sorted {_solve_sorted.cache_info().currsize}")
 
 
 def main() -> None:
