@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import limits
 from bot.discord.components import NO_LONGER_VALID, channel_of, confirm_view, drop_view, finish_id
 from bot.discord.hands import HandMessage
 from bot.discord.rules_editor import show_editor
+from bot.discord.safe_text import escaped, seat_names
 from bot.engine import judge_groups
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import Deal
@@ -109,16 +111,16 @@ class Actions:
                 if table_id is None
                 else self.presenter.table(table_id)
             )
-        seats = table.record.seats if table is not None else []
-        return error.render(lambda seat: seats[seat].name if seat < len(seats) else f"seat {seat + 1}", _)
+        names = seat_names(table.record.seats) if table is not None else []
+        return error.render(lambda seat: names[seat] if seat < len(names) else f"seat {seat + 1}", _, escaped)
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private answer, whether or not the interaction was already acknowledged."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(limits.message(text), ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(limits.message(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
@@ -367,7 +369,7 @@ class Actions:
         )
         token = turn or table.turn_token() or "0"
         await interaction.response.send_message(
-            f"{question}\n{shown}\n{verdict}\n{cost}",
+            limits.message(f"{question}\n{shown}\n{verdict}\n{cost}"),
             view=confirm_view(table.id, token, finish, _),
             ephemeral=True,
         )

@@ -33,6 +33,7 @@ from bot.discord.presenter import REPUBLISH_CONCURRENCY, Presenter
 from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
+from bot.discord.safe_text import NOBODY
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
 from bot.i18n import N_
@@ -101,6 +102,8 @@ class RummyBot(commands.Bot):
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
+        # Mentions are opt-in: a message that means to ping names its users (`safe_text.pinging`).
+        options.setdefault("allowed_mentions", NOBODY)
         self.metrics = Metrics() if metrics_port is not None else None
         trace = options.setdefault("http_trace", aiohttp.TraceConfig())  # every request, whoever asks
         if self.metrics is not None:

@@ -13,10 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import limits
 from bot.discord.components import channel_of
 from bot.discord.help_text import help_text
-from bot.discord.presenter import message_chunks
 from bot.discord.replay_cog import ReplayCommands
+from bot.discord.safe_text import escaped
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
 from bot.engine.commitment import verify
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
 # Each preset with its one line (Discord shows a choice's name, at most 100 characters).
 PRESET_CHOICES = [
-    app_commands.Choice(name=f"{name} · {Rules.PRESET_SUMMARIES[name]}"[:100], value=name)
+    app_commands.Choice(name=limits.choice_name(f"{name} · {Rules.PRESET_SUMMARIES[name]}"), value=name)
     for name in Rules.PRESET_NAMES
 ]
 DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
@@ -256,7 +257,7 @@ class RummyCog(
             for position, card in enumerate(layout.cards, start=1)
             if current.upper() in card.code or current in str(position)
         ]
-        return choices[:25]
+        return choices[: limits.CHOICES]
 
     @app_commands.command(
         name="drop", description="Drop out of this deal (costs what this table's rules say; you confirm)"
@@ -321,7 +322,7 @@ class RummyCog(
                 spec = Format(table.record.format).spec
                 text = describe_rules(spec, table.rules, table.record.point_value, _)
                 text = _("**Rules**: {rules}", rules=rules_line(spec, table.rules, _)) + "\n" + text
-            first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
+            first, *more = limits.message_chunks(text.split("\n"))  # whole, over as many messages as it takes
             await interaction.response.send_message(first, ephemeral=True)
             for chunk in more:
                 await interaction.followup.send(chunk, ephemeral=True)
@@ -446,7 +447,7 @@ class RummyCog(
             text = _(
                 "**{name}**: {matches_won} of {matches} matches won, {deals_won} of {deals} deals won; "
                 "{drops} drops, {wrong_shows} wrong shows; {chips} chips; best pool finish: {best}.",
-                name=who.display_name,
+                name=escaped(who.display_name),
                 matches_won=stats.matches_won,
                 matches=stats.matches_played,
                 deals_won=stats.deals_won,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import ui
 
+from bot.discord import limits
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
@@ -48,11 +49,15 @@ class OptionSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:rules:(?P<ta
         self, table_id: int, options: tuple[Option, ...] = (), chosen: str | None = None, _: Words = EN
     ) -> None:
         entries = [
-            discord.SelectOption(label=_(option.label), value=option.key, default=option.key == chosen)
+            discord.SelectOption(
+                label=limits.option_label(_(option.label)), value=option.key, default=option.key == chosen
+            )
             for option in options
         ] or [discord.SelectOption(label="-", value="-")]
         select: ui.Select[Any] = ui.Select(
-            custom_id=f"rummy:rules:{table_id}", placeholder=_("Change an option…"), options=entries
+            custom_id=f"rummy:rules:{table_id}",
+            placeholder=limits.placeholder(_("Change an option…")),
+            options=entries,
         )
         super().__init__(select)
         self.table_id = table_id
@@ -78,13 +83,15 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
             current = option.current(rules)
             entries = [
                 discord.SelectOption(
-                    label=choice.label, value=choice.value, default=choice.changes[option.field] == current
+                    label=limits.option_label(choice.label),
+                    value=choice.value,
+                    default=choice.changes[option.field] == current,
                 )
                 for choice in option.choices(rules, _)
             ]
         select: ui.Select[Any] = ui.Select(
             custom_id=f"rummy:ruleval:{table_id}:{key}",
-            placeholder=_(option.label) if option else "-",
+            placeholder=limits.placeholder(_(option.label)) if option else "-",
             options=entries,
         )
         super().__init__(select)
