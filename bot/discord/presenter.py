@@ -53,7 +53,7 @@ from bot.present.rules_options import rules_line
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import result_scene, standings_scene, table_scene
 from bot.service import LiveTable, TableEvent, visible_events
-from bot.service.table_events import Damaged, Deadline, Resumed
+from bot.service.table_events import Cancelled, Damaged, Deadline, Finished, Resumed
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -295,6 +295,8 @@ class Presenter:
         if table is None:
             return
         shown = self.shown(table_id)
+        if any(isinstance(event.event, Finished | Cancelled) for event in events):
+            shown.closed = True  # its last events are in hand: what is kept for it may go after them
         try:
             await self._show(table, shown, events, actor)
         finally:
@@ -434,6 +436,7 @@ class Presenter:
         log.warning("table %s: its channel is gone; closing the table", table.id)
         with contextlib.suppress(RummyError):
             await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
+        self.shown(table.id).closed = True  # nowhere to show that it closed
 
     async def _spend_in_channel(self, shown: Shown | None, *, urgent: bool) -> None:
         """Waits for a request in a table's channel: its turn there, at most one every
@@ -895,7 +898,7 @@ class Presenter:
                 log.exception("table %s: could not update the table message", table_id)
             if table is None or not table.record.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
-        if table is not None and not table.record.status.active:
+        if table is not None and not table.record.status.active and shown.closed:
             await self._forget(table)
 
     def picture_interval(self) -> float:

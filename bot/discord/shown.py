@@ -99,6 +99,9 @@ class Shown:
     # refresh loop's) never lands after one of a newer state (a press on the message).
     editing: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
+    # The events that closed the table (finished, cancelled) reached `Presenter.publish`: until
+    # then what is kept for it stays, though the service let it go, so that they are shown.
+    closed: bool = False
     dirty: bool = False  # the table message is out of date
     dirty_since: float = 0.0  # since when (the event loop's clock)
     channel_free_at: float = 0.0  # when the next request in the channel may go (rate limits)
