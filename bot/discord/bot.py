@@ -30,13 +30,13 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.pictures import Pictures
 from bot.discord.presenter import REPUBLISH_CONCURRENCY, Presenter
+from bot.discord.presses import STALE, Presses
 from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
 from bot.discord.safe_text import NOBODY
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
-from bot.i18n import N_
 from bot.service import (
     LeagueEvent,
     LeagueService,
@@ -57,7 +57,6 @@ log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
 USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
-STALE = N_("That button is from an earlier turn: use the latest message (or `/rummy hand`).")
 # How long a clean shutdown waits for what is in flight (moves being saved, then announced) before
 # closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
 # announced, and a restart shows every table again, so what is cut short is only an edit.
@@ -130,6 +129,7 @@ class RummyBot(commands.Bot):
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
+        self.presses = Presses(self)  # every press checked before it acts (`bot.discord.presses`)
         self.league_cog = LeagueCog(self)
         self.closing = False  # a shutdown began: interactions are refused (`Actions.guarded`)
         self._shutdown: asyncio.Task[None] | None = None

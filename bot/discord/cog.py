@@ -172,9 +172,8 @@ class RummyCog(
         async def work() -> None:
             self.here(interaction, damaged_too=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            perms = getattr(interaction.user, "guild_permissions", None)
             events = await self.bot.service.cancel(
-                channel_of(interaction), interaction.user.id, can_manage=bool(perms and perms.manage_guild)
+                channel_of(interaction), interaction.user.id, can_manage=interaction.permissions.manage_guild
             )
             await self.bot.presenter.publish(events)
             _ = await self.bot.readers.asker(interaction)

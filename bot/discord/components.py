@@ -1,6 +1,8 @@
 """Buttons and menus. Each is a `DynamicItem` whose custom_id carries the table and, for game
 actions, the turn it was made for: buttons keep working after a restart (no view state lives
-in memory) and a button from an earlier turn is refused by the service as stale.
+in memory). A press is checked before it acts or asks (`bot.discord.presses`: the server,
+channel and message it belongs to, who pressed, the turn), so a button from an earlier turn or
+pressed where it does not belong is refused privately.
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<tab
         if self.action not in LOBBY_ACTIONS:
             await refuse_unknown(interaction)
             return
-        await _bot(interaction).actions.lobby(interaction, self.table_id, self.action)
+        await _bot(interaction).actions.lobby(interaction, self.table_id, self.action, pressed=True)
 
 
 class TableButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:table:(?P<table>\d+):(?P<action>\w+)"):

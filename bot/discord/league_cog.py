@@ -153,6 +153,7 @@ class LeagueCog(
         """Join / Leave on an announcement, I'm here on a table's check-in message."""
 
         async def work(_: Words) -> str:
+            self.bot.presses.on_league_message(interaction, league_id, night, action)
             user = interaction.user
             if action == "join":
                 events = await self.service.join_by_id(league_id, night, user.id, user.display_name)

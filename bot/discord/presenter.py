@@ -184,6 +184,11 @@ class Presenter:
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         return self.shown(table_id).deadline_for(seat)
 
+    def table_message_id(self, table_id: int) -> int | None:
+        """The message that shows the table now (None: none known)."""
+        shown = self._shown.get(table_id)
+        return shown.message.id if shown is not None and shown.message is not None else None
+
     def hand_message_id(self, table_id: int, user_id: int) -> int | None:
         shown = self._shown.get(table_id)
         message = shown.hands.get(user_id) if shown is not None else None

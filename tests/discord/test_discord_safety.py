@@ -1,6 +1,7 @@
 """Safe in any server (issue 23), tried as a hostile member would, through the Discord double:
-no message pings more than it means to, what members typed reads as typed, and nothing the bot
-sends breaks Discord's documented limits."""
+no message pings more than it means to, what members typed reads as typed, a press counts only
+where its component belongs, old prompts are refused before they ask, and nothing the bot sends
+breaks Discord's documented limits."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from discord_double import DiscordDouble
-from test_discord_frontend import answer, make_bot, open_table, settle
+from test_discord_frontend import answer, button, hand_message, make_bot, open_table, settle, table_id_of
 from test_discord_league import (
     FIRST_NIGHT,
     LEAGUE,
@@ -19,11 +20,14 @@ from test_discord_league import (
     at,
     button_of,
     check_in_message,
+    only_league,
     tables_of,
 )
+from test_discord_replay import forged_press, played_deal, replay_button
 
 from bot.discord.safe_text import escaped
 from bot.service import ManualClock
+from bot.store import TableStatus
 
 pytest_plugins = ("discord_double.fixtures",)
 
@@ -169,3 +173,158 @@ async def test_a_league_in_a_channel_with_a_100_character_name_still_gets_its_sc
     location = event["entity_metadata"]["location"]
     assert len(location) <= 100 and location.startswith("#ccc") and location.endswith("…")
     assert len(event["name"]) <= 100 and len(event["description"]) <= 1000
+
+
+# --------------------------------------------------------------------- presses where they belong
+
+
+def elsewhere(double: DiscordDouble) -> int:
+    """A channel of another server, where a hostile member crafts presses."""
+    return double.add_channel("far", guild_id=double.add_guild("elsewhere"))
+
+
+async def refused(double: DiscordDouble, ix) -> str:
+    said = await answer(double, ix)
+    assert ix.ephemeral or double.followups(ix)[-1].ephemeral
+    return said
+
+
+async def test_lobby_buttons_and_the_rules_editor_pressed_from_another_server_change_nothing(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: a crafted press from another server seated a non-member, added a computer player
+    # and (an admin there) started the table
+    double = discord_double
+    far = elsewhere(double)
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    lobby, table_id = await open_table(double, bot, alice, bob)
+    table = bot.service.table(table_id)
+    for who, action in ((carol, "join"), (bob, "computer"), (carol, "start"), (alice, "start")):
+        custom_id = f"rummy:lobby:{table_id}:{action}"
+        ix = await double.press_button(who, forged_press(lobby, custom_id, far), custom_id, check=False)
+        assert "does not belong" in await refused(double, ix)
+        await settle(bot)
+    assert [seat.name for seat in table.record.seats] == ["alice", "bob"]
+    assert table.record.status is TableStatus.OPEN
+
+    opened = await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:rules")
+    editor = double.original_response(opened)
+    assert editor.ephemeral
+    rules = dict(table.record.rules)
+    menu = next(c for c in editor.custom_ids() if c.startswith("rummy:rules:"))
+    crafted = {**editor.snapshot(), "id": str(editor.id + 10_000), "channel_id": str(far)}
+    ix = await double.select(alice, crafted, menu, ["first_drop"], check=False)
+    assert "does not belong" in await refused(double, ix)
+    value = f"rummy:ruleval:{table_id}:first_drop"
+    crafted["components"] = [{"type": 1, "components": [{"type": 3, "custom_id": value, "options": []}]}]
+    ix = await double.select(alice, crafted, value, ["10"], check=False)
+    assert "does not belong" in await refused(double, ix)
+    assert table.record.rules == rules
+
+
+async def test_a_press_on_a_message_that_is_not_the_tables_is_refused(discord_double, bot_runner, tmp_path):
+    # issue 23: the pressed message must be the table's own (a hand's controls: a private one)
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    lobby, table_id = await open_table(double, bot, alice)
+    join = f"rummy:lobby:{table_id}:join"
+    other = await double.press_button(bob, forged_press(lobby, join, double.channel_id), join, check=False)
+    assert f"/{double.channel_id}/{lobby.id}" in await refused(double, other)  # the latest one
+    assert bot.service.table(table_id).seat_of(bob.id) is None
+    await double.press_button(bob, lobby, join)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table(table_id)
+    mover = (alice, bob)[table.match.deal.turn]
+    pick = button(hand_message(double, mover), "closed")
+    before = table.match.to_json()
+    in_public = await double.press_button(
+        mover, forged_press(lobby, pick, double.channel_id), pick, check=False
+    )
+    assert "does not belong" in await refused(double, in_public)
+    assert table.match.to_json() == before
+
+
+async def test_replay_buttons_act_only_on_a_replays_own_private_frame(discord_double, bot_runner, tmp_path):
+    # issue 23: a replay id on the live table message turned it into a replay frame
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    await played_deal(double, bot, alice, bob)
+    ix = await double.slash_command(alice, "rummy replay")
+    await settle(bot)
+    frame = double.original_response(ix)
+    step = replay_button(frame, "next")
+    lobby, _ = await open_table(double, bot, alice, bob)  # a live table message
+    shown = double.message(lobby.id).snapshot()
+    on_table = {**shown, "components": forged_press(lobby, step, double.channel_id)["components"]}
+    data = {"custom_id": step, "component_type": 2}
+    crafted = await double._send_interaction(
+        3, alice, double.channel_id, data, message=on_table, wait=True, timeout=5.0
+    )
+    assert "does not belong" in await refused(double, crafted)
+    await settle(bot)
+    assert double.message(lobby.id).content == shown["content"] and table_id_of(double.message(lobby.id))
+    far = await double.press_button(alice, forged_press(frame, step, elsewhere(double)), step, check=False)
+    assert "members of the deal's server" in await refused(double, far)
+
+
+async def test_league_buttons_pressed_from_another_server_sign_up_nobody(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: Join / Leave signed up and removed non-members through a crafted press
+    double = discord_double
+    far = elsewhere(double)
+    clock = ManualClock(NOW.timestamp())
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    await answer(
+        double, await double.slash_command(double.user("alice"), "league-admin create", options=LEAGUE)
+    )
+    await settle(bot)
+    posted = announcement(double)
+    bob = double.user("bob")
+    for action in ("join", "leave"):
+        custom_id = button_of(posted, action)
+        ix = await double.press_button(bob, forged_press(posted, custom_id, far), custom_id, check=False)
+        assert "does not belong" in await refused(double, ix)
+    elsewhere_here = forged_press(posted, button_of(posted, "join"), double.channel_id)
+    ix = await double.press_button(bob, elsewhere_here, button_of(posted, "join"), check=False)
+    assert "does not belong" in await refused(double, ix)  # not the announcement itself
+    await settle(bot)
+    assert only_league(bot, double).league.seasons[-1].night(1).signups == []
+    await double.press_button(bob, posted, button_of(posted, "join"))
+    await settle(bot)
+    assert only_league(bot, double).league.seasons[-1].night(1).signups == [bob.id]
+
+
+# --------------------------------------------------------------------- old prompts
+
+
+async def test_a_drop_or_declare_from_an_earlier_turns_reply_is_refused_before_it_asks(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: an old Drop opened a live "Drop out of this deal? It costs 20 points" prompt
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    lobby, table_id = await open_table(double, bot, alice, bob, carol)
+    await double.press_button(alice, lobby, f"rummy:lobby:{table_id}:start")
+    await settle(bot)
+    table = bot.service.table(table_id)
+    mover = {0: alice, 1: bob, 2: carol}[table.match.deal.turn]
+    asked = await double.slash_command(mover, "rummy hand")
+    await double.wait_for(lambda: double.followups(asked))
+    old = double.followups(asked)[-1]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await settle(bot)
+    assert table.match.deal.turn != {alice: 0, bob: 1, carol: 2}[mover]
+    before = table.match.to_json()
+    for action in ("drop", "declare"):  # Declare greyed out there: as a client that sends it anyway
+        ix = await double.press_button(mover, old, button(old, action), check=action == "drop")
+        said = await refused(double, ix)
+        assert "earlier turn" in said and "Drop out of this deal" not in said
+    assert not [m for m in double.ephemerals_to(mover) if "Drop out of this deal" in m.content]
+    assert table.match.to_json() == before
