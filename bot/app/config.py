@@ -21,6 +21,15 @@ LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 # RUMMY_MENTION_WATCHING_AFTER unless set: a person watching their hand DM is mentioned in the
 # channel once half their turn's clock has gone without a move
 MENTION_WATCHING_AFTER = 0.5
+# How many tables one member and one server may take (`bot.service.table_limits`, whose defaults
+# these are), each unless its setting says otherwise; 0 switches a limit off.
+MEMBER_TABLES = 3  # RUMMY_MEMBER_TABLES: lobbies and tables a member sits at at once
+MEMBER_OPENS = 5  # RUMMY_MEMBER_OPENS: tables a member opens within...
+MEMBER_OPENS_MINUTES = 10  # RUMMY_MEMBER_OPENS_MINUTES: ...this many minutes (at least 1)
+SERVER_TABLES = 50  # RUMMY_SERVER_TABLES: open tables (lobbies and matches) in one server
+# RUMMY_TABLE_REPOST_SECONDS unless set: `/rummy table` posts the table message again at most once
+# per channel in this time (later calls are pointed to the fresh one)
+REPOST_SECONDS = 10
 
 
 class SettingsError(ValueError):
@@ -43,6 +52,12 @@ class Settings:
     mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
     # pictures drawn in worker processes, not on threads (by default where there are cores for them)
     picture_workers: bool = False
+    # how many tables a member sits at and opens (in how many minutes), and a server holds: 0, none
+    member_tables: int = MEMBER_TABLES
+    member_opens: int = MEMBER_OPENS
+    member_opens_minutes: int = MEMBER_OPENS_MINUTES
+    server_tables: int = SERVER_TABLES
+    repost_seconds: int = REPOST_SECONDS  # `/rummy table` reposts at most once per channel in this time
 
     @property
     def database(self) -> str | Path:
@@ -128,7 +143,20 @@ class Settings:
             lease_seconds=int(lease),
             mention_watching_after=mention_watching_after,
             picture_workers=pictures == "1",
+            member_tables=_count(values, "RUMMY_MEMBER_TABLES", MEMBER_TABLES),
+            member_opens=_count(values, "RUMMY_MEMBER_OPENS", MEMBER_OPENS),
+            member_opens_minutes=_count(values, "RUMMY_MEMBER_OPENS_MINUTES", MEMBER_OPENS_MINUTES, least=1),
+            server_tables=_count(values, "RUMMY_SERVER_TABLES", SERVER_TABLES),
+            repost_seconds=_count(values, "RUMMY_TABLE_REPOST_SECONDS", REPOST_SECONDS),
         )
+
+
+def _count(values: Mapping[str, str], key: str, default: int, least: int = 0) -> int:
+    """A whole-number setting, `least` or more (0, where allowed, switches its limit off)."""
+    raw = (values.get(key) or "").strip() or str(default)
+    if not (raw.isascii() and raw.isdigit() and int(raw) >= least):
+        raise SettingsError(f"{key} must be a whole number, {least} or more, not {raw!r}.")
+    return int(raw)
 
 
 def usable_cores() -> int:

@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.app import runtime
-from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST
+from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST, REPOST_SECONDS
 from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
 from bot.discord.budget import share_budget
@@ -49,6 +49,7 @@ from bot.service import (
 from bot.service.preferences import Preferences
 from bot.service.replay_access import Replays
 from bot.service.service import EventSink
+from bot.service.table_limits import DEFAULT_LIMITS, TableLimits
 from bot.service.thinkers import WorkerPool
 from bot.store import LeaseLostError, Shards, Store, StoreError, open_store
 from bot.store.store import is_database_url
@@ -81,6 +82,8 @@ class RummyBot(commands.Bot):
         metrics_port: int | None = None,
         metrics_host: str = METRICS_HOST,
         picture_workers: bool = False,
+        table_limits: TableLimits = DEFAULT_LIMITS,
+        repost_seconds: float = REPOST_SECONDS,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
@@ -97,7 +100,10 @@ class RummyBot(commands.Bot):
         None sets no limit of its own. A person watching their hand DM is mentioned on their
         turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
         `picture_workers`, the game's pictures are drawn in worker processes that the bot starts
-        and stops with it (`bot.discord.pictures`); without, on threads."""
+        and stops with it (`bot.discord.pictures`); without, on threads. `table_limits`: how many
+        tables a member and a server may take (production's service; a `service_factory` sets its
+        own). `/rummy table` posts the table message again at most once per channel in
+        `repost_seconds`."""
         # Slash commands and components only: no message content or member intents needed.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
@@ -116,6 +122,8 @@ class RummyBot(commands.Bot):
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
         self.picture_workers = picture_workers
+        self.table_limits = table_limits
+        self.repost_seconds = repost_seconds
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -149,7 +157,8 @@ class RummyBot(commands.Bot):
         """Production's service: computer players think in worker processes that the bot
         starts here and shuts down on close."""
         self._thinkers = runtime.start_thinkers()
-        return TableService(store, thinkers=self._thinkers, settings=ServiceSettings(), on_events=on_events)
+        settings = ServiceSettings(limits=self.table_limits)
+        return TableService(store, thinkers=self._thinkers, settings=settings, on_events=on_events)
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.db_path)

@@ -5,6 +5,7 @@ the table itself.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from discord.ext import commands
 from bot.discord import limits
 from bot.discord.components import channel_of
 from bot.discord.help_text import help_text
+from bot.discord.presses import message_link
 from bot.discord.replay_cog import ReplayCommands
 from bot.discord.safe_text import escaped
 from bot.engine.cards import parse_cards
@@ -196,8 +198,19 @@ class RummyCog(
         async def work() -> None:
             table = self.here(interaction)
             _ = await self.bot.readers.asker(interaction)
-            await interaction.response.send_message(_("Here it is."), ephemeral=True)
-            await self.bot.presenter.refresh_table(table.id, repost=True)
+            reposted = self.bot.presenter.claim_repost(table.id, self.bot.repost_seconds)
+            if reposted is None:
+                await interaction.response.send_message(_("Here it is."), ephemeral=True)
+                await self.bot.presenter.refresh_table(table.id, repost=True)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            latest = await asyncio.shield(reposted) or self.bot.presenter.table_message_id(table.id)
+            if latest is None:
+                said = _("The table was posted again just now: it is below in this channel.")
+            else:
+                link = message_link(table.record.guild_id, table.record.channel_id, latest)
+                said = _("The table was posted again just now: {link}", link=link)
+            await interaction.followup.send(said, ephemeral=True)
 
         await self.run(interaction, work)
 

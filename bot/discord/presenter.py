@@ -932,14 +932,31 @@ class Presenter:
         ]:
             await asyncio.gather(*pending, return_exceptions=True)
 
+    def claim_repost(self, table_id: int, every: float) -> asyncio.Future[int | None] | None:
+        """Whether `/rummy table` may post the table message again: at most once per table (a
+        channel holds one) in `every` seconds, so that a flood of commands posts it once. None: it
+        may, and this is its time; else the repost made within that time, whose result is the
+        fresh message's id once it is posted (`refresh_table`)."""
+        shown = self.shown(table_id)
+        now = self.bot.service.clock.now()
+        if shown.reposted is not None and now < shown.reposted_at + every:
+            return shown.reposted
+        shown.reposted_at, shown.reposted = now, asyncio.get_running_loop().create_future()
+        return None
+
     async def refresh_table(self, table_id: int, repost: bool = False) -> None:
         """The table message brought up to date now, outside its refresh loop (`/rummy table`
-        posts it again below the chat with `repost`)."""
+        posts it again below the chat with `repost`, after `claim_repost`)."""
         table = self.table(table_id)
         if table is None:
             return
-        await self._spend_in_channel(self._shown.get(table_id), urgent=True)
-        await self._show_table(table, repost)
+        try:
+            await self._spend_in_channel(self._shown.get(table_id), urgent=True)
+            await self._show_table(table, repost)
+        finally:
+            reposted = self.shown(table_id).reposted
+            if repost and reposted is not None and not reposted.done():
+                reposted.set_result(self.table_message_id(table_id))
 
     async def _show_table(self, table: LiveTable, repost: bool = False) -> None:
         """Edits the table message (one request, already spent), or posts it anew if it is gone.

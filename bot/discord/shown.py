@@ -109,6 +109,10 @@ class Shown:
     picture_known: bool = False  # whether that is known (not after a restart: drawn at once)
     picture_due: float = 0.0  # when it may be drawn again (the event loop's clock)
     picture_behind: bool = False  # the table changed since it was drawn: one more edit to come
+    # `/rummy table`'s latest repost of the table message: when (the service's clock), and its
+    # message id once posted (`Presenter.claim_repost`)
+    reposted_at: float = 0.0
+    reposted: asyncio.Future[int | None] | None = None
 
     def note_move(self, event: Event, names: Sequence[str]) -> None:
         if move_lines([event], names):

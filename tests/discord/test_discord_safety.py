@@ -1,7 +1,7 @@
 """Safe in any server (issue 23), tried as a hostile member would, through the Discord double:
 no message pings more than it means to, what members typed reads as typed, a press counts only
-where its component belongs, old prompts are refused before they ask, and nothing the bot sends
-breaks Discord's documented limits."""
+where its component belongs, old prompts are refused before they ask, floods and one member's
+greed meet their limits, and nothing the bot sends breaks Discord's documented limits."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from test_discord_replay import forged_press, played_deal, replay_button
 
 from bot.discord.safe_text import escaped
 from bot.service import ManualClock
+from bot.service.table_limits import TableLimits
 from bot.store import TableStatus
 
 pytest_plugins = ("discord_double.fixtures",)
@@ -328,3 +329,87 @@ async def test_a_drop_or_declare_from_an_earlier_turns_reply_is_refused_before_i
         assert "earlier turn" in said and "Drop out of this deal" not in said
     assert not [m for m in double.ephemerals_to(mover) if "Drop out of this deal" in m.content]
     assert table.match.to_json() == before
+
+
+# --------------------------------------------------------------------- floods and limits
+
+
+async def test_a_flood_of_table_commands_posts_the_table_once_and_points_to_it(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: /rummy table 10 times in a second posted 10 table messages
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, dave = double.user("alice"), double.user("dave")
+    lobby, table_id = await open_table(double, bot, alice)
+    posted = lambda: double.requests_matching("POST", rf"/channels/{double.channel_id}/messages")  # noqa: E731
+    before = len(posted())
+    flood = await double.at_once(*(double.slash_command(dave, "rummy table") for _ in range(10)))
+    await settle(bot)
+    assert len(posted()) == before + 1
+    fresh = bot.presenter.table_message_id(table_id)
+    said = [await answer(double, ix) for ix in flood]
+    assert all(ix.ephemeral for ix in flood) and said.count("Here it is.") == 1
+    assert all(f"/{double.channel_id}/{fresh}" in words for words in said if words != "Here it is.")
+    old = await double.press_button(dave, lobby, f"rummy:lobby:{table_id}:join")
+    assert f"/{double.channel_id}/{fresh}" in await refused(double, old)  # the older table message
+    clock.advance(10)
+    await double.slash_command(dave, "rummy table")
+    await settle(bot)
+    assert len(posted()) == before + 2
+
+
+async def test_a_member_sits_at_three_tables_and_opens_five_in_ten_minutes(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: one member sat at 20 lobbies at once and opened 30 tables in 30 channels in 2 s
+    double, clock = discord_double, ManualClock()
+    channels = [double.add_channel(f"table-{n}") for n in range(4)]
+    bot = await bot_runner.start(make_bot(tmp_path, clock))
+    alice, bob, dave = double.user("alice"), double.user("bob"), double.user("dave")
+    for channel in channels[:3]:
+        await double.slash_command(alice, "rummy new", options={"format": "points"}, channel=channel)
+        await settle(bot)
+    double.set_locale(alice, "hi")
+    fourth = await double.slash_command(alice, "rummy new", options={"format": "points"}, channel=channels[3])
+    assert "आप पहले से 3 टेबलों पर बैठे हैं" in await refused(double, fourth)
+    await double.slash_command(bob, "rummy new", options={"format": "points"}, channel=channels[3])
+    await settle(bot)
+    joined = await double.slash_command(alice, "rummy join", channel=channels[3])
+    assert "3 टेबलों" in await refused(double, joined)
+    assert bot.service.table_in(channels[3]).seat_of(alice.id) is None
+
+    here = double.channel_id
+    for _ in range(5):  # opened and left (an empty lobby closes): no seat held, but counted
+        await double.slash_command(dave, "rummy new", options={"format": "points"})
+        await settle(bot)
+        await double.slash_command(dave, "rummy leave")
+        await settle(bot)
+    sixth = await double.slash_command(dave, "rummy new", options={"format": "points"})
+    assert "You opened 5 tables in the last 10 minutes" in await refused(double, sixth)
+    assert bot.service.table_in(here) is None
+    clock.advance(600)
+    await double.slash_command(dave, "rummy new", options={"format": "points"})
+    await settle(bot)
+    assert bot.service.table_in(here) is not None
+
+
+async def test_a_server_holds_its_limit_of_open_tables_and_another_server_is_not_counted(
+    discord_double, bot_runner, tmp_path
+):
+    # issue 23: at most so many open tables per server (50 by default; 2 here)
+    double, clock = discord_double, ManualClock()
+    channels = [double.add_channel(f"table-{n}") for n in range(3)]
+    far = elsewhere(double)
+    limits = TableLimits(seats_per_member=None, opens_per_member=None, tables_per_server=2)
+    bot = await bot_runner.start(make_bot(tmp_path, clock, limits=limits))
+    alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
+    for who, channel in zip((alice, bob), channels, strict=False):
+        await double.slash_command(who, "rummy new", options={"format": "points"}, channel=channel)
+        await settle(bot)
+    third = await double.slash_command(carol, "rummy new", options={"format": "points"}, channel=channels[2])
+    assert "This server has 2 open tables" in await refused(double, third)
+    assert bot.service.table_in(channels[2]) is None
+    await double.slash_command(carol, "rummy new", options={"format": "points"}, channel=far)
+    await settle(bot)
+    assert bot.service.table_in(far) is not None
