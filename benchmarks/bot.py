@@ -101,6 +101,7 @@ def serve(
     from bot.app import runtime
     from bot.discord.bot import RummyBot
     from bot.service import ServiceSettings, TableService
+    from bot.service.table_limits import UNLIMITED
 
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
@@ -108,8 +109,11 @@ def serve(
     thinkers = runtime.start_thinkers()
 
     def service(store: Any, on_events: Any) -> TableService:
-        settings = ServiceSettings(
-            computer_delay_seconds=delay, between_deals_seconds=1.0, yield_when_late_seconds=late or None
+        settings = ServiceSettings(  # every table in the double's one server: no limit on them
+            computer_delay_seconds=delay,
+            between_deals_seconds=1.0,
+            yield_when_late_seconds=late or None,
+            limits=UNLIMITED,
         )
         return TableService(store, thinkers=thinkers, settings=settings, on_events=on_events)
 

@@ -45,7 +45,8 @@ from bot.app.runtime import tune_gc
 from bot.engine.commands import Command, Declare, Discard, Drop, NextDeal, Pick, Source
 from bot.engine.deal import Phase
 from bot.engine.match import MatchPhase
-from bot.service import TableService, seeded
+from bot.service import ServiceSettings, TableService, seeded
+from bot.service.table_limits import UNLIMITED
 from bot.store import open_store
 from bot.store.store import is_database_url
 
@@ -98,7 +99,7 @@ def next_command(phase: Phase, seat: int, hand: list, rng: random.Random) -> Com
 async def play_tables(database: Path | str, count: int, moves: int, fmt: str) -> None:
     """`count` tables, each left playing with exactly `moves` commands in its match's log."""
     store = await open_store(database)
-    service = TableService(store, random_source=seeded(count))
+    service = TableService(store, random_source=seeded(count), settings=ServiceSettings(limits=UNLIMITED))
 
     async def seat_table(channel: int) -> None:
         await service.open_table(1, channel, channel * 10, "Host", format=fmt)

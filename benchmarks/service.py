@@ -66,8 +66,9 @@ from bot.engine.commands import Command, Declare, Discard, NextDeal, Pick, Sourc
 from bot.engine.deal import Phase, SeatView
 from bot.engine.errors import IllegalActionError
 from bot.engine.match import MatchPhase
-from bot.service import TableService
+from bot.service import ServiceSettings, TableService
 from bot.service.computer import Policy
+from bot.service.table_limits import UNLIMITED
 from bot.service.thinkers import Thinkers
 from bot.store import open_store
 from bot.store.leases import new_holder
@@ -146,7 +147,8 @@ async def run(
         leases = store.leases(ONE_SHARD, new_holder(), LEASE_SECONDS)
         await leases.acquire()
     # Shuffles from the OS's randomness, as in play (a seeded source costs a seeding per command).
-    service = TableService(store, policy=policy, thinkers=thinkers)
+    settings = ServiceSettings(limits=UNLIMITED)  # every table in one server
+    service = TableService(store, policy=policy, thinkers=thinkers, settings=settings)
     latencies: list[float] = []
     thinking: list[float] = []
     refused = 0

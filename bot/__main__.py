@@ -312,6 +312,7 @@ def run(env_file: Path) -> int:
         logging.getLogger("rummy-bot").warning(problem)
     from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.discord.serve import serve
+    from bot.service.table_limits import TableLimits
     from bot.store import StoreError
 
     options: dict[str, Any] = {
@@ -323,6 +324,13 @@ def run(env_file: Path) -> int:
         "picture_workers": settings.picture_workers,
         "metrics_port": settings.metrics_port,
         "metrics_host": settings.metrics_host,
+        "table_limits": TableLimits(
+            seats_per_member=settings.member_tables or None,
+            opens_per_member=settings.member_opens or None,
+            opens_window_seconds=60.0 * settings.member_opens_minutes,
+            tables_per_server=settings.server_tables or None,
+        ),
+        "repost_seconds": settings.repost_seconds,
     }
     if settings.shards is None:
         bot = RummyBot(settings.database, **options)

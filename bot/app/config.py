@@ -31,6 +31,15 @@ LEASE_SECONDS = 30  # RUMMY_SHARD_LEASE_SECONDS unless set
 # RUMMY_MENTION_WATCHING_AFTER unless set: a person watching their hand DM is mentioned in the
 # channel once half their turn's clock has gone without a move
 MENTION_WATCHING_AFTER = 0.5
+# How many tables one member and one server may take (`bot.service.table_limits`, whose defaults
+# these are), each unless its setting says otherwise; 0 switches a limit off.
+MEMBER_TABLES = 3  # RUMMY_MEMBER_TABLES: lobbies and tables a member sits at at once
+MEMBER_OPENS = 5  # RUMMY_MEMBER_OPENS: tables a member opens within...
+MEMBER_OPENS_MINUTES = 10  # RUMMY_MEMBER_OPENS_MINUTES: ...this many minutes (at least 1)
+SERVER_TABLES = 50  # RUMMY_SERVER_TABLES: open tables (lobbies and matches) in one server
+# RUMMY_TABLE_REPOST_SECONDS unless set: `/rummy table` posts the table message again at most once
+# per channel in this time (later calls are pointed to the fresh one)
+REPOST_SECONDS = 10
 
 
 class SettingsError(ValueError):
@@ -239,6 +248,46 @@ FIELDS: tuple[Field, ...] = (
         "an address",
         "the address /metrics and /healthz listen on",
     ),
+    Field(
+        "RUMMY_MEMBER_TABLES",
+        "member_tables",
+        whole(0),
+        str(MEMBER_TABLES),
+        "a whole number, 0 or more",
+        "lobbies and tables one member may sit at at once (0: no limit)",
+    ),
+    Field(
+        "RUMMY_MEMBER_OPENS",
+        "member_opens",
+        whole(0),
+        str(MEMBER_OPENS),
+        "a whole number, 0 or more",
+        "tables one member may open within RUMMY_MEMBER_OPENS_MINUTES (0: no limit)",
+    ),
+    Field(
+        "RUMMY_MEMBER_OPENS_MINUTES",
+        "member_opens_minutes",
+        whole(1),
+        str(MEMBER_OPENS_MINUTES),
+        "a whole number of minutes, 1 or more",
+        "the time RUMMY_MEMBER_OPENS counts over",
+    ),
+    Field(
+        "RUMMY_SERVER_TABLES",
+        "server_tables",
+        whole(0),
+        str(SERVER_TABLES),
+        "a whole number, 0 or more",
+        "open tables one server may hold (0: no limit)",
+    ),
+    Field(
+        "RUMMY_TABLE_REPOST_SECONDS",
+        "repost_seconds",
+        whole(0),
+        str(REPOST_SECONDS),
+        "a whole number of seconds, 0 or more",
+        "`/rummy table` posts the table message again at most once per channel in this time",
+    ),
 )
 
 
@@ -259,6 +308,12 @@ class Settings:
     mention_watching_after: float = MENTION_WATCHING_AFTER  # share of the clock (0: at once)
     # pictures drawn in worker processes, not on threads (by default where there are cores for them)
     picture_workers: bool = False
+    # how many tables a member sits at and opens (in how many minutes), and a server holds: 0, none
+    member_tables: int = MEMBER_TABLES
+    member_opens: int = MEMBER_OPENS
+    member_opens_minutes: int = MEMBER_OPENS_MINUTES
+    server_tables: int = SERVER_TABLES
+    repost_seconds: int = REPOST_SECONDS  # `/rummy table` reposts at most once per channel in this time
 
     @property
     def database(self) -> str | Path:

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import limits
 from bot.discord.components import NO_LONGER_VALID, channel_of, confirm_view, drop_view, finish_id
 from bot.discord.hands import HandMessage
 from bot.discord.rules_editor import show_editor
+from bot.discord.safe_text import escaped, seat_names
 from bot.engine import judge_groups
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import Deal
@@ -109,16 +111,16 @@ class Actions:
                 if table_id is None
                 else self.presenter.table(table_id)
             )
-        seats = table.record.seats if table is not None else []
-        return error.render(lambda seat: seats[seat].name if seat < len(seats) else f"seat {seat + 1}", _)
+        names = seat_names(table.record.seats) if table is not None else []
+        return error.render(lambda seat: names[seat] if seat < len(names) else f"seat {seat + 1}", _, escaped)
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private answer, whether or not the interaction was already acknowledged."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(limits.message(text), ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(limits.message(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
@@ -217,16 +219,25 @@ class Actions:
 
     # ----------------------------------------------------------------- lobby
 
-    async def lobby(self, interaction: discord.Interaction[Any], table_id: int, action: str) -> None:
+    async def lobby(
+        self, interaction: discord.Interaction[Any], table_id: int, action: str, *, pressed: bool = False
+    ) -> None:
+        """A lobby's button (`pressed`, on its message: checked first, `Presses`) or the slash
+        command that does the same in the table's channel."""
         if action == "rules":  # the host's private editor, which answers on its own
             await show_editor(interaction, table_id, None, edit=False)
             return
 
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = (
+                self.bot.presses.on_table_message(interaction, table_id)
+                if pressed
+                else self.table_by_id(table_id)
+            )
             channel_id = table.record.channel_id
             user = interaction.user
-            can_manage = bool(getattr(getattr(user, "guild_permissions", None), "manage_guild", False))
+            # The press or command came from the table's server: its Manage Server is that server's.
+            can_manage = interaction.guild_id is not None and interaction.permissions.manage_guild
             await interaction.response.defer(ephemeral=True, thinking=True)
             _ = await self.bot.readers.asker(interaction)
             if action == "join":
@@ -257,9 +268,8 @@ class Actions:
         table message is told where the latest is."""
 
         async def work() -> None:
-            table = self.presenter.table(table_id)
-            if table is None:  # its last edit, which showed how it ended, is done
-                raise RummyError("This table has closed.")
+            # a table that closed meanwhile: its last edit, which showed how it ended, may be due
+            table = self.bot.presses.on_table_message(interaction, table_id, closed_too=True)
             await interaction.response.defer()
             if not await self.presenter.show_table_through(table, interaction):
                 _ = await self.reader(interaction, table_id)
@@ -273,7 +283,7 @@ class Actions:
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, action: str
     ) -> None:
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = self.bot.presses.in_private(interaction, table_id, turn, sort=action == "sort")
             if action == "declare":
                 await self.ask_declare(interaction, table, turn)
                 return
@@ -295,7 +305,7 @@ class Actions:
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, card: str
     ) -> None:
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = self.bot.presses.in_private(interaction, table_id, turn)
             await interaction.response.defer()
             chosen = read_card(card)
             events = await self.play(interaction, table, lambda seat: Discard(seat, chosen), turn)
@@ -328,7 +338,7 @@ class Actions:
 
     async def confirm_drop(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = self.bot.presses.in_private(interaction, table_id, turn)
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.play(interaction, table, Drop, turn)
             await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
@@ -367,7 +377,7 @@ class Actions:
         )
         token = turn or table.turn_token() or "0"
         await interaction.response.send_message(
-            f"{question}\n{shown}\n{verdict}\n{cost}",
+            limits.message(f"{question}\n{shown}\n{verdict}\n{cost}"),
             view=confirm_view(table.id, token, finish, _),
             ephemeral=True,
         )
@@ -384,7 +394,7 @@ class Actions:
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str
     ) -> None:
         async def work() -> None:
-            table = self.table_by_id(table_id)
+            table = self.bot.presses.in_private(interaction, table_id, turn)
             declaration = self.declaration(table, interaction.user.id)[0]
             if finish_id(declaration.finish) != finish:
                 raise RummyError(

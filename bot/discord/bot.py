@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot.app import runtime
-from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST
+from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST, REPOST_SECONDS
 from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
 from bot.discord.budget import share_budget
@@ -31,12 +31,13 @@ from bot.discord.league_components import LeagueButton
 from bot.discord.league_presenter import LeaguePresenter
 from bot.discord.pictures import Pictures
 from bot.discord.presenter import REPUBLISH_CONCURRENCY, Presenter
+from bot.discord.presses import STALE, Presses
 from bot.discord.replay_components import ReplayButton
 from bot.discord.replay_presenter import ReplayPresenter
 from bot.discord.rules_editor import RULES_EDITOR_ITEMS
+from bot.discord.safe_text import NOBODY
 from bot.discord.sharding import ShardOwnership
 from bot.discord.translator import CommandTranslator
-from bot.i18n import N_
 from bot.service import (
     LeagueEvent,
     LeagueService,
@@ -49,6 +50,7 @@ from bot.service import (
 from bot.service.preferences import Preferences
 from bot.service.replay_access import Replays
 from bot.service.service import EventSink
+from bot.service.table_limits import DEFAULT_LIMITS, TableLimits
 from bot.service.thinkers import WorkerPool
 from bot.store import (
     DatabaseUnreachableError,
@@ -65,7 +67,6 @@ log = logging.getLogger(__name__)
 # How the bot makes its table service (tests give their own: a seeded one, a manual clock).
 ServiceFactory = Callable[[Store, EventSink], TableService]
 USER_SETTINGS_SECONDS = 30.0  # a sharded process reads a player's settings again after this
-STALE = N_("That button is from an earlier turn: use the latest message (or `/rummy hand`).")
 # How long a clean shutdown waits for what is in flight (moves being saved, then announced) before
 # closing anyway: within Docker's default 10 s before it kills. A move is saved before it is
 # announced, and a restart shows every table again, so what is cut short is only an edit.
@@ -96,6 +97,8 @@ class RummyBot(commands.Bot):
         metrics_port: int | None = None,
         metrics_host: str = METRICS_HOST,
         picture_workers: bool = False,
+        table_limits: TableLimits = DEFAULT_LIMITS,
+        repost_seconds: float = REPOST_SECONDS,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
@@ -112,12 +115,17 @@ class RummyBot(commands.Bot):
         None sets no limit of its own. A person watching their hand DM is mentioned on their
         turn once `mention_watching_after` of its clock has gone (`Presenter._ping_turn`). With
         `picture_workers`, the game's pictures are drawn in worker processes that the bot starts
-        and stops with it (`bot.discord.pictures`); without, on threads."""
+        and stops with it (`bot.discord.pictures`); without, on threads. `table_limits`: how many
+        tables a member and a server may take (production's service; a `service_factory` sets its
+        own). `/rummy table` posts the table message again at most once per channel in
+        `repost_seconds`."""
         # Slash commands and components only: no message content or member intents needed. No
         # voice either, so discord.py's warnings that its voice libraries are missing say nothing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("chunk_guilds_at_startup", False)
+        # Mentions are opt-in: a message that means to ping names its users (`safe_text.pinging`).
+        options.setdefault("allowed_mentions", NOBODY)
         self.metrics = Metrics() if metrics_port is not None else None
         trace = options.setdefault("http_trace", aiohttp.TraceConfig())  # every request, whoever asks
         if self.metrics is not None:
@@ -132,6 +140,8 @@ class RummyBot(commands.Bot):
         self.keep_days = keep_days
         self._thinkers: WorkerPool | None = None
         self.picture_workers = picture_workers
+        self.table_limits = table_limits
+        self.repost_seconds = repost_seconds
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -145,6 +155,7 @@ class RummyBot(commands.Bot):
         self.league_presenter = LeaguePresenter(self)
         self.replay_presenter = ReplayPresenter(self)
         self.actions = Actions(self)
+        self.presses = Presses(self)  # every press checked before it acts (`bot.discord.presses`)
         self.league_cog = LeagueCog(self)
         self.closing = False  # a shutdown began: interactions are refused (`Actions.guarded`)
         self._shutdown: asyncio.Task[None] | None = None
@@ -165,7 +176,8 @@ class RummyBot(commands.Bot):
         """Production's service: computer players think in worker processes that the bot
         starts here and shuts down on close."""
         self._thinkers = runtime.start_thinkers()
-        return TableService(store, thinkers=self._thinkers, settings=ServiceSettings(), on_events=on_events)
+        settings = ServiceSettings(limits=self.table_limits)
+        return TableService(store, thinkers=self._thinkers, settings=settings, on_events=on_events)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """discord.py's `login` and `connect`, after what a long-running bot does first: serve

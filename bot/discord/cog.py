@@ -5,6 +5,7 @@ the table itself.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -13,10 +14,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import limits
 from bot.discord.components import channel_of
 from bot.discord.help_text import help_text
-from bot.discord.presenter import message_chunks
+from bot.discord.presses import message_link
 from bot.discord.replay_cog import ReplayCommands
+from bot.discord.safe_text import escaped
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
 from bot.engine.commitment import verify
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
 FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
 # Each preset with its one line (Discord shows a choice's name, at most 100 characters).
 PRESET_CHOICES = [
-    app_commands.Choice(name=f"{name} · {Rules.PRESET_SUMMARIES[name]}"[:100], value=name)
+    app_commands.Choice(name=limits.choice_name(f"{name} · {Rules.PRESET_SUMMARIES[name]}"), value=name)
     for name in Rules.PRESET_NAMES
 ]
 DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
@@ -173,9 +176,8 @@ class RummyCog(
         async def work() -> None:
             self.here(interaction, damaged_too=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            perms = getattr(interaction.user, "guild_permissions", None)
             events = await self.bot.service.cancel(
-                channel_of(interaction), interaction.user.id, can_manage=bool(perms and perms.manage_guild)
+                channel_of(interaction), interaction.user.id, can_manage=interaction.permissions.manage_guild
             )
             await self.bot.presenter.publish(events)
             _ = await self.bot.readers.asker(interaction)
@@ -198,8 +200,19 @@ class RummyCog(
         async def work() -> None:
             table = self.here(interaction)
             _ = await self.bot.readers.asker(interaction)
-            await interaction.response.send_message(_("Here it is."), ephemeral=True)
-            await self.bot.presenter.refresh_table(table.id, repost=True)
+            reposted = self.bot.presenter.claim_repost(table.id, self.bot.repost_seconds)
+            if reposted is None:
+                await interaction.response.send_message(_("Here it is."), ephemeral=True)
+                await self.bot.presenter.refresh_table(table.id, repost=True)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            latest = await asyncio.shield(reposted) or self.bot.presenter.table_message_id(table.id)
+            if latest is None:
+                said = _("The table was posted again just now: it is below in this channel.")
+            else:
+                link = message_link(table.record.guild_id, table.record.channel_id, latest)
+                said = _("The table was posted again just now: {link}", link=link)
+            await interaction.followup.send(said, ephemeral=True)
 
         await self.run(interaction, work)
 
@@ -258,7 +271,7 @@ class RummyCog(
             for position, card in enumerate(layout.cards, start=1)
             if current.upper() in card.code or current in str(position)
         ]
-        return choices[:25]
+        return choices[: limits.CHOICES]
 
     @app_commands.command(
         name="drop", description="Drop out of this deal (costs what this table's rules say; you confirm)"
@@ -323,7 +336,7 @@ class RummyCog(
                 spec = Format(table.record.format).spec
                 text = describe_rules(spec, table.rules, table.record.point_value, _)
                 text = _("**Rules**: {rules}", rules=rules_line(spec, table.rules, _)) + "\n" + text
-            first, *more = message_chunks(text.split("\n"))  # whole, over as many messages as it takes
+            first, *more = limits.message_chunks(text.split("\n"))  # whole, over as many messages as it takes
             await interaction.response.send_message(first, ephemeral=True)
             for chunk in more:
                 await interaction.followup.send(chunk, ephemeral=True)
@@ -448,7 +461,7 @@ class RummyCog(
             text = _(
                 "**{name}**: {matches_won} of {matches} matches won, {deals_won} of {deals} deals won; "
                 "{drops} drops, {wrong_shows} wrong shows; {chips} chips; best pool finish: {best}.",
-                name=who.display_name,
+                name=escaped(who.display_name),
                 matches_won=stats.matches_won,
                 matches=stats.matches_played,
                 deals_won=stats.deals_won,

@@ -1,6 +1,8 @@
 """Buttons and menus. Each is a `DynamicItem` whose custom_id carries the table and, for game
 actions, the turn it was made for: buttons keep working after a restart (no view state lives
-in memory) and a button from an earlier turn is refused by the service as stale.
+in memory). A press is checked before it acts or asks (`bot.discord.presses`: the server,
+channel and message it belongs to, who pressed, the turn), so a button from an earlier turn or
+pressed where it does not belong is refused privately.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import ui
 
+from bot.discord import limits
 from bot.engine.cards import Card
 from bot.engine.errors import RummyError
 from bot.i18n import EN, N_, Words
@@ -74,7 +77,10 @@ async def refuse_unknown(interaction: discord.Interaction[Any]) -> None:
 class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<table>\d+):(?P<action>\w+)"):
     def __init__(self, table_id: int, action: str, _: Words = EN) -> None:
         label, style = LOBBY_ACTIONS.get(action, UNKNOWN)
-        super().__init__(ui.Button(label=_(label), style=style, custom_id=f"rummy:lobby:{table_id}:{action}"))
+        button: ui.Button[Any] = ui.Button(
+            label=limits.button_label(_(label)), style=style, custom_id=f"rummy:lobby:{table_id}:{action}"
+        )
+        super().__init__(button)
         self.table_id, self.action = table_id, action
 
     @classmethod
@@ -87,7 +93,7 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:lobby:(?P<tab
         if self.action not in LOBBY_ACTIONS:
             await refuse_unknown(interaction)
             return
-        await _bot(interaction).actions.lobby(interaction, self.table_id, self.action)
+        await _bot(interaction).actions.lobby(interaction, self.table_id, self.action, pressed=True)
 
 
 class TableButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:table:(?P<table>\d+):(?P<action>\w+)"):
@@ -96,7 +102,10 @@ class TableButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:table:(?P<tab
 
     def __init__(self, table_id: int, action: str, _: Words = EN) -> None:
         label, style = TABLE_ACTIONS.get(action, UNKNOWN)
-        super().__init__(ui.Button(label=_(label), style=style, custom_id=f"rummy:table:{table_id}:{action}"))
+        button: ui.Button[Any] = ui.Button(
+            label=limits.button_label(_(label)), style=style, custom_id=f"rummy:table:{table_id}:{action}"
+        )
+        super().__init__(button)
         self.table_id, self.action = table_id, action
 
     @classmethod
@@ -119,7 +128,8 @@ class HandButton(
     def __init__(self, table_id: int, turn: str, action: str, disabled: bool = False, _: Words = EN) -> None:
         label, style = HAND_ACTIONS.get(action, UNKNOWN)
         custom_id = f"rummy:hand:{table_id}:{turn}:{action}"
-        super().__init__(ui.Button(label=_(label), style=style, custom_id=custom_id, disabled=disabled))
+        label = limits.button_label(_(label))
+        super().__init__(ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled))
         self.table_id, self.turn, self.action = table_id, turn, action
 
     @classmethod
@@ -142,12 +152,14 @@ class DiscardSelect(
         self, table_id: int, turn: str, cards: list[tuple[int, Card]] | None = None, _: Words = EN
     ) -> None:
         options = [
-            discord.SelectOption(label=f"{position}: {card.pretty}", value=f"{position}:{card.code}")
+            discord.SelectOption(
+                label=limits.option_label(f"{position}: {card.pretty}"), value=f"{position}:{card.code}"
+            )
             for position, card in cards or []
         ] or [discord.SelectOption(label="-", value="-")]
         select: ui.Select[Any] = ui.Select(
             custom_id=f"rummy:discard:{table_id}:{turn}",
-            placeholder=_("Discard a card…"),
+            placeholder=limits.placeholder(_("Discard a card…")),
             options=options,
             disabled=not cards,
         )
@@ -176,7 +188,9 @@ class ConfirmDeclare(
     def __init__(self, table_id: int, turn: str, finish: str, _: Words = EN) -> None:
         custom_id = f"rummy:declare:{table_id}:{turn}:{finish}"
         button: ui.Button[Any] = ui.Button(
-            label=_("Yes, declare"), style=discord.ButtonStyle.danger, custom_id=custom_id
+            label=limits.button_label(_("Yes, declare")),
+            style=discord.ButtonStyle.danger,
+            custom_id=custom_id,
         )
         super().__init__(button)
         self.table_id, self.turn, self.finish = table_id, turn, finish
@@ -197,7 +211,7 @@ class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<ta
     def __init__(self, table_id: int, turn: str, _: Words = EN) -> None:
         custom_id = f"rummy:dropok:{table_id}:{turn}"
         button: ui.Button[Any] = ui.Button(
-            label=_("Yes, drop"), style=discord.ButtonStyle.danger, custom_id=custom_id
+            label=limits.button_label(_("Yes, drop")), style=discord.ButtonStyle.danger, custom_id=custom_id
         )
         super().__init__(button)
         self.table_id, self.turn = table_id, turn

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import limits
 from bot.discord.components import hand_view
 from bot.discord.pictures import Pictures
 from bot.engine.deal import Phase, SeatStatus
@@ -108,4 +109,4 @@ async def build_hand_message(
         discardable=discardable,
         _=_,
     )
-    return HandMessage("\n".join(lines), scene, controls)
+    return HandMessage(limits.message("\n".join(lines)), scene, controls)

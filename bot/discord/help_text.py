@@ -4,6 +4,7 @@ admin's. One screen, so it names no rule numbers: `/rummy rules` has those, from
 
 from __future__ import annotations
 
+from bot.discord.safe_text import escaped
 from bot.engine.deal import Phase
 from bot.engine.match import MatchPhase
 from bot.i18n import EN, N_, Words
@@ -61,7 +62,7 @@ def next_step(table: LiveTable | None, user_id: int, _: Words = EN) -> str:
         return _("The next deal starts shortly; your new hand will come by DM.")
     deal = match.deal
     if deal.turn != seat or not deal.seats[seat].in_play:
-        name = table.record.seats[deal.turn].name
+        name = escaped(table.record.seats[deal.turn].name)
         return _(
             "Wait for {name}. Your hand is in your DMs (or `/rummy hand`): arrange it with Sort / group.",
             name=name,

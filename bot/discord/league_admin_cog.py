@@ -13,8 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import league_text as text
+from bot.discord import limits
 from bot.discord.cog import PRESET_CHOICES
 from bot.discord.league_cog import LEAGUE_OPTION, WAITING_NIGHT, Interaction, LeagueCommands, Reason
+from bot.discord.safe_text import escaped
 from bot.i18n import Words
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
@@ -87,7 +89,7 @@ class LeagueAdminCog(
             )
             await self.show(events)
             record = self.find(interaction, name)
-            created = _("**{name}** is created and season 1 is on.", name=record.league.name)
+            created = _("**{name}** is created and season 1 is on.", name=escaped(record.league.name))
             return f"{created} {self.upcoming(record, _)}\n" + text.table_rules(record.league, _)
 
         await self.answer(interaction, work, manage="create a league")
@@ -283,7 +285,7 @@ class LeagueAdminCog(
             events = await self.service.delete(interaction.guild_id, league, confirm)
             await self.show(events)
             deleted = next(event for event in events if isinstance(event, LeagueDeleted))
-            return _("Deleted **{name}**.", name=deleted.name)
+            return _("Deleted **{name}**.", name=escaped(deleted.name))
 
         await self.answer(interaction, work, manage="delete a league")
 
@@ -306,13 +308,15 @@ class LeagueAdminCog(
         zone_name = record.league.timezone
         local = night.starts_at.astimezone(zone(zone_name))
         name = f"Night {night.number} · {local:%a %Y-%m-%d %H:%M} {zone_name}"
-        return [app_commands.Choice(name=name, value=night.number)]
+        return [app_commands.Choice(name=limits.choice_name(name), value=night.number)]
 
     @create.autocomplete("timezone")
     async def time_zones(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         """IANA zone names as the admin types ("kol" offers Asia/Kolkata); what is typed is still
         checked when the league is created."""
-        return [app_commands.Choice(name=name, value=name) for name in matching_zones(current)]
+        return [
+            app_commands.Choice(name=name, value=name) for name in matching_zones(current, limits.CHOICES)
+        ]
 
     @postpone.autocomplete("league")
     @cancel.autocomplete("league")

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import league_text as text
+from bot.discord import limits
 from bot.discord.components import channel_of
 from bot.i18n import EN, N_, Words
 from bot.leagues import LeagueError
@@ -114,7 +115,8 @@ class LeagueCommands:
         if interaction.guild_id is None:
             return []
         names = [record.league.name for record in self.service.leagues(interaction.guild_id)]
-        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+        found = [name for name in names if current.lower() in name.lower()][: limits.CHOICES]
+        return [app_commands.Choice(name=limits.choice_name(name), value=name) for name in found]
 
 
 class LeagueCog(
@@ -151,6 +153,7 @@ class LeagueCog(
         """Join / Leave on an announcement, I'm here on a table's check-in message."""
 
         async def work(_: Words) -> str:
+            self.bot.presses.on_league_message(interaction, league_id, night, action)
             user = interaction.user
             if action == "join":
                 events = await self.service.join_by_id(league_id, night, user.id, user.display_name)
@@ -212,7 +215,7 @@ class LeagueCog(
     async def history(self, interaction: Interaction, league: str | None = None) -> None:
         async def work(_: Words) -> str:
             record = self.find(interaction, league)
-            return _fit(text.history(record.league, record.names, _))
+            return limits.message(text.history(record.league, record.names, _))
 
         await self.answer(interaction, work)
 
@@ -221,7 +224,7 @@ class LeagueCog(
     async def me(self, interaction: Interaction, league: str | None = None) -> None:
         async def work(_: Words) -> str:
             record = self.find(interaction, league)
-            return _fit(text.me(record.league, interaction.user.id, _))
+            return limits.message(text.me(record.league, interaction.user.id, _))
 
         await self.answer(interaction, work)
 
@@ -234,8 +237,3 @@ class LeagueCog(
     @me.autocomplete("league")
     async def league_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.league_choices(interaction, current)
-
-
-def _fit(words: str, limit: int = 2000) -> str:
-    """Discord's message limit; the newest lines matter least in a history read top-down."""
-    return words if len(words) <= limit else words[: limit - 1] + "…"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import ui
 
+from bot.discord import limits
 from bot.i18n import EN, N_, Words
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ class LeagueButton(
     def __init__(self, action: str, league_id: int, night: int, _: Words = EN) -> None:
         label, style = LEAGUE_ACTIONS[action]
         custom_id = f"rummy:league:{action}:{league_id}:{night}"
-        super().__init__(ui.Button(label=_(label), style=style, custom_id=custom_id))
+        super().__init__(ui.Button(label=limits.button_label(_(label)), style=style, custom_id=custom_id))
         self.action, self.league_id, self.night = action, league_id, night
 
     @classmethod

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord import league_text as text
+from bot.discord import limits
 from bot.discord.league_components import league_view
+from bot.discord.safe_text import escaped, pinging
 from bot.i18n import N_, Words
 from bot.leagues import Night, NightStatus, NightTable
 from bot.present.game_words import format_title
@@ -111,12 +113,14 @@ class LeaguePresenter:
 
     # ----------------------------------------------------------------- where things go
 
-    async def say(self, channel_id: int | None, content: str, **extra: Any) -> discord.Message | None:
+    async def say(
+        self, channel_id: int | None, content: str, *, ping: Iterable[int] = (), **extra: Any
+    ) -> discord.Message | None:
+        """Posts in a league's channel or thread, pinging the members `ping` only."""
         if channel_id is None:
             return None
         channel = self.bot.get_partial_messageable(channel_id)
-        allowed = discord.AllowedMentions(users=True, roles=False, everyone=False)
-        return await channel.send(content[:2000], allowed_mentions=allowed, **extra)
+        return await channel.send(limits.message(content), allowed_mentions=pinging(ping), **extra)
 
     async def _guild(self, guild_id: int) -> discord.Guild:
         return self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
@@ -161,7 +165,9 @@ class LeaguePresenter:
         channel = self.bot.get_partial_messageable(record.league.channel_id)
         view = self._announcement_view(record, night, await self.words(record))
         await channel.get_partial_message(message_id).edit(
-            content=text.announcement(record.league, night, await self.words(record)), view=view
+            content=text.announcement(record.league, night, await self.words(record)),
+            view=view,
+            allowed_mentions=pinging(night.signups),  # an edit notifies nobody: its mentions stay live
         )
 
     async def _location(self, channel_id: int | None) -> str:
@@ -170,7 +176,7 @@ class LeaguePresenter:
         if channel_id is None:
             return "this server"
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        return f"#{getattr(channel, 'name', channel_id)}"[: text.EVENT_LOCATION_LIMIT]
+        return limits.event_location(f"#{getattr(channel, 'name', channel_id)}")
 
     @staticmethod
     def _announcement_view(record: LeagueRecord, night: Night, _: Words) -> discord.ui.View | None:
@@ -193,7 +199,7 @@ class LeaguePresenter:
             try:
                 guild = await self._guild(league.guild_id)
                 created = await guild.create_scheduled_event(
-                    name=text.night_title(league, night, _),
+                    name=text.event_name(league, night, _),
                     start_time=night.starts_at,
                     end_time=text.night_end(league, night),
                     entity_type=discord.EntityType.external,
@@ -209,7 +215,8 @@ class LeaguePresenter:
 
         async def posted_announcement() -> list[LeagueEvent]:
             view = self._announcement_view(record, night, _) or discord.utils.MISSING
-            message = await self.say(league.channel_id, text.announcement(league, night, _), view=view)
+            announced = text.announcement(league, night, _)
+            message = await self.say(league.channel_id, announced, view=view, ping=night.signups)
             if message is None:
                 return []
             return await leagues.night_published(record.id, night.number, message_id=message.id)
@@ -227,9 +234,8 @@ class LeaguePresenter:
 
     async def _reminder(self, record: LeagueRecord, event: LeagueEvent) -> None:
         _ = await self.words(record)
-        await self.say(
-            record.league.channel_id, text.reminder(record.league, self.night(record, event.night), _)
-        )
+        night = self.night(record, event.night)
+        await self.say(record.league.channel_id, text.reminder(record.league, night, _), ping=night.signups)
 
     async def _night_changed(self, record: LeagueRecord, event: NightChanged) -> None:
         league, night = record.league, self.night(record, event.night)
@@ -272,7 +278,9 @@ class LeaguePresenter:
             name = _("Night {night} · Table {table}", night=night.number, table=table.number)
         try:
             thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                name=limits.thread_name(name),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440,
             )
         except discord.HTTPException:
             words = _(NO_THREADS, title=text.night_title(league, night, _), number=table.number)
@@ -304,7 +312,7 @@ class LeaguePresenter:
             except discord.HTTPException as error:
                 log.warning("league %s: no check-in message in %s: %s", record.id, table.thread_id, error)
                 refused = text.check_in_refused(opened.channel_id, table.seats, await self.words(record))
-                await self.say(record.league.channel_id, refused)
+                await self.say(record.league.channel_id, refused, ping=table.seats)
 
     async def _show_check_in(
         self, record: LeagueRecord, night: Night, table: NightTable, until: datetime | None
@@ -318,11 +326,12 @@ class LeaguePresenter:
         known = self.check_ins.get(table.thread_id)
         if known is not None:
             try:
-                self.check_ins[table.thread_id] = await known.edit(content=content, view=view)
+                edited = await known.edit(content=content, view=view, allowed_mentions=pinging(table.seats))
+                self.check_ins[table.thread_id] = edited
                 return
             except discord.NotFound:  # deleted meanwhile: a new one is posted
                 pass
-        sent = await self.say(table.thread_id, content, view=view)
+        sent = await self.say(table.thread_id, content, view=view, ping=table.seats)
         assert sent is not None
         self.check_ins[table.thread_id] = sent
         await self.bot.presenter.remember(f"checkin:{table.thread_id}", table.thread_id, sent.id)
@@ -342,7 +351,8 @@ class LeaguePresenter:
         if message is None:
             return
         content = text.check_in(table.seats, table.check_in_until, event.checked_in, await self.words(record))
-        self.check_ins[table.thread_id or 0] = await message.edit(content=content)
+        edited = await message.edit(content=content, allowed_mentions=pinging(table.seats))
+        self.check_ins[table.thread_id or 0] = edited
 
     async def _table_started(self, record: LeagueRecord, event: TableStarted) -> None:
         message = self.check_ins.pop(event.channel_id or 0, None)
@@ -350,7 +360,7 @@ class LeaguePresenter:
         if message is not None:
             await message.edit(view=None)
         line = text.table_started(event.present, event.no_shows, await self.words(record))
-        await self.say(event.channel_id, line)
+        await self.say(event.channel_id, line, ping=event.present)  # the game is on: its players
 
     async def _table_settled(self, record: LeagueRecord, event: TableSettled) -> None:
         night = self.night(record, event.night)
@@ -391,7 +401,7 @@ class LeaguePresenter:
         _ = await self.words(record)
         created = _(
             "🏆 **{name}** is a new league: {format}, {schedule} ({timezone}). Nights are announced here.",
-            name=league.name,
+            name=escaped(league.name),
             format=format_title(league.format.spec, _),
             schedule=text.schedule_words(league.schedule, _),
             timezone=league.timezone,
@@ -402,7 +412,7 @@ class LeaguePresenter:
         """A new season says when its first night is; an ended one shows its final standings."""
         season = record.league.seasons[-1]
         _ = await self.words(record)
-        name, number = record.league.name, season.number
+        name, number = escaped(record.league.name), season.number
         if isinstance(event, SeasonStarted):
             head = _("**{name}**: season {number} is on.", name=name, number=number)
             await self.say(record.league.channel_id, f"{head}\n{text.table_rules(record.league, _)}")
@@ -413,16 +423,16 @@ class LeaguePresenter:
 
     async def _adjusted(self, record: LeagueRecord, event: Adjusted) -> None:
         change = event.adjustment
-        who = record.names.get(change.user_id, text.mention(change.user_id))
+        who = text.member(record.names, change.user_id)
         _ = await self.words(record)
         said = _(
             "✏️ **{league}**, night {night}: {who} {points} points (by {by}). Reason: {reason}",
-            league=record.league.name,
+            league=escaped(record.league.name),
             night=change.night,
             who=who,
             points=f"{change.delta:+d}",
             by=text.mention(change.by),
-            reason=change.reason,
+            reason=escaped(change.reason),
         )
         await self.say(record.league.channel_id, said)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
+from bot.discord import limits
+from bot.discord.safe_text import escaped
 from bot.engine.formats import Format
 from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
@@ -20,9 +22,6 @@ from bot.present.game_words import format_title
 from bot.present.rules_options import preset, rules_line
 from bot.store.forgetting import FORMER_PLAYER
 
-EVENT_DESCRIPTION_LIMIT = 1000  # Discord's limit for a scheduled event's description
-EVENT_LOCATION_LIMIT = 100  # and for its location (a channel's name may itself have 100)
-MESSAGE_LIMIT = 2000  # Discord's limit for a message's content: an edit over it fails
 MENTIONS = "\0"  # where `within` puts the mentions in a message
 # How long a night is shown to last on the scheduled event (Discord requires an end for events
 # outside a voice channel): a generous guess per round, by how deep the pool is.
@@ -50,7 +49,13 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>" if user_id > 0 else FORMER_PLAYER
 
 
-def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT, _: Words = EN) -> str:
+def member(names: Mapping[int, str], user_id: int) -> str:
+    """A member by the name they signed up with (as they typed it: `escaped`), else a mention."""
+    name = names.get(user_id)
+    return escaped(name) if name is not None else mention(user_id)
+
+
+def mentions(users: Iterable[int], room: int = limits.MESSAGE, _: Words = EN) -> str:
     """The users' mentions within `room` characters: as many as fit, then how many more, so a
     long sign-up list never cuts a mention in half nor pushes a message over Discord's limit."""
     shown = [mention(user) for user in users]
@@ -70,7 +75,7 @@ def mentions(users: Iterable[int], room: int = MESSAGE_LIMIT, _: Words = EN) -> 
 def within(message: str, users: Iterable[int], _: Words = EN) -> str:
     """`message` with the users' mentions where it says `MENTIONS`, as many as Discord's limit
     leaves room for."""
-    return message.replace(MENTIONS, mentions(users, MESSAGE_LIMIT - len(message) + len(MENTIONS), _))
+    return message.replace(MENTIONS, mentions(users, limits.MESSAGE - len(message) + len(MENTIONS), _))
 
 
 def when(instant: datetime) -> str:
@@ -98,7 +103,13 @@ def no_standings_yet(league: League, _: Words = EN) -> str:
 
 
 def night_title(league: League, night: Night, _: Words = EN) -> str:
-    return _("{league} · Night {number}", league=league.name, number=night.number)
+    """The night as messages name it (the league's name as its admin typed it: `escaped`)."""
+    return _("{league} · Night {number}", league=escaped(league.name), number=night.number)
+
+
+def event_name(league: League, night: Night, _: Words = EN) -> str:
+    """The night as its scheduled event names it: plain text, which Discord shows as it is."""
+    return limits.event_name(_("{league} · Night {number}", league=league.name, number=night.number))
 
 
 def night_end(league: League, night: Night) -> datetime:
@@ -156,17 +167,16 @@ def event_description(league: League, night: Night, _: Words = EN) -> str:
         ),
         *rules_lines(league, _),
     ]
-    text = "\n".join(lines)
-    return text if len(text) <= EVENT_DESCRIPTION_LIMIT else text[: EVENT_DESCRIPTION_LIMIT - 1] + "…"
+    return limits.event_description("\n".join(lines))
 
 
 def announcement(league: League, night: Night, _: Words = EN) -> str:
     """The announcement in the league channel; its Join / Leave buttons go while sign-up is open."""
     head = f"📣 **{night_title(league, night, _)}** · {when(night.starts_at)}"
     status = {
-        NightStatus.POSTPONED: f"{_('**Postponed** to this time.')} {night.note}".strip(),
-        NightStatus.CANCELLED: f"{_('**Cancelled.**')} {night.note}".strip(),
-        NightStatus.MISSED: f"{_('**Missed.**')} {night.note}".strip(),
+        NightStatus.POSTPONED: f"{_('**Postponed** to this time.')} {escaped(night.note)}".strip(),
+        NightStatus.CANCELLED: f"{_('**Cancelled.**')} {escaped(night.note)}".strip(),
+        NightStatus.MISSED: f"{_('**Missed.**')} {escaped(night.note)}".strip(),
         NightStatus.RUNNING: _("**Sign-up is closed**: the night is being played in its table threads."),
         NightStatus.FINISHED: _("**This night is over**: see the standings below."),
     }.get(night.status)
@@ -198,13 +208,13 @@ def reminder(league: League, night: Night, _: Words = EN) -> str:
 
 def night_changed(league: League, night: Night, reason: str, starts: datetime, _: Words = EN) -> str:
     """The night as it was when it changed: `reason` and `starts` are the change's own."""
-    reason = reason or night.note
+    reason = escaped(reason or night.note)
     why = " " + _("Reason: {reason}", reason=reason) if reason else ""
     title = night_title(league, night, _)
     if night.status is NightStatus.POSTPONED:
         return _("🗓️ **{title}** is postponed to {when}. Sign-ups stay.", title=title, when=when(starts)) + why
     if night.status is NightStatus.MISSED:
-        return _("⚠️ **{title}** was missed: {note}", title=title, note=night.note)
+        return _("⚠️ **{title}** was missed: {note}", title=title, note=escaped(night.note))
     return _("❌ **{title}** is cancelled.", title=title) + why
 
 
@@ -243,7 +253,9 @@ def check_in_refused(thread_id: int, seats: Iterable[int], _: Words = EN) -> str
 
 def deleted(name: str, _: Words = EN) -> str:
     """Said in a league's channel when an admin deletes it."""
-    return _("**{name}** was deleted by an admin: its nights, sign-ups and reminders are over.", name=name)
+    return _(
+        "**{name}** was deleted by an admin: its nights, sign-ups and reminders are over.", name=escaped(name)
+    )
 
 
 def damaged(name: str, _: Words = EN) -> str:
@@ -251,7 +263,7 @@ def damaged(name: str, _: Words = EN) -> str:
     return _(
         "⚠️ **{name}**: the league's saved state is damaged, so it is set aside: no night, sign-up "
         "or reminder runs until an admin restores or deletes it. The other leagues are not affected.",
-        name=name,
+        name=escaped(name),
     )
 
 
@@ -261,14 +273,20 @@ def table_started(present: Iterable[int], no_shows: Iterable[int], _: Words = EN
     return _("▶️ The game starts with {mentions}.", mentions=mentions(present, _=_)) + missing
 
 
+def place(placing: Placing, _: Words = EN) -> str:
+    """Where a member finished: `#2`, a no-show, or no placing at all (a table abandoned)."""
+    if placing.no_show:
+        return _("no-show")
+    return f"#{placing.position}" if placing.position is not None else _("no placing")
+
+
 def placings(found: Iterable[Placing], names: Mapping[int, str], _: Words = EN) -> list[str]:
     """One line per member, best first: position (or no-show) and league points."""
     lines = []
     for placing in found:
-        where = _("no-show") if placing.no_show else f"#{placing.position}"
         won = " 🏆" if placing.won else ""
-        name = names.get(placing.user_id, mention(placing.user_id))
-        lines.append(f"{where} {name}: " + _("{points} pts", points=placing.points) + won)
+        who = member(names, placing.user_id)
+        lines.append(f"{place(placing, _)} {who}: " + _("{points} pts", points=placing.points) + won)
     return lines
 
 
@@ -280,7 +298,7 @@ def table_settled(
     reason: str = "",
     _: Words = EN,
 ) -> str:
-    why = [reason] if reason else []
+    why = [escaped(reason)] if reason else []
     over = _("✅ **Round {round}, table {number} is over.**", round=round_number, number=number)
     return "\n".join([over, *why, *placings(found, names, _)])
 
@@ -289,10 +307,10 @@ def history(league: League, names: Mapping[int, str], _: Words = EN) -> str:
     """`/league history`: the season's nights, each with its tables' results and adjustments."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return _("{league} has no season yet.", league=league.name)
-    lines = [_("**{league}**, season {number}:", league=league.name, number=season.number)]
+        return _("{league} has no season yet.", league=escaped(league.name))
+    lines = [_("**{league}**, season {number}:", league=escaped(league.name), number=season.number)]
     for night in season.nights:
-        note = f" ({night.note})" if night.note else ""
+        note = f" ({escaped(night.note)})" if night.note else ""
         day = discord_timestamp(night.starts_at, "d")
         status = _(NIGHT_STATUSES[night.status])
         lines.append(
@@ -316,10 +334,10 @@ def history(league: League, names: Mapping[int, str], _: Words = EN) -> str:
                     "  "
                     + _(
                         "adjusted {who} {points} by {by}: {reason}",
-                        who=names.get(adjustment.user_id, mention(adjustment.user_id)),
+                        who=member(names, adjustment.user_id),
                         points=f"{adjustment.delta:+d}",
                         by=mention(adjustment.by),
-                        reason=adjustment.reason,
+                        reason=escaped(adjustment.reason),
                     )
                 )
     return "\n".join(lines)
@@ -329,10 +347,10 @@ def me(league: League, user_id: int, _: Words = EN) -> str:
     """`/league me`: the member's rank and points, night by night, and their next night."""
     season = league.seasons[-1] if league.seasons else None
     if season is None:
-        return _("{league} has no season yet.", league=league.name)
+        return _("{league} has no season yet.", league=escaped(league.name))
     line = next((line for line in season.standings() if line.user_id == user_id), None)
     lines = [
-        _("**{league}**, season {number}:", league=league.name, number=season.number),
+        _("**{league}**, season {number}:", league=escaped(league.name), number=season.number),
         table_rules(league, _),
     ]
     if line is None:
@@ -350,10 +368,10 @@ def me(league: League, user_id: int, _: Words = EN) -> str:
         )
     for night, found, adjustments in season.history(user_id):
         parts = [
-            f"#{p.position} (" + _("{points} pts", points=p.points) + ")" if not p.no_show else _("no-show")
+            place(p, _) + " (" + _("{points} pts", points=p.points) + ")" if not p.no_show else _("no-show")
             for p in found
         ]
-        parts += [f"{a.delta:+d} ({a.reason})" for a in adjustments]
+        parts += [f"{a.delta:+d} ({escaped(a.reason)})" for a in adjustments]
         lines.append(_("Night {number}: {parts}", number=night.number, parts=", ".join(parts)))
     upcoming = league.next_night
     if upcoming is not None:

@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.app.config import MENTION_WATCHING_AFTER
+from bot.discord import limits
 from bot.discord.budget import RequestBudget
 from bot.discord.components import behind_view, lobby_view
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
+from bot.discord.safe_text import escaped, pinging, seat_names
 from bot.discord.shown import Posted, Shown, move_lines
 from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
@@ -51,7 +53,7 @@ from bot.present.rules_options import rules_line
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import result_scene, standings_scene, table_scene
 from bot.service import LiveTable, TableEvent, visible_events
-from bot.service.table_events import Damaged, Deadline, Resumed
+from bot.service.table_events import Cancelled, Damaged, Deadline, Finished, Resumed
 from render import render_result, render_standings, render_table
 from render.scenes import TableScene
 
@@ -63,7 +65,6 @@ Interaction = discord.Interaction[Any]
 log = logging.getLogger(__name__)
 DM_REFUSED = 50007
 UNKNOWN_CHANNEL = 10003
-MESSAGE_LIMIT = 2000
 DM_REFUSAL_MEMORY = 24 * 3600.0  # how long a stored refusal is believed after a restart
 DM_RETRY = 15 * 60.0  # a refused player's hand is tried by DM again after this (people open their DMs)
 # A press's token lets the bot edit the pressed message for 15 minutes; a little less, to be safe.
@@ -183,6 +184,11 @@ class Presenter:
     def deadline_for(self, table_id: int, seat: int) -> float | None:
         return self.shown(table_id).deadline_for(seat)
 
+    def table_message_id(self, table_id: int) -> int | None:
+        """The message that shows the table now (None: none known)."""
+        shown = self._shown.get(table_id)
+        return shown.message.id if shown is not None and shown.message is not None else None
+
     def hand_message_id(self, table_id: int, user_id: int) -> int | None:
         shown = self._shown.get(table_id)
         message = shown.hands.get(user_id) if shown is not None else None
@@ -294,6 +300,8 @@ class Presenter:
         if table is None:
             return
         shown = self.shown(table_id)
+        if any(isinstance(event.event, Finished | Cancelled) for event in events):
+            shown.closed = True  # its last events are in hand: what is kept for it may go after them
         try:
             await self._show(table, shown, events, actor)
         finally:
@@ -433,6 +441,7 @@ class Presenter:
         log.warning("table %s: its channel is gone; closing the table", table.id)
         with contextlib.suppress(RummyError):
             await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
+        self.shown(table.id).closed = True  # nowhere to show that it closed
 
     async def _spend_in_channel(self, shown: Shown | None, *, urgent: bool) -> None:
         """Waits for a request in a table's channel: its turn there, at most one every
@@ -512,6 +521,7 @@ class Presenter:
                     "Use `/rummy hand` here to see your cards privately.",
                     user=f"<@{user_id}>",
                 ),
+                ping=user_id,
             )
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
@@ -543,8 +553,7 @@ class Presenter:
         _ = await self.bot.readers.user(user_id, table.record.guild_id)
         layout = self.layout(table.id, user_id)
         deadline = self.deadline_for(table.id, seat)
-        names = [sitter.name for sitter in table.record.seats]
-        since = move_lines(self.shown(table.id).since_turn(seat), names, _)
+        since = move_lines(self.shown(table.id).since_turn(seat), seat_names(table.record.seats), _)
         return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _, since)
 
     async def _edit_hand(
@@ -680,8 +689,10 @@ class Presenter:
         if not spent:
             await self._spend_in_channel(shown, urgent=urgent)
         if shown.ping is not None and (user_id is None or shown.ping_user == user_id):
-            try:
-                await shown.ping.edit(content=words)
+            try:  # an edit notifies nobody; the person it names stays the one it may name
+                await shown.ping.edit(
+                    content=words, allowed_mentions=pinging([] if user_id is None else [user_id])
+                )
                 shown.ping_words = words
                 if user_id is None:  # it names nobody now: their next turn is a new mention
                     shown.ping_user = None
@@ -691,7 +702,7 @@ class Presenter:
         if user_id is None:
             return
         old = shown.ping
-        sent = await self.say(table, words, spent=True)
+        sent = await self.say(table, words, spent=True, ping=user_id)
         if sent is None:
             return
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
@@ -892,7 +903,7 @@ class Presenter:
                 log.exception("table %s: could not update the table message", table_id)
             if table is None or not table.record.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
-        if table is not None and not table.record.status.active:
+        if table is not None and not table.record.status.active and shown.closed:
             await self._forget(table)
 
     def picture_interval(self) -> float:
@@ -921,14 +932,31 @@ class Presenter:
         ]:
             await asyncio.gather(*pending, return_exceptions=True)
 
+    def claim_repost(self, table_id: int, every: float) -> asyncio.Future[int | None] | None:
+        """Whether `/rummy table` may post the table message again: at most once per table (a
+        channel holds one) in `every` seconds, so that a flood of commands posts it once. None: it
+        may, and this is its time; else the repost made within that time, whose result is the
+        fresh message's id once it is posted (`refresh_table`)."""
+        shown = self.shown(table_id)
+        now = self.bot.service.clock.now()
+        if shown.reposted is not None and now < shown.reposted_at + every:
+            return shown.reposted
+        shown.reposted_at, shown.reposted = now, asyncio.get_running_loop().create_future()
+        return None
+
     async def refresh_table(self, table_id: int, repost: bool = False) -> None:
         """The table message brought up to date now, outside its refresh loop (`/rummy table`
-        posts it again below the chat with `repost`)."""
+        posts it again below the chat with `repost`, after `claim_repost`)."""
         table = self.table(table_id)
         if table is None:
             return
-        await self._spend_in_channel(self._shown.get(table_id), urgent=True)
-        await self._show_table(table, repost)
+        try:
+            await self._spend_in_channel(self._shown.get(table_id), urgent=True)
+            await self._show_table(table, repost)
+        finally:
+            reposted = self.shown(table_id).reposted
+            if repost and reposted is not None and not reposted.done():
+                reposted.set_result(self.table_message_id(table_id))
 
     async def _show_table(self, table: LiveTable, repost: bool = False) -> None:
         """Edits the table message (one request, already spent), or posts it anew if it is gone.
@@ -1016,7 +1044,7 @@ class Presenter:
         spec = Format(record.format).spec
         rules = _("Rules: {rules}", rules=rules_line(spec, table.rules, _))
         if match is None:
-            seats = "\n".join(f"{i + 1}. {seat.name}" for i, seat in enumerate(record.seats))
+            seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seat_names(record.seats)))
             heading = _(
                 "**{format}** · lobby · {seated}/{seats} seated · host {host}",
                 format=format_title(spec, _),
@@ -1027,9 +1055,9 @@ class Presenter:
             invite = _("Join, add computer players, then the host starts (and may change the rules first).")
             content = f"{heading}\n{rules}\n{seats}\n{invite}"
             if not record.status.active:
-                return content + "\n" + _("*This table is closed.*"), [], None
-            return content, [], lobby_view(table.id, _)
-        names = [seat.name for seat in record.seats]
+                return limits.message(content + "\n" + _("*This table is closed.*")), [], None
+            return limits.message(content), [], lobby_view(table.id, _)
+        names = seat_names(record.seats)
         number = len(match.finished_deals) + (1 if match.deal else 0)
         lines = [_("**{format}** · deal {number}", format=format_title(match.spec, _), number=number), rules]
         if match.phase is MatchPhase.OVER:
@@ -1069,10 +1097,11 @@ class Presenter:
                 )
             )
             view = behind_view(table.id, _)  # a press shows it now (`show_table_through`)
+        content = limits.message("\n".join(lines))
         if scene is None:
-            return "\n".join(lines), [], view
+            return content, [], view
         png = await self.bot.pictures.draw(render_table, scene)
-        return "\n".join(lines), [discord.File(io.BytesIO(png), filename="table.png")], view
+        return content, [discord.File(io.BytesIO(png), filename="table.png")], view
 
     # ----------------------------------------------------------------- results
 
@@ -1110,14 +1139,16 @@ class Presenter:
         files = [discord.File(io.BytesIO(png), filename="result.png")]
         if match.phase is MatchPhase.OVER:
             if match.winner is not None:
-                over = _("🏆 **The match is over: {winner} wins.**", winner=names[match.winner])
+                winner = escaped(names[match.winner])
+                over = _("🏆 **The match is over: {winner} wins.**", winner=winner)
             else:
                 over = _("🏆 **The match is over: a shared pool.**")
             reveal.insert(0, over)
             scene = standings_scene(match, names, _)
             standings = await self.bot.pictures.draw(render_standings, scene)
             files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
-        self.bot.in_background(self._send_result(table, self.shown(table.id), message_chunks(reveal), files))
+        chunks = limits.message_chunks(reveal)
+        self.bot.in_background(self._send_result(table, self.shown(table.id), chunks, files))
 
     async def _send_result(
         self, table: LiveTable, shown: Shown, chunks: list[str], files: list[discord.File]
@@ -1136,14 +1167,18 @@ class Presenter:
             await self._spend_in_channel(shown, urgent=True)
             await channel.send(content=chunk)
 
-    async def say(self, table: LiveTable, text: str, *, spent: bool = False) -> discord.Message | None:
+    async def say(
+        self, table: LiveTable, text: str, *, spent: bool = False, ping: int | None = None
+    ) -> discord.Message | None:
         """Posts `text` in the table's channel (`spent`: its request was already taken from the
-        budget)."""
+        budget), pinging the person `ping` only (see `safe_text`)."""
         if not spent:
             await self._spend_in_channel(self._shown.get(table.id), urgent=True)
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         try:
-            return await channel.send(text)
+            return await channel.send(
+                limits.message(text), allowed_mentions=pinging([] if ping is None else [ping])
+            )
         except discord.NotFound:
             return None
 
@@ -1180,13 +1215,3 @@ def damaged_words(table: LiveTable, _: Words = EN) -> str:
     if table.record.league_id is not None:
         return why + " " + _("A member with Manage Server can close it with `/rummy cancel`.")
     return why + " " + _("The host or a member with Manage Server can close it with `/rummy cancel`.")
-
-
-def message_chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Lines packed into messages under Discord's length limit, never splitting a line."""
-    chunks: list[str] = [""]
-    for line in lines:
-        if chunks[-1] and len(chunks[-1]) + 1 + len(line) > limit:
-            chunks.append("")
-        chunks[-1] = f"{chunks[-1]}\n{line}" if chunks[-1] else line[:limit]
-    return chunks

@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import limits
+
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
@@ -32,7 +34,8 @@ class ReplayCommands(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         choices = await self.bot.replay_presenter.choices(interaction, current)
-        return [app_commands.Choice(name=name, value=value) for name, value in choices[:25]]
+        shown = choices[: limits.CHOICES]
+        return [app_commands.Choice(name=limits.choice_name(name), value=value) for name, value in shown]
 
     @app_commands.command(name="history", description="A player's last deals and matches in this server")
     @app_commands.describe(user="Whose history (yours, if left out)")

@@ -51,9 +51,12 @@ class ReplayButton(
             await refuse_unknown(interaction)
             return
         bot = cast("RummyBot", interaction.client)
-        await bot.actions.guarded(
-            interaction, None, lambda: bot.replay_presenter.step(interaction, self.ref, self.step)
-        )
+
+        async def work() -> None:
+            bot.presses.on_replay(interaction)
+            await bot.replay_presenter.step(interaction, self.ref, self.step)
+
+        await bot.actions.guarded(interaction, None, work)
 
 
 def replay_view(ref: DealRef, step: int, last: int) -> ui.View:

@@ -10,15 +10,17 @@ Every answer is private, so in the asker's language (`readers.asker`), the pictu
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import limits
 from bot.discord.components import channel_of
-from bot.discord.presenter import message_chunks
 from bot.discord.replay_components import replay_view
+from bot.discord.safe_text import escaped
 from bot.engine.errors import RummyError
 from bot.i18n import Words
 from bot.present.replay_scene import replay_scene
@@ -75,8 +77,9 @@ class ReplayPresenter:
         shown = replayed.replay.step(step)
         png = await asyncio.to_thread(render_replay, replay_scene(replayed, shown.index, four_colour, _))
         last = len(replayed.replay.steps) - 1
+        names = tuple(escaped(name) for name in replayed.names)  # the picture draws them as they are
         return (
-            replay_content(replayed, shown, _),
+            replay_content(dataclasses.replace(replayed, names=names), shown, _),
             discord.File(io.BytesIO(png), filename=REPLAY_FILE),
             replay_view(replayed.ref, shown.index, last),
         )
@@ -151,7 +154,8 @@ class ReplayPresenter:
             raise RummyError(HISTORY_IN_SERVER)
         _ = await self.bot.readers.asker(interaction)
         history = await self.bot.replays.history(interaction.guild_id, who.id)
-        first, *more = message_chunks(history_text(history, who.display_name, who.id, _).split("\n"))
+        told = history_text(history, escaped(who.display_name), who.id, _, escaped)
+        first, *more = limits.message_chunks(told.split("\n"))
         await interaction.response.send_message(first, ephemeral=True)
         for chunk in more:
             await interaction.followup.send(chunk, ephemeral=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import ui
 
+from bot.discord import limits
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
@@ -48,11 +49,15 @@ class OptionSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:rules:(?P<ta
         self, table_id: int, options: tuple[Option, ...] = (), chosen: str | None = None, _: Words = EN
     ) -> None:
         entries = [
-            discord.SelectOption(label=_(option.label), value=option.key, default=option.key == chosen)
+            discord.SelectOption(
+                label=limits.option_label(_(option.label)), value=option.key, default=option.key == chosen
+            )
             for option in options
         ] or [discord.SelectOption(label="-", value="-")]
         select: ui.Select[Any] = ui.Select(
-            custom_id=f"rummy:rules:{table_id}", placeholder=_("Change an option…"), options=entries
+            custom_id=f"rummy:rules:{table_id}",
+            placeholder=limits.placeholder(_("Change an option…")),
+            options=entries,
         )
         super().__init__(select)
         self.table_id = table_id
@@ -78,13 +83,15 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
             current = option.current(rules)
             entries = [
                 discord.SelectOption(
-                    label=choice.label, value=choice.value, default=choice.changes[option.field] == current
+                    label=limits.option_label(choice.label),
+                    value=choice.value,
+                    default=choice.changes[option.field] == current,
                 )
                 for choice in option.choices(rules, _)
             ]
         select: ui.Select[Any] = ui.Select(
             custom_id=f"rummy:ruleval:{table_id}:{key}",
-            placeholder=_(option.label) if option else "-",
+            placeholder=limits.placeholder(_(option.label)) if option else "-",
             options=entries,
         )
         super().__init__(select)
@@ -104,9 +111,15 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
 RULES_EDITOR_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (OptionSelect, ValueSelect)
 
 
-def lobby_table(interaction: Interaction, table_id: int) -> LiveTable:
-    """The lobby the editor is for, refused to anyone but its host and once it has started."""
-    table = _bot(interaction).actions.table_by_id(table_id)
+def lobby_table(interaction: Interaction, table_id: int, *, on_lobby: bool) -> LiveTable:
+    """The lobby the editor is for, pressed where it belongs (`Presses`: its Rules button on the
+    lobby, `on_lobby`, else the editor's private menus), refused to anyone but its host and once
+    it has started."""
+    presses = _bot(interaction).presses
+    if on_lobby:
+        table = presses.on_table_message(interaction, table_id)
+    else:
+        table = presses.in_private(interaction, table_id, seated=False)
     if table.record.status is not TableStatus.OPEN:
         raise RummyError(STARTED)
     if interaction.user.id != table.record.host_id:
@@ -136,7 +149,7 @@ async def show_editor(interaction: Interaction, table_id: int, chosen: str | Non
     """The editor, privately: a new message for the Rules button, the same one edited after."""
 
     async def work() -> None:
-        table = lobby_table(interaction, table_id)
+        table = lobby_table(interaction, table_id, on_lobby=not edit)
         content, view = editor(table, chosen, await _bot(interaction).readers.asker(interaction))
         if edit:
             await interaction.response.edit_message(content=content, view=view)
@@ -149,7 +162,7 @@ async def show_editor(interaction: Interaction, table_id: int, chosen: str | Non
 async def change(interaction: Interaction, table_id: int, key: str, value: str) -> None:
     async def work() -> None:
         bot = _bot(interaction)
-        table = lobby_table(interaction, table_id)
+        table = lobby_table(interaction, table_id, on_lobby=False)
         option = BY_KEY.get(key)
         if option is None:
             raise RummyError("That option is not in the editor any more: press Rules again.")

@@ -99,6 +99,9 @@ class Shown:
     # refresh loop's) never lands after one of a newer state (a press on the message).
     editing: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh: asyncio.Task[None] | None = None  # the task editing the table message
+    # The events that closed the table (finished, cancelled) reached `Presenter.publish`: until
+    # then what is kept for it stays, though the service let it go, so that they are shown.
+    closed: bool = False
     dirty: bool = False  # the table message is out of date
     dirty_since: float = 0.0  # since when (the event loop's clock)
     channel_free_at: float = 0.0  # when the next request in the channel may go (rate limits)
@@ -106,6 +109,10 @@ class Shown:
     picture_known: bool = False  # whether that is known (not after a restart: drawn at once)
     picture_due: float = 0.0  # when it may be drawn again (the event loop's clock)
     picture_behind: bool = False  # the table changed since it was drawn: one more edit to come
+    # `/rummy table`'s latest repost of the table message: when (the service's clock), and its
+    # message id once posted (`Presenter.claim_repost`)
+    reposted_at: float = 0.0
+    reposted: asyncio.Future[int | None] | None = None
 
     def note_move(self, event: Event, names: Sequence[str]) -> None:
         if move_lines([event], names):

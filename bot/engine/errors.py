@@ -23,15 +23,26 @@ class RummyError(Exception):
         self.template, self.seats, self.values = message, dict(seats or {}), values
         super().__init__(self.render(lambda seat: f"seat {seat + 1}"))
 
-    def render(self, name_of_seat: Callable[[int], str], translate: Callable[[str], str] = str) -> str:
+    def render(
+        self,
+        name_of_seat: Callable[[int], str],
+        translate: Callable[[str], str] = str,
+        quote: Callable[[str], str] = str,
+    ) -> str:
         """The message in the reader's words (`translate` looks the template up, and the words of
-        ours quoted into it, `Word`s), values filled in."""
+        ours quoted into it, `Word`s), values filled in; any other text value (what someone typed:
+        a name, a schedule) goes through `quote`, as the front end shows such text."""
         template = translate(self.template)
         if not self.seats and not self.values:
             return template
         names = {key: name_of_seat(seat) for key, seat in self.seats.items()}
         values = {
-            key: translate(value) if isinstance(value, Word) else value for key, value in self.values.items()
+            key: translate(value)
+            if isinstance(value, Word)
+            else quote(value)
+            if isinstance(value, str)
+            else value
+            for key, value in self.values.items()
         }
         return template.format(**names, **values)
 

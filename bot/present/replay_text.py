@@ -9,7 +9,7 @@ own seat saw it, since a replay shows every hand: the deal is over and its shoe 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.engine.deal import SeatStatus
 from bot.engine.events import DealOver, Dealt, Turn
@@ -166,14 +166,18 @@ def choice_name(deal: DealSummary, _: Words = EN) -> str:
 HISTORY_IN_SERVER = N_("Histories are kept per server: ask in one of its channels.")
 
 
-def history_text(history: History, name: str, user_id: int, _: Words = EN) -> str:
+def history_text(
+    history: History, name: str, user_id: int, _: Words = EN, quote: Callable[[str], str] = str
+) -> str:
+    """A player's history; `quote` is how the front end shows a name someone typed (the seats';
+    `name` comes as it is to be shown)."""
     if not history.matches and not history.deals:
         return _("**{name}** has played no match in this server yet.", name=name)
     lines = [_("**{name}**'s last matches in this server:", name=name)]
-    lines += [_match_line(match, history, _) for match in history.matches]
+    lines += [_match_line(match, history, _, quote) for match in history.matches]
     if history.deals:
         lines.append(_("Last deals (replay one with `/rummy replay deal:<id>`):"))
-        lines += [_deal_line(deal, user_id, _) for deal in history.deals]
+        lines += [_deal_line(deal, user_id, _, quote) for deal in history.deals]
     return "\n".join(lines)
 
 
@@ -181,12 +185,12 @@ def history_text(history: History, name: str, user_id: int, _: Words = EN) -> st
 MATCH_STATUS = {"playing": N_("still playing"), "abandoned": N_("cancelled")}
 
 
-def _match_line(match: MatchSummary, history: History, _: Words) -> str:
+def _match_line(match: MatchSummary, history: History, _: Words, quote: Callable[[str], str]) -> str:
     spec = Format(match.format).spec
     if match.status in MATCH_STATUS:
         result = _(MATCH_STATUS[match.status])
     elif match.winner is not None:
-        result = _won(match.seats, match.winner, match.seat, _)
+        result = _won(match.seats, match.winner, match.seat, _, quote)
     else:
         result = _("over")
     if spec.family is Family.POOL:
@@ -213,9 +217,9 @@ def _match_line(match: MatchSummary, history: History, _: Words) -> str:
     )
 
 
-def _deal_line(deal: DealSummary, user_id: int, _: Words) -> str:
+def _deal_line(deal: DealSummary, user_id: int, _: Words, quote: Callable[[str], str]) -> str:
     seat = next((index for index, seat in enumerate(deal.seats) if seat.user_id == user_id), None)
-    result = _won(deal.seats, deal.winner, seat, _)
+    result = _won(deal.seats, deal.winner, seat, _, quote)
     paid = deal.points[seat] if seat is not None and seat < len(deal.points) else None
     if deal.winner != seat and paid:
         result = _("{result}, {points} pts", result=result, points=f"−{paid}")
@@ -228,11 +232,13 @@ def _deal_line(deal: DealSummary, user_id: int, _: Words) -> str:
     )
 
 
-def _won(seats: Sequence[SeatRecord], winner: int | None, mine: int | None, _: Words) -> str:
+def _won(
+    seats: Sequence[SeatRecord], winner: int | None, mine: int | None, _: Words, quote: Callable[[str], str]
+) -> str:
     """Who won, as the player whose history it is reads it: "won" when it was them."""
     if winner is not None and winner == mine:
         return _("won")
-    return _("won by {name}", name=_name(seats, winner))
+    return _("won by {name}", name=quote(_name(seats, winner)))
 
 
 def _name(seats: Sequence[SeatRecord], seat: int | None) -> str:

@@ -73,6 +73,7 @@ from bot.service.table_events import (
     TableEvent,
     TableOpened,
 )
+from bot.service.table_limits import DEFAULT_LIMITS, TableLimits, TableQuota
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.service.views import HandView, TableView
 from bot.store import (
@@ -142,6 +143,8 @@ class ServiceSettings:
     # runs later than this, so that people's presses are served first (`bot.service.pacing`);
     # None: they never wait.
     yield_when_late_seconds: float | None = 0.005
+    # How many tables a member and a server may take (`bot.service.table_limits`).
+    limits: TableLimits = DEFAULT_LIMITS
 
 
 class TableService:
@@ -176,6 +179,7 @@ class TableService:
         self._listeners: list[Listener] = []
         self._closed: dict[int, TableView] = {}  # the last views of tables closed lately, oldest first
         self._by_channel: dict[int, LiveTable] = {}
+        self._quota = TableQuota(self.settings.limits)
         # `run`'s: set to look at the deadlines again before `_look_at` (the clock's time), as
         # when a command sets a sooner deadline than it is sleeping until
         self._look = asyncio.Event()
@@ -337,6 +341,10 @@ class TableService:
             if self._by_channel[channel_id].damage is not None:
                 raise TableDamagedError()
             raise ServiceError("This channel already has a table: join it, or ask its host to cancel it.")
+        now = self.clock.now()
+        members = league_id is None  # a league seats its own tables
+        if members:
+            self._quota.check_open(self._tables.values(), guild_id, host_id, now)
         record = TableRecord(
             id=self.store.new_table_id(),
             guild_id=guild_id,
@@ -348,20 +356,23 @@ class TableService:
             max_seats=limit,
             seats=list(seats),
             league_id=league_id,
-            created_at=self.clock.now(),
+            created_at=now,
         )
         table = LiveTable(record)
         self._register(table)  # before awaiting, so a second open in this channel is refused at once
+        if members:  # likewise counted at once, so that opens at the same moment meet the limits
+            self._quota.opened(host_id, now)
         try:
             async with table.lock:
                 with saving():
                     await self.store.create_table(record, record.created_at)
                 table.publish()
-        except ChannelBusyError as error:
+        except BaseException as error:
             self._unregister(table)
-            raise ServiceError(str(error)) from error
-        except BaseException:
-            self._unregister(table)
+            if members:
+                self._quota.unopened(host_id, now)
+            if isinstance(error, ChannelBusyError):
+                raise ServiceError(str(error)) from error
             raise
         return [TableEvent(table.id, TableOpened(format, host_id, limit, point_value))]
 
@@ -391,6 +402,8 @@ class TableService:
                 raise StaleCommandError("You are already seated at this table.")
             if len(record.seats) >= record.max_seats:
                 raise ServiceError("This table is full ({count} seats).", count=record.max_seats)
+            if sitter.user_id is not None:  # checked and seated at once: two joins meet the limit
+                self._quota.check_seat(self._tables.values(), sitter.user_id)
             record.seats.append(sitter)
             await self._save_table(table, lambda: record.seats.remove(sitter))
             seat = len(record.seats) - 1

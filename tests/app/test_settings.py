@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.config import FIELDS, Settings, SettingsError, text, usable_cores
+from bot.service.table_limits import TableLimits
 
 
 def test_environment_wins_over_the_env_file(tmp_path):
@@ -93,3 +94,34 @@ def test_each_setting_refuses_a_bad_value_in_one_sentence_naming_it():
             continue  # any text is a token, an address or a path (the store says if it cannot open it)
         with pytest.raises(SettingsError, match=f"^{field.env} must be .*, not 'x y'\\.$"):
             field.read({field.env: "x y"})
+
+
+def test_member_and_server_limits_have_their_defaults_and_zero_switches_one_off():
+    # issue 23: 3 tables at once, 5 opened in 10 minutes, 50 per server, a repost per 10 s
+    settings = Settings.load(None, {})
+    assert (settings.member_tables, settings.member_opens, settings.member_opens_minutes) == (3, 5, 10)
+    assert settings.server_tables == 50 and settings.repost_seconds == 10
+    limits = TableLimits()  # the service's own, the same
+    assert (limits.seats_per_member, limits.opens_per_member, limits.tables_per_server) == (3, 5, 50)
+    assert limits.opens_window_seconds == 60 * settings.member_opens_minutes
+    changed = Settings.load(
+        None,
+        {
+            "RUMMY_MEMBER_TABLES": "0",
+            "RUMMY_MEMBER_OPENS": " 8 ",
+            "RUMMY_MEMBER_OPENS_MINUTES": "30",
+            "RUMMY_SERVER_TABLES": "200",
+            "RUMMY_TABLE_REPOST_SECONDS": "0",
+        },
+    )
+    assert (changed.member_tables, changed.member_opens, changed.member_opens_minutes) == (0, 8, 30)
+    assert changed.server_tables == 200 and changed.repost_seconds == 0
+    for key, bad in (
+        ("RUMMY_MEMBER_TABLES", "-1"),
+        ("RUMMY_MEMBER_OPENS", "five"),
+        ("RUMMY_MEMBER_OPENS_MINUTES", "0"),
+        ("RUMMY_SERVER_TABLES", "2.5"),
+        ("RUMMY_TABLE_REPOST_SECONDS", "ten"),
+    ):
+        with pytest.raises(SettingsError, match=key):
+            Settings.load(None, {key: bad})

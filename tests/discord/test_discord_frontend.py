@@ -17,19 +17,20 @@ from bot.i18n import words
 from bot.present.hand_layout import HandLayout
 from bot.present.scene_builders import hand_scene
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
+from bot.service.table_limits import DEFAULT_LIMITS
 from render import render_hand
 
 pytest_plugins = ("discord_double.fixtures",)
 
 
-def make_bot(tmp_path, clock, policy=simple_policy, **options):
+def make_bot(tmp_path, clock, policy=simple_policy, limits=DEFAULT_LIMITS, **options):
     def service(store, on_events):
         return TableService(
             store,
             clock=clock,
             random_source=seeded(11),
             policy=policy,
-            settings=ServiceSettings(computer_delay_seconds=0.0),
+            settings=ServiceSettings(computer_delay_seconds=0.0, limits=limits),
             on_events=on_events,
         )
 

@@ -129,11 +129,12 @@ async def test_the_production_loop_fires_deadlines_and_reports_them(tmp_path):
 
 async def test_due_tables_act_together_and_share_commits(timed):
     clock, service = timed
-    for channel in range(20, 40):
-        await service.open_table(GUILD, channel, 1, "Host")
-        await service.add_computer(channel, 1)
-        await service.add_computer(channel, 1, "strong")
-        await service.start(channel, 1)
+    for channel in range(20, 40):  # a host each: one member opens and sits at a few tables only
+        host = user(channel, 0)
+        await service.open_table(GUILD, channel, host, "Host")
+        await service.add_computer(channel, host)
+        await service.add_computer(channel, host, "strong")
+        await service.start(channel, host)
     clock.advance(1000)
     before = service.store.commits
     events = await service.fire_due()
