@@ -1,4 +1,5 @@
-"""One table held in memory by the service: its stored record, its match and its turn clock."""
+"""One table held in memory by the service: its stored record, its rules, its match and its turn
+clock."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from bot.store import ActiveTable, DamagedRowError, TableRecord
 @dataclass
 class LiveTable:
     record: TableRecord
+    # The rules the table plays (or, in the lobby, will play) with: read once from the record,
+    # which keeps their stored form, and set again with it wherever they change.
+    rules: Rules
     match: Match | None = None
     match_id: int | None = None
     clock: TurnClock | None = None
@@ -32,10 +36,9 @@ class LiveTable:
         (cards conserved, the turn's hand sizes, one seat per player): `DamagedRowError` if what
         was saved does not make a table that can play on."""
         record = active.table
-        table = cls(record)
         try:
             Format(record.format)
-            Rules.from_json(record.rules)
+            table = cls(record, Rules.from_json(record.rules))
             stored = active.match
             if stored is not None:
                 match = Match.restore(stored.snapshot, stored.pending)
@@ -50,14 +53,27 @@ class LiveTable:
             raise DamagedRowError.of("table", record.id, error) from error
         return table
 
+    @classmethod
+    def set_aside(cls, active: ActiveTable, damage: str) -> LiveTable:
+        """A table whose rows cannot be played on (`damage`), holding what could be read of
+        them; its rules are the defaults where its stored ones cannot be read (it plays nothing)."""
+        try:
+            rules = Rules.from_json(active.table.rules)
+        except Exception:  # whatever made the rows unreadable
+            rules = Rules()
+        return cls(active.table, rules, match_id=active.match_id, damage=damage)
+
+    def set_record(self, record: TableRecord) -> None:
+        """The table's row as the store has it now (read again after a failed save)."""
+        self.record, self.rules = record, Rules.from_json(record.rules)
+
+    def set_rules(self, rules: Rules) -> None:
+        """The lobby's rules changed: typed here, in their stored form in the record."""
+        self.rules, self.record.rules = rules, rules.to_json()
+
     @property
     def id(self) -> int:
         return self.record.id
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the table plays (or, in the lobby, will play) with."""
-        return Rules.from_json(self.record.rules)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, sitter in enumerate(self.record.seats):

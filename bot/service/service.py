@@ -91,7 +91,6 @@ SNAPSHOT_EVERY = 16
 SNAPSHOT_EVENTS: frozenset[type[Event]] = frozenset({DealStarted, Reshuffled, DealOver})
 
 RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
-_DEFAULT_RULES = Rules()  # for the clock's settings a stored table's rules leave out; built once
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
 
@@ -179,7 +178,7 @@ class TableService:
         command but a cancel (host or Manage Server). It is logged at every start, and marked in
         the store the first time, when its channel is told (the DAMAGED event): only once."""
         record = active.table
-        table = LiveTable(record, match_id=active.match_id, damage=damage)
+        table = LiveTable.set_aside(active, damage)
         self._register(table)
         if active.reported:
             log.warning("table %s in channel %s is still set aside: %s", table.id, record.channel_id, damage)
@@ -264,7 +263,7 @@ class TableService:
             league_id=league_id,
             created_at=self.clock.now(),
         )
-        table = LiveTable(record)
+        table = LiveTable(record, rules)
         self._register(table)  # before awaiting, so a second open in this channel is refused at once
         try:
             async with table.lock:
@@ -357,7 +356,7 @@ class TableService:
                 raise ServiceError("Only the host can change this table's rules.")
             if record.status is not TableStatus.OPEN:
                 raise StaleCommandError("The match has started: its rules no longer change.")
-            before = Rules.from_json(record.rules)
+            before = table.rules
             try:  # a RulesError for options that do not go together
                 after = before.replace(**changes)
             except (TypeError, ValueError):  # a value of the wrong kind (a forged menu value)
@@ -367,14 +366,15 @@ class TableService:
                 raise ServiceError(
                     "These rules seat at most {most} players; {seated} are seated.", most=most, seated=seated
                 )
-            old_rules, old_seats = record.rules, record.max_seats
-            record.rules = after.to_json()
+            old_seats = record.max_seats
+            table.set_rules(after)
             # A table that seats as many as its rules allow keeps doing so; a smaller one stays small.
             full = old_seats == before.max_players
             record.max_seats = after.max_players if full else min(old_seats, after.max_players)
 
             def undo() -> None:
-                record.rules, record.max_seats = old_rules, old_seats
+                table.set_rules(before)
+                record.max_seats = old_seats
 
             await self._save_table(table, undo)
         return [TableEvent(table.id, RulesChanged(tuple(after.changed_options()), record.max_seats))]
@@ -394,7 +394,7 @@ class TableService:
                     record.format,
                     len(record.seats),
                     self.random_source(table.id, 1),
-                    rules=Rules.from_json(record.rules),
+                    rules=table.rules,
                     point_value=record.point_value,
                 )
             except RummyError as error:
@@ -752,11 +752,11 @@ class TableService:
     # ----------------------------------------------------------------- helpers
 
     def _timing(self, table: LiveTable) -> Timing:
-        rules, defaults = table.record.rules, _DEFAULT_RULES
+        rules = table.rules
         return Timing(
-            turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
-            discard_seconds=rules.get("discard_seconds"),
-            extra_seconds=rules.get("extra_time_seconds", defaults.extra_time_seconds),
+            turn_seconds=rules.turn_seconds,
+            discard_seconds=rules.discard_seconds,
+            extra_seconds=rules.extra_time_seconds,
             between_deals=self.settings.between_deals_seconds,
             computer_delay=self.settings.computer_delay_seconds,
             grace=self.settings.grace_seconds,
@@ -806,7 +806,7 @@ class TableService:
         if stored is None or record is None:
             self._unregister(table)
             return
-        table.record = record
+        table.set_record(record)
         table.match = Match.restore(stored.snapshot, stored.pending)
         table.snapshot_seq = stored.seq - len(stored.pending)
         table.clock = TurnClock.from_json(stored.clock)
