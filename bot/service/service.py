@@ -73,6 +73,7 @@ from bot.service.table_events import (
 )
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.store import (
+    LOG_TAIL,
     ActiveTable,
     ChannelBusyError,
     CommandRecord,
@@ -575,13 +576,14 @@ class TableService:
         return CommandRecord(
             match_id=match_id,
             seq=len(match.log),
-            command=match.log[-1],
+            command=match.log[-1].to_json(),
             events=[event.to_json() for event in events],
-            snapshot=match.to_json() if snapshot_due else None,
+            snapshot=match.state_json() if snapshot_due else None,
+            log_tail=[command.to_json() for command in match.log[-LOG_TAIL:]] if snapshot_due else [],
             clock=clock.to_json(),
             at=now,
             command_id=command_id,
-            finished_deal=match.finished_deals[-1] if DealOver in kinds else None,
+            finished_deal=match.finished_deals[-1].to_json() if DealOver in kinds else None,
             standings=standing_rows(match, record.seats) if kinds & STANDING_EVENTS or first else None,
             stats=stats_deltas(match, events, record.seats, record.guild_id),
             match_over=over,

@@ -278,7 +278,7 @@ class TerminalTable:
 
 
 def _last_wild(match: Match) -> int | None:
-    return match.finished_deals[-1]["wild_rank"] if match.finished_deals else None
+    return match.finished_deals[-1].wild_rank if match.finished_deals else None
 
 
 def build_parser() -> argparse.ArgumentParser:
