@@ -20,6 +20,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from bot.discord.replay_presenter import animation  # noqa: E402
 from bot.engine import ai  # noqa: E402
+from bot.engine.history import FinishedDeal  # noqa: E402
 from bot.engine.match import Match  # noqa: E402
 from bot.engine.replay import replay_deal  # noqa: E402
 from bot.present.replay_scene import replay_scene  # noqa: E402
@@ -27,7 +28,7 @@ from bot.service.replay_access import DealRef, ReplayedDeal  # noqa: E402
 from render.replay_frame import ANIMATION_LIMIT, render_replay  # noqa: E402
 
 
-def played(players: int, rng: random.Random) -> dict:
+def played(players: int, rng: random.Random) -> FinishedDeal:
     match, _ = Match.start("points", players, rng)
     while match.deal is not None:
         deal = match.deal

@@ -1118,12 +1118,11 @@ class Presenter:
         names = [seat.name for seat in table.record.seats]
         _ = await self.bot.readers.channel(table.record.guild_id)
         png = await self.bot.pictures.draw(render_result, result_scene(match, names, _=_))
-        record = match.finished_deals[-1]
-        deal = Deal.from_json(record)
+        deal = match.finished_deals[-1]
         reveal = [
             _(
                 "**Deal {number} result.** Shuffle reveal (check with `/rummy verify`):",
-                number=len(match.finished_deals),
+                number=deal.number,
             ),
             _(
                 "commitment {commitment} · salt {salt}",

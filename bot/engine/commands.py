@@ -10,12 +10,14 @@ stored, so matches stored before these types existed replay unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
+from itertools import compress, repeat
+from operator import is_
+from typing import ClassVar, cast
 
-from bot.engine.cards import Card, parse_card
+from bot.engine.cards import JOKER, STANDARD_PACK, Card, parse_card
 from bot.engine.errors import CardNotationError, RummyError
 
 MAX_SEAT = 63  # far beyond any table: a seat number past it is not a seat, whatever the rules
@@ -154,6 +156,49 @@ def parse_command(raw: object) -> Command:
     return kind(seat)  # type: ignore[call-arg]  # a seat is all the rest take
 
 
+def read_logged(entry: object) -> Command:
+    """A command from its logged form, as `parse_command` reads it, equal entries read as one
+    shared object (a restart reads thousands of logs that repeat a few hundred commands: seat,
+    source, card). An entry is found by its fields and the type of its seat, which tells `1`
+    from `True` and `1.0` (the only values of a command that compare equal across types); a
+    declare's groups are a list, so a declare is read each time."""
+    if not isinstance(entry, dict):
+        return parse_command(entry)
+    key = (*entry.items(), type(entry.get("seat")))
+    try:
+        command = _READ.get(key)
+    except TypeError:  # unhashable: a declare's groups
+        return parse_command(entry)
+    if command is None:
+        command = parse_command(entry)
+        if len(_READ) < _READ_MOST:
+            _READ[key] = command
+    return command
+
+
+def read_log(entries: Sequence[object]) -> list[Command]:
+    """A stored log's commands, each read as `read_logged` reads it, but an entry object read
+    before is found by identity alone: the store hands out one shared object per distinct stored
+    text (`bot.store.logged`), and nothing changes a logged entry, so a restart reads each
+    distinct command once instead of looking up each of the hundreds of thousands its logs hold.
+    The entries so found are kept, so that their ids stay theirs (declares, which rarely repeat,
+    are not); for entries made afresh (a record read from its own JSON) use `read_logged`."""
+    found: list[Command | None] = list(map(_BY_ID.get, map(id, entries)))
+    for index in compress(range(len(found)), map(is_, found, repeat(None))):
+        entry = entries[index]
+        command = found[index] = read_logged(entry)
+        if isinstance(entry, dict) and not isinstance(command, Declare) and len(_BY_ID) < _READ_MOST:
+            _BY_ID[id(entry)] = command
+            _KEPT.append(entry)
+    return cast(list[Command], found)  # every None was replaced
+
+
+_READ: dict[tuple[object, ...], Command] = {}  # logged entries already read, by their fields
+_BY_ID: dict[int, Command] = {}  # ...and by identity (`read_log`), those entries kept in `_KEPT`
+_KEPT: list[object] = []
+_READ_MOST = 8192  # kept at most: far more than the commands that repeat (seats × cards)
+
+
 def _field(raw: Mapping[object, object], key: str) -> object:
     if key not in raw:
         raise BadCommandError("That command is missing its {key}.", key=key)
@@ -203,6 +248,9 @@ def _group(value: object) -> tuple[Card, ...]:
         cards = value.replace(",", " ").split()
         if len(cards) > MAX_GROUPS:
             raise BadCommandError("A group holds at most {count} cards.", count=MAX_GROUPS)
+        stored = tuple(map(_BY_CODE.get, cards))  # as the log writes them, looked up at once
+        if all(stored):
+            return cast(tuple[Card, ...], stored)
         return tuple(read_card(card) for card in cards)
     if isinstance(value, bytes) or not isinstance(value, Iterable):
         raise BadCommandError("Each group is a list of cards.")
@@ -212,6 +260,9 @@ def _group(value: object) -> tuple[Card, ...]:
             raise BadCommandError("A group holds at most {count} cards.", count=MAX_GROUPS)
         cards_in.append(read_card(card))
     return tuple(cards_in)
+
+
+_BY_CODE = {card.code: card for card in (*STANDARD_PACK, JOKER)}
 
 
 def _shown(value: object) -> str:

@@ -38,6 +38,7 @@ from bot.engine.commands import (
     Source,
     Timeout,
     parse_command,
+    read_logged,
 )
 from bot.engine.commitment import commit, new_salt
 from bot.engine.errors import IllegalActionError, require
@@ -166,6 +167,21 @@ class LegalActions:
     wrong_show_cost: int
 
 
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """What a deal drew at random, as recorded, with the table it was dealt to: enough to deal it
+    again exactly (`Deal.restart`), for a replay. The toss is its rounds, each seat's card."""
+
+    players: int
+    rules: Rules
+    first_player: int
+    sitting_out: tuple[int, ...]
+    shoe: tuple[Card, ...]
+    toss: tuple[tuple[tuple[int, Card], ...], ...]
+    salt: str
+    reshuffles: tuple[tuple[Card, ...], ...]
+
+
 @dataclass
 class Deal:
     rules: Rules
@@ -192,8 +208,13 @@ class Deal:
     leavers: list[int] = field(default_factory=list)  # left, and their next turn has not come
     stakes: Stakes | None = None
     winner: int | None = None
-    log: list[Logged] = field(default_factory=list)
+    log: list[Command] = field(default_factory=list)  # only ever appended to
     rng: random.Random | None = field(default=None, repr=False, compare=False)
+    # The logged forms of the log's commands so far, the same objects from one `to_json()` to
+    # the next: a snapshot is saved every few commands, and writing the deal's whole log out
+    # again each time would cost more than all the rest (the snapshot encoder then finds the
+    # text of each entry it has seen before by identity: `bot.store.snapshots`).
+    _logged: list[Logged] = field(default_factory=list, repr=False, compare=False)
     # Replays take reshuffles from the record instead of the random source.
     _scripted_reshuffles: list[list[Card]] | None = field(default=None, repr=False, compare=False)
 
@@ -736,7 +757,7 @@ class Deal:
             raise IllegalActionError("{card} is not in your hand.", card=card.pretty)
 
     def _record(self, command: Command) -> None:
-        self.log.append(command.to_json())
+        self.log.append(command)
 
     # ----------------------------------------------------------------- shuffle commitments
 
@@ -839,11 +860,23 @@ class Deal:
             "leavers": list(self.leavers),
             "stakes": self.stakes.value if self.stakes else None,
             "winner": self.winner,
-            "log": list(self.log),
+            "log": self._logged_log(),
         }
 
+    def _logged_log(self) -> list[Logged]:
+        done = len(self._logged)
+        if done > len(self.log):  # a log set anew
+            self._logged, done = [], 0
+        self._logged.extend(command.to_json() for command in self.log[done:])
+        return list(self._logged)
+
     @classmethod
-    def from_json(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
+    def from_json(
+        cls, raw: dict[str, Any], rng: random.Random | None = None, log: list[Command] | None = None
+    ) -> Deal:
+        """A deal from its `to_json()`; `log`: the commands of its logged entries, already read
+        (its match's own)."""
+        logged = list(raw["log"])
         return cls(
             rules=Rules.from_json(raw["rules"]),
             players=raw["players"],
@@ -870,35 +903,53 @@ class Deal:
             leavers=list(raw.get("leavers", [])),
             stakes=Stakes(raw["stakes"]) if raw.get("stakes") else None,
             winner=raw["winner"],
-            log=list(raw["log"]),
+            log=list(map(read_logged, logged)) if log is None else log,
             rng=rng,
+            _logged=logged,
         )
 
     @classmethod
     def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Deal:
         """Rebuilds a deal from its recorded shoe, toss, reshuffles and command log only."""
-        deal, _ = cls.restart(raw)
-        for entry in raw["log"]:
-            deal.apply(entry)
+        recorded = cls.from_json(raw)
+        deal, _ = cls.restart(recorded.setup)
+        for command in recorded.log:
+            deal.apply(command)
         deal._scripted_reshuffles = None
         deal.rng = rng
         return deal
 
+    @property
+    def setup(self) -> DealSetup:
+        """What this deal drew at random so far, to deal it again (`restart`)."""
+        return DealSetup(
+            players=self.players,
+            rules=self.rules,
+            first_player=self.first_player,
+            sitting_out=tuple(
+                i for i, seat in enumerate(self.seats) if seat.status is SeatStatus.SITTING_OUT
+            ),
+            shoe=tuple(self.shoe),
+            toss=tuple(tuple(round_.items()) for round_ in self.toss),
+            salt=self.salt,
+            reshuffles=tuple(tuple(order) for order in self.reshuffles),
+        )
+
     @classmethod
-    def restart(cls, raw: dict[str, Any]) -> tuple[Deal, list[Event]]:
+    def restart(cls, setup: DealSetup) -> tuple[Deal, list[Event]]:
         """Starts a deal over exactly as recorded: the same shoe, toss and salt, and the
         recorded reshuffles waiting to be replayed instead of drawn."""
         deal, events = cls.start(
-            raw["players"],
-            Rules.from_json(raw["rules"]),
+            setup.players,
+            setup.rules,
             random.Random(0),
-            first_player=raw["first_player"],
-            shoe=parse_cards(raw["shoe"]),
-            sitting_out=[i for i, seat in enumerate(raw["seats"]) if seat["status"] == "sitting_out"],
+            first_player=setup.first_player,
+            shoe=setup.shoe,
+            sitting_out=setup.sitting_out,
         )
-        deal.toss = _toss_from_json(raw["toss"])
-        deal.salt = raw["salt"]
-        deal._scripted_reshuffles = [parse_cards(order) for order in raw["reshuffles"]]
+        deal.toss = [dict(round_) for round_ in setup.toss]
+        deal.salt = setup.salt
+        deal._scripted_reshuffles = [list(order) for order in setup.reshuffles]
         return deal, events
 
     def apply(self, entry: Command | Logged) -> list[Event]:

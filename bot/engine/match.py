@@ -22,11 +22,13 @@ from bot.engine.commands import (
     Rejoin,
     Split,
     parse_command,
+    read_log,
 )
-from bot.engine.deal import Deal, Phase, SeatStatus
+from bot.engine.deal import Deal, DealSetup, Phase, SeatStatus
 from bot.engine.errors import CorruptTableError, IllegalActionError, require
 from bot.engine.events import DealStarted, Eliminated, Event, Left, MatchOver, Rejoined, SplitVote, Standings
 from bot.engine.formats import DEAL_CHIPS, Family, Format, FormatSpec
+from bot.engine.history import FinishedDeal
 from bot.engine.rules import Rules
 
 
@@ -53,16 +55,17 @@ class Match:
     rejoined: list[bool] = field(default_factory=list)
     history: list[list[int | None]] = field(default_factory=list)  # points per seat per deal
     winners: list[int] = field(default_factory=list)  # winner of each deal
-    finished_deals: list[dict[str, Any]] = field(default_factory=list)
+    finished_deals: list[FinishedDeal] = field(default_factory=list)
     deal: Deal | None = None
     phase: MatchPhase = MatchPhase.BETWEEN_DEALS
     tie_break: list[int] = field(default_factory=list)  # Deals: the seats still tied
     split_votes: list[int] = field(default_factory=list)
     winner: int | None = None
     shares: dict[int, float] = field(default_factory=dict)  # a split pool: seat -> share
-    log: list[Logged] = field(default_factory=list)
+    log: list[Command] = field(default_factory=list)
     rng: random.Random | None = field(default=None, repr=False, compare=False)
-    _records: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    # How the next deals are to be dealt, instead of at random: a match started over (`restarted`).
+    _setups: list[DealSetup] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def spec(self) -> FormatSpec:
@@ -121,13 +124,12 @@ class Match:
         self.split_votes.clear()
         playing = [seat for seat in range(self.players) if self._plays_next_deal(seat)]
         sitting_out = [seat for seat in range(self.players) if seat not in playing]
-        record = self._records.pop(0) if self._records is not None else None
-        if record is not None:
-            deal, events = Deal.restart(record)
+        if self._setups:
+            deal, events = Deal.restart(self._setups.pop(0))
         else:
             first = None
             if self.finished_deals:
-                first = self._rotate(self.finished_deals[-1]["first_player"], playing)
+                first = self._rotate(self.finished_deals[-1].first_player, playing)
             deal, events = Deal.start(
                 self.players,
                 self.spec.deal_rules(self.rules),
@@ -174,7 +176,7 @@ class Match:
         if self.phase is not MatchPhase.PLAYING or self.deal is None:
             raise IllegalActionError("No deal is in progress.")
         events = self.deal.apply(command)  # raises, changing nothing, if the deal refuses it
-        self.log.append(self.deal.log[-1])  # the deal's logged form, not written a second time
+        self.log.append(self.deal.log[-1])  # the deal's own command, not a second one
         return events + self._after_deal_command()
 
     def _after_deal_command(self) -> list[Event]:
@@ -285,7 +287,7 @@ class Match:
         points: list[int | None] = [
             None if s.status is SeatStatus.SITTING_OUT else s.points for s in deal.seats
         ]
-        self.finished_deals.append(deal.to_json())
+        self.finished_deals.append(FinishedDeal.of(deal, len(self.finished_deals) + 1))
         self.history.append(points)
         self.winners.append(deal.winner)
         self.deal = None
@@ -342,7 +344,7 @@ class Match:
             raise IllegalActionError("There is no seat {number} at this table.", number=seat + 1)
 
     def _record(self, command: Command) -> None:
-        self.log.append(command.to_json())
+        self.log.append(command)
 
     # ----------------------------------------------------------------- checks and storage
 
@@ -365,6 +367,16 @@ class Match:
             require(self.winner is not None or bool(self.shares), "a match over with no winner")
 
     def to_json(self) -> dict[str, Any]:
+        """The whole match: its state, and its history (the finished deals' records, the log)."""
+        return {
+            **self.state_json(),
+            "finished_deals": [deal.to_json() for deal in self.finished_deals],
+            "log": [command.to_json() for command in self.log],
+        }
+
+    def state_json(self) -> dict[str, Any]:
+        """`to_json()` less the match's history, which only grows: what a snapshot of the match
+        stores, the store keeping each command and each finished deal's record once."""
         return {
             "format": self.format.value,
             "rules": self.rules.to_json(),
@@ -375,22 +387,30 @@ class Match:
             "rejoined": list(self.rejoined),
             "history": [list(points) for points in self.history],
             "winners": list(self.winners),
-            "finished_deals": list(self.finished_deals),
             "deal": self.deal.to_json() if self.deal else None,
             "phase": self.phase.value,
             "tie_break": list(self.tie_break),
             "split_votes": list(self.split_votes),
             "winner": self.winner,
             "shares": {str(seat): share for seat, share in self.shares.items()},
-            "log": list(self.log),
         }
 
     @classmethod
     def from_json(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
-        """A match from its `to_json()`. The deals' logs hold again the very entries of the
-        match's log, as they do in play, not equal copies (see `_shared_logs`)."""
-        log = list(raw["log"])
-        deal, finished = _shared_logs(raw["deal"], raw["finished_deals"], log)
+        """A match from its `to_json()`. The deals' logs hold again the very commands of the
+        match's log, as they do in play, not equal copies (see `_deal_spans`)."""
+        entries = list(raw["log"])
+        log = read_log(entries)
+        deal = raw["deal"]
+        records = [*raw["finished_deals"], *([deal] if deal else [])]
+        spans = _deal_spans(entries, [record["log"] for record in records])
+        finished = [
+            FinishedDeal.from_json(record, number, log[span] if span else None)
+            for number, (record, span) in enumerate(zip(raw["finished_deals"], spans, strict=False), 1)
+        ]  # (`spans` ends with the deal in progress's)
+        deal_log = None
+        if deal and spans[-1]:
+            deal, deal_log = {**deal, "log": entries[spans[-1]]}, log[spans[-1]]  # as in play
         return cls(
             format=Format(raw["format"]),
             rules=Rules.from_json(raw["rules"]),
@@ -402,7 +422,7 @@ class Match:
             history=[list(points) for points in raw["history"]],
             winners=list(raw["winners"]),
             finished_deals=finished,
-            deal=Deal.from_json(deal, rng) if deal else None,
+            deal=Deal.from_json(deal, rng, deal_log) if deal else None,
             phase=MatchPhase(raw["phase"]),
             tie_break=list(raw["tie_break"]),
             split_votes=list(raw["split_votes"]),
@@ -419,8 +439,8 @@ class Match:
         anything random (a new deal's shuffle and toss, a reshuffle), after which a snapshot is
         always saved. So a pending command that draws is refused as damage, not shuffled anew."""
         match = cls.from_json(raw, _NO_RANDOMNESS)
-        for entry in pending:
-            match.apply(entry)
+        for command in read_log(pending):
+            match.apply(command)
         match.rng = None
         if match.deal is not None:
             match.deal.rng = None
@@ -429,53 +449,48 @@ class Match:
     @classmethod
     def replay(cls, raw: dict[str, Any], rng: random.Random | None = None) -> Match:
         """Rebuilds a match from its command log, taking every shuffle from the recorded deals."""
-        match = cls.empty(
-            raw["format"],
-            raw["players"],
-            rules=Rules.from_json(raw["rules"]),
-            point_value=raw["point_value"],
-        )
-        match._records = list(raw["finished_deals"]) + ([raw["deal"]] if raw["deal"] else [])
-        for entry in raw["log"]:
-            match.apply(entry)
-        match._records = None
+        recorded = cls.from_json(raw)
+        match = recorded.restarted()
+        for command in recorded.log:
+            match.apply(command)
+        match._setups.clear()
         match.rng = rng
         if match.deal is not None:
             match.deal._scripted_reshuffles = None
             match.deal.rng = rng
         return match
 
+    def restarted(self) -> Match:
+        """This match at its start, before its first deal, dealing each deal as this one dealt
+        it (the same shoe, toss, salt and reshuffles): applying this match's log to it plays the
+        match again exactly, command by command (a replay; a league night's finishing order)."""
+        match = Match.empty(self.format, self.players, rules=self.rules, point_value=self.point_value)
+        match._setups = [deal.setup for deal in self.finished_deals]
+        if self.deal is not None:
+            match._setups.append(self.deal.setup)
+        return match
 
-def _shared_logs(
-    deal: dict[str, Any] | None, finished: list[dict[str, Any]], log: list[Logged]
-) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The deal in progress and the finished ones, their logs' entries replaced by the equal
-    entries of the match's `log`. Every deal's log is a part of the match's, in order (a deal
-    logs what the match passes it, and the match logs the deal's own entry), so one walk back
-    through the match's log finds them: a resumed match then holds each entry once, as it did
-    in play, where read from storage it held two or three copies. An entry not found (a log
-    that does not go back that far) is kept as it is: equal entries are interchangeable."""
-    index = len(log) - 1
 
-    def shared(entries: list[Logged]) -> list[Logged]:
-        nonlocal index
-        out = list(entries)
-        for position in range(len(out) - 1, -1, -1):
-            found = index
-            while found >= 0 and log[found] != out[position]:
-                found -= 1
-            if found < 0:
-                break
-            out[position], index = log[found], found - 1
-        return out
+def _deal_spans(entries: list[object], deals: Sequence[Sequence[object]]) -> list[slice | None]:
+    """Where each deal's logged entries (the finished deals' first) are in the match's `entries`,
+    or None where they are not a part of them. A deal logs what the match passes it, and the
+    match logs the deal's own command, so deal `k`'s log follows the match's `k`-th next-deal
+    command (but where a player out of the deal left the table during it: that deal reads its
+    own). A resumed match then holds each command once, as it did in play, and finds its deals'
+    logs by comparing logged entries, not reading them again."""
+    found: list[slice | None] = []
+    start = -1
+    for deal in deals:
+        try:
+            start = entries.index(_NEXT_DEAL, start + 1)
+        except ValueError:  # a log that does not go back that far
+            return found + [None] * (len(deals) - len(found))
+        span = slice(start + 1, start + 1 + len(deal))
+        found.append(span if entries[span] == list(deal) else None)
+    return found
 
-    def with_shared(record: dict[str, Any]) -> dict[str, Any]:
-        logged = record.get("log")
-        return {**record, "log": shared(logged)} if isinstance(logged, list) else record
 
-    current = with_shared(deal) if deal else deal
-    earlier = [with_shared(done) for done in reversed(finished)]
-    return current, earlier[::-1]
+_NEXT_DEAL = NextDeal().to_json()
 
 
 class _NoRandomness(random.Random):

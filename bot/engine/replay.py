@@ -1,6 +1,6 @@
 """A finished deal, move by move: what `/rummy replay` and `python -m bot replay` show.
 
-A finished deal's record (`Deal.to_json()` as the match kept it, the row of the `deals` table)
+A finished deal's record (`FinishedDeal`, as the match keeps it and the `deals` table stores it)
 holds its shoe, toss, salt, reshuffles and command log. `replay_deal` starts the deal over from
 the recorded shoe (the one the shuffle commitment published at the start and the reveal made
 public at the end, so showing every hand gives nothing away) and applies the logged commands one
@@ -9,20 +9,19 @@ the closed deck's count, and with the last step the deal's result.
 
 The replay must end exactly where the record ends: a record that replays to anything else (an
 edited row, a rule change that a stored log no longer follows) is refused as corrupt rather
-than shown as a deal that never happened. Only an ended deal can be replayed.
+than shown as a deal that never happened. Only an ended deal has a record to replay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from bot.engine.cards import Card
-from bot.engine.commands import BadCommandError, Command, SeatCommand, parse_command
+from bot.engine.commands import Command, SeatCommand
 from bot.engine.deal import Deal, SeatStatus
-from bot.engine.errors import CorruptTableError, IllegalActionError
+from bot.engine.errors import CorruptTableError, RummyError
 from bot.engine.events import DealOver, Discarded, Event, Picked
+from bot.engine.history import FinishedDeal
 from bot.engine.outcomes import Outcome, Phase, Stakes
 from bot.engine.rules import Rules
 
@@ -86,21 +85,18 @@ class DealReplay:
         return self.steps[max(0, min(index, len(self.steps) - 1))]
 
 
-def replay_deal(record: Mapping[str, Any]) -> DealReplay:
-    """The deal of `record` (a finished `Deal.to_json()`) move by move; `CorruptTableError` if it
-    has not ended, or if its log does not replay to exactly the state it records."""
-    raw = dict(record)
-    if raw.get("phase") != Phase.OVER.value:
-        raise IllegalActionError("This deal has not ended: it can be replayed once it is over.")
+def replay_deal(record: FinishedDeal) -> DealReplay:
+    """The deal of `record` move by move; `CorruptTableError` if its log does not replay to
+    exactly the deal it records."""
     try:
-        deal, events = Deal.restart(raw)
+        deal, events = Deal.restart(record.setup)
         steps = [_step(deal, 0, None, events)]
-        for index, entry in enumerate(raw["log"], start=1):
-            command = parse_command(entry)
+        for index, command in enumerate(record.log, start=1):
             steps.append(_step(deal, index, command, deal.apply(command)))
-    except (IllegalActionError, BadCommandError, LookupError, TypeError, ValueError) as error:
+        replayed = FinishedDeal.of(deal, record.number)
+    except (RummyError, LookupError, TypeError, ValueError) as error:  # a record edited by hand
         raise CorruptTableError(f"the deal's record does not replay: {error}") from error
-    if not _same(deal.to_json(), raw):
+    if replayed.as_stored_like(record) != record:
         raise CorruptTableError("the deal's log does not replay to the state it records")
     return DealReplay(
         players=deal.players,
@@ -136,19 +132,3 @@ def _step(deal: Deal, index: int, command: Command | None, events: list[Event]) 
         discarded=discarded,
         result=result,
     )
-
-
-def _same(replayed: dict[str, Any], recorded: dict[str, Any]) -> bool:
-    """Whether the replayed deal is the recorded one, in every member the record holds (rows
-    written before a member existed lack it, and the replay must not fail them for that)."""
-    for key, value in recorded.items():
-        if key == "seats":
-            seats = replayed["seats"]
-            if len(seats) != len(value):
-                return False
-            pairs = zip(seats, value, strict=True)
-            if any(seat.get(name) != kept for seat, raw in pairs for name, kept in raw.items()):
-                return False
-        elif replayed.get(key) != value:
-            return False
-    return True

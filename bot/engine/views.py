@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from bot.engine.deal import SeatView
 from bot.engine.formats import Family, Format, FormatSpec
+from bot.engine.history import FinishedDeal
 from bot.engine.match import Match, MatchPhase, Standing
 from bot.engine.rules import Rules
 
@@ -32,7 +32,7 @@ class MatchView:
     rejoined: tuple[bool, ...]
     history: tuple[tuple[int | None, ...], ...]  # points per seat per finished deal
     winners: tuple[int, ...]  # the winner of each finished deal
-    finished_deals: tuple[Mapping[str, Any], ...]  # each finished deal, revealed whole
+    finished_deals: tuple[FinishedDeal, ...]  # each finished deal, revealed whole
     winner: int | None  # the match's, once it is over (None for a shared pool)
     shares: Mapping[int, float]  # a shared pool: seat -> its share
     tie_break: tuple[int, ...]  # Deals: the seats still tied after the last deal

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from bot.engine.commands import Leave, parse_command
+from bot.engine.commands import Leave
 from bot.engine.events import Eliminated, Rejoined
 from bot.engine.formats import Family
 from bot.engine.marks import N_
@@ -138,12 +138,9 @@ def _out_moments(match: Match) -> dict[int, tuple[int, int]]:
     shuffles, the engine's own way, so the order is the one the table saw; a rejoin forgets the
     earlier elimination.
     """
-    raw = match.to_json()
-    replay = Match.empty(match.format, match.players, rules=match.rules, point_value=match.point_value)
-    replay._records = list(raw["finished_deals"]) + ([raw["deal"]] if raw["deal"] else [])
+    replay = match.restarted()
     moments: dict[int, tuple[int, int]] = {}
-    for entry in raw["log"]:
-        command = parse_command(entry)
+    for command in match.log:
         if isinstance(command, Leave):
             moments[command.seat] = (len(replay.finished_deals) + 1, 0)
         for event in replay.apply(command):

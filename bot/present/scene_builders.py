@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bot.engine import IllegalActionError, Rules, best_arrangement, judge_groups
-from bot.engine.cards import Card, parse_cards
+from bot.engine.cards import Card
 from bot.engine.deal import Outcome, Phase, Stakes
 from bot.engine.deal import SeatStatus as DealSeatStatus
 from bot.engine.deal import SeatView as DealSeatView
 from bot.engine.declaration import best_declaration
 from bot.engine.formats import Family
+from bot.engine.history import SeatResult
 from bot.engine.match import Match, Standing
 from bot.engine.melds import LONG_LIFE, GroupKind, Judgement, life_met
 from bot.i18n import EN, N_, Words
@@ -218,48 +218,46 @@ def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | Non
     return _(_OUTCOME_NOTES.get(outcome, "")) if outcome else ""
 
 
-def _revealed(raw: dict[str, Any], outcome: Outcome | None, scored: bool) -> bool:
+def _revealed(result: SeatResult, scored: bool) -> bool:
     """Whose cards a result shows: shows (valid or wrong) and hands that were scored. A player
     left alone when everyone else dropped wins without showing, and their cards stay private."""
-    if raw["status"] == DealSeatStatus.DECLARED or outcome in _SHOWN_OUTCOMES:
+    if result.status is DealSeatStatus.DECLARED or result.outcome in _SHOWN_OUTCOMES:
         return True
-    return outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
+    return result.outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
 
 def result_scene(match: Match, names: Sequence[str], four_colour: bool = False, _: Words = EN) -> ResultScene:
     """The last finished deal: every hand, grouped as scored, with what each seat was charged."""
-    record: dict[str, Any] = match.finished_deals[-1]
-    wild_rank = record["wild_rank"]
+    record = match.finished_deals[-1]
+    wild_rank, stakes = record.wild_rank, record.stakes
     rules = match.spec.deal_rules(match.rules)
     players = []
-    scored = any(raw["outcome"] == Outcome.HAND for raw in record["seats"])
-    stakes = Stakes(record["stakes"]) if record.get("stakes") else None
-    for seat, raw in enumerate(record["seats"]):
-        if raw["status"] == DealSeatStatus.SITTING_OUT:
+    scored = any(result.outcome is Outcome.HAND for result in record.seats)
+    for seat, result in enumerate(record.seats):
+        if result.sat_out:
             continue
-        outcome = Outcome(raw["outcome"]) if raw["outcome"] else None
         groups: tuple[HandGroup, ...] = ()
         hand_points = None
-        if raw["hand"] and _revealed(raw, outcome, scored):
-            arrangement = best_arrangement(parse_cards(raw["hand"]), wild_rank, rules)
+        if result.hand and _revealed(result, scored):
+            arrangement = best_arrangement(result.hand, wild_rank, rules)
             hand_points = arrangement.points
             melds = [list(meld.cards) for meld in arrangement.groups]
             loose = list(arrangement.ungrouped)
             melds, loose = with_sets_shown(melds, loose, wild_rank, rules)
             groups = hand_groups(melds + ([loose] if loose else []), wild_rank, match)
-            if raw["status"] == DealSeatStatus.DECLARED:  # a valid show pays nothing, whatever its sets
+            if result.status is DealSeatStatus.DECLARED:  # a valid show pays nothing, whatever its sets
                 groups = tuple(dataclasses.replace(group, points=0) for group in groups)
         players.append(
             PlayerResult(
                 name=names[seat],
                 groups=groups,
-                points=raw["points"],
-                winner=seat == record["winner"],
+                points=result.points,
+                winner=seat == record.winner,
                 standing=standing_text(match, seat, _),
-                note=_note(outcome, stakes, hand_points, _),
+                note=_note(result.outcome, stakes, hand_points, _),
             )
         )
-    number = len(match.finished_deals)
+    number = record.number
     return ResultScene(
         players=tuple(players),
         wild_rank=wild_rank,

@@ -1,5 +1,5 @@
-"""One table held in memory by the service: its stored record, its match and its turn clock, and
-the frozen view of it that front ends read (`publish`)."""
+"""One table held in memory by the service: its stored record, its rules, its match and its turn
+clock, and the frozen view of it that front ends read (`publish`)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from bot.store import ActiveTable, DamagedRowError, TableRecord
 @dataclass
 class LiveTable:
     record: TableRecord
+    # The rules the table plays (or, in the lobby, will play) with: read once from the record,
+    # which keeps their stored form, and set again with it wherever they change.
+    rules: Rules
     match: Match | None = None
     match_id: int | None = None
     clock: TurnClock | None = None
@@ -36,10 +39,9 @@ class LiveTable:
         (cards conserved, the turn's hand sizes, one seat per player): `DamagedRowError` if what
         was saved does not make a table that can play on."""
         record = active.table
-        table = cls(record)
         try:
             Format(record.format)
-            Rules.from_json(record.rules)
+            table = cls(record, Rules.from_json(record.rules))
             stored = active.match
             if stored is not None:
                 match = Match.restore(stored.snapshot, stored.pending)
@@ -54,14 +56,27 @@ class LiveTable:
             raise DamagedRowError.of("table", record.id, error) from error
         return table
 
+    @classmethod
+    def set_aside(cls, active: ActiveTable, damage: str) -> LiveTable:
+        """A table whose rows cannot be played on (`damage`), holding what could be read of
+        them; its rules are the defaults where its stored ones cannot be read (it plays nothing)."""
+        try:
+            rules = Rules.from_json(active.table.rules)
+        except Exception:  # whatever made the rows unreadable
+            rules = Rules()
+        return cls(active.table, rules, match_id=active.match_id, damage=damage)
+
+    def set_record(self, record: TableRecord) -> None:
+        """The table's row as the store has it now (read again after a failed save)."""
+        self.record, self.rules = record, Rules.from_json(record.rules)
+
+    def set_rules(self, rules: Rules) -> None:
+        """The lobby's rules changed: typed here, in their stored form in the record."""
+        self.rules, self.record.rules = rules, rules.to_json()
+
     @property
     def id(self) -> int:
         return self.record.id
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the table plays (or, in the lobby, will play) with."""
-        return Rules.from_json(self.record.rules)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, sitter in enumerate(self.record.seats):
@@ -114,13 +129,11 @@ class LiveTable:
         return HandView(self.id, seat, deal.view(seat), deal.legal_actions(seat), turn_token(match))
 
     def _format_and_rules(self) -> tuple[Format, Rules]:
-        """The table's format and rules; a table set aside shows the defaults where its row's
-        cannot be read (it only says that it is set aside)."""
-        if self.match is not None:
-            return self.match.format, self.match.rules
+        """The table's format and rules; a table set aside shows the default format where its
+        row's cannot be read (it only says that it is set aside)."""
         try:
-            return Format(self.record.format), Rules.from_json(self.record.rules)
-        except Exception:
+            return Format(self.record.format), self.rules
+        except ValueError:
             if self.damage is None:
                 raise
-            return Format.POINTS, Rules()
+            return Format.POINTS, self.rules

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine.errors import CorruptTableError, RummyError
+from bot.engine.history import FinishedDeal
 from bot.engine.replay import DealReplay, replay_deal
 from bot.service.clock import Clock
 from bot.service.inputs import MAX_ID
@@ -134,7 +135,8 @@ class Replays:
             running = stored.match_status == "playing" and ref.number == stored.deals_finished + 1
             raise ReplayRefused(Refusal.RUNNING if running else Refusal.NO_SUCH_DEAL, ref)
         try:
-            replay = await asyncio.to_thread(replay_deal, stored.record)
+            record = FinishedDeal.from_json(stored.record, stored.number)
+            replay = await asyncio.to_thread(replay_deal, record)
         except CorruptTableError as error:
             raise ReplayRefused(Refusal.DAMAGED, ref) from error
         names = tuple(seat.name for seat in stored.table.seats)

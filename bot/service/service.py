@@ -77,6 +77,7 @@ from bot.service.table_limits import DEFAULT_LIMITS, TableLimits, TableQuota
 from bot.service.thinkers import Thinkers, ThinkersBroken
 from bot.service.views import HandView, TableView
 from bot.store import (
+    LOG_TAIL,
     ActiveTable,
     ChannelBusyError,
     CommandRecord,
@@ -95,7 +96,6 @@ SNAPSHOT_EVERY = 16
 SNAPSHOT_EVENTS: frozenset[type[Event]] = frozenset({DealStarted, Reshuffled, DealOver})
 
 RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(Rules)) - {"preset"}
-_DEFAULT_RULES = Rules()  # for the clock's settings a stored table's rules leave out; built once
 COMPUTER_LEVELS = ("easy", "strong")
 EventSink = Callable[[list[TableEvent]], Awaitable[None]]
 # Hears every batch of events the service saves, whatever caused it (a person's command, with
@@ -223,7 +223,7 @@ class TableService:
         command but a cancel (host or Manage Server). It is logged at every start, and marked in
         the store the first time, when its channel is told (the DAMAGED event): only once."""
         record = active.table
-        table = LiveTable(record, match_id=active.match_id, damage=damage)
+        table = LiveTable.set_aside(active, damage)
         table.publish()
         self._register(table)
         if active.reported:
@@ -358,7 +358,7 @@ class TableService:
             league_id=league_id,
             created_at=now,
         )
-        table = LiveTable(record)
+        table = LiveTable(record, rules)
         self._register(table)  # before awaiting, so a second open in this channel is refused at once
         if members:  # likewise counted at once, so that opens at the same moment meet the limits
             self._quota.opened(host_id, now)
@@ -461,7 +461,7 @@ class TableService:
                 raise ServiceError("Only the host can change this table's rules.")
             if record.status is not TableStatus.OPEN:
                 raise StaleCommandError("The match has started: its rules no longer change.")
-            before = Rules.from_json(record.rules)
+            before = table.rules
             try:  # a RulesError for options that do not go together
                 after = before.replace(**changes)
             except (TypeError, ValueError):  # a value of the wrong kind (a forged menu value)
@@ -471,14 +471,15 @@ class TableService:
                 raise ServiceError(
                     "These rules seat at most {most} players; {seated} are seated.", most=most, seated=seated
                 )
-            old_rules, old_seats = record.rules, record.max_seats
-            record.rules = after.to_json()
+            old_seats = record.max_seats
+            table.set_rules(after)
             # A table that seats as many as its rules allow keeps doing so; a smaller one stays small.
             full = old_seats == before.max_players
             record.max_seats = after.max_players if full else min(old_seats, after.max_players)
 
             def undo() -> None:
-                record.rules, record.max_seats = old_rules, old_seats
+                table.set_rules(before)
+                record.max_seats = old_seats
 
             await self._save_table(table, undo)
         return [TableEvent(table.id, RulesChanged(tuple(after.changed_options()), record.max_seats))]
@@ -499,7 +500,7 @@ class TableService:
                     record.format,
                     len(record.seats),
                     self.random_source(table.id, 1),
-                    rules=Rules.from_json(record.rules),
+                    rules=table.rules,
                     point_value=record.point_value,
                 )
             except RummyError as error:
@@ -685,13 +686,14 @@ class TableService:
         return CommandRecord(
             match_id=match_id,
             seq=len(match.log),
-            command=match.log[-1],
+            command=match.log[-1].to_json(),
             events=[event.to_json() for event in events],
-            snapshot=match.to_json() if snapshot_due else None,
+            snapshot=match.state_json() if snapshot_due else None,
+            log_tail=[command.to_json() for command in match.log[-LOG_TAIL:]] if snapshot_due else [],
             clock=clock.to_json(),
             at=now,
             command_id=command_id,
-            finished_deal=match.finished_deals[-1] if DealOver in kinds else None,
+            finished_deal=match.finished_deals[-1].to_json() if DealOver in kinds else None,
             standings=standing_rows(match, record.seats) if kinds & STANDING_EVENTS or first else None,
             stats=stats_deltas(match, events, record.seats, record.guild_id),
             match_over=over,
@@ -864,11 +866,11 @@ class TableService:
     # ----------------------------------------------------------------- helpers
 
     def _timing(self, table: LiveTable) -> Timing:
-        rules, defaults = table.record.rules, _DEFAULT_RULES
+        rules = table.rules
         return Timing(
-            turn_seconds=rules.get("turn_seconds", defaults.turn_seconds),
-            discard_seconds=rules.get("discard_seconds"),
-            extra_seconds=rules.get("extra_time_seconds", defaults.extra_time_seconds),
+            turn_seconds=rules.turn_seconds,
+            discard_seconds=rules.discard_seconds,
+            extra_seconds=rules.extra_time_seconds,
             between_deals=self.settings.between_deals_seconds,
             computer_delay=self.settings.computer_delay_seconds,
             grace=self.settings.grace_seconds,
@@ -919,7 +921,7 @@ class TableService:
         if stored is None or record is None:
             self._unregister(table)
             return
-        table.record = record
+        table.set_record(record)
         table.match = Match.restore(stored.snapshot, stored.pending)
         table.snapshot_seq = stored.seq - len(stored.pending)
         table.clock = TurnClock.from_json(stored.clock)

@@ -20,6 +20,7 @@ from bot.store.faults import (
 from bot.store.location import database_path, database_target
 from bot.store.opening import check_store, open_store
 from bot.store.records import (
+    LOG_TAIL,
     ActiveTable,
     CommandRecord,
     DealSummary,
@@ -39,6 +40,7 @@ from bot.store.shards import Shards
 from bot.store.store import Store
 
 __all__ = [
+    "LOG_TAIL",
     "SCHEMA_VERSION",
     "ActiveTable",
     "ChannelBusyError",

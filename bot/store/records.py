@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+LOG_TAIL = 8  # the last commands a snapshot keeps, to be checked against the log when it is loaded
+
 
 class TableStatus(StrEnum):
     OPEN = "open"  # seats are filling; the match has not started
@@ -46,7 +48,7 @@ class TableRecord:
     guild_id: int
     channel_id: int
     format: str
-    rules: dict[str, Any]
+    rules: dict[str, Any]  # as stored (`Rules.to_json()`); the service reads them once a table
     point_value: int
     host_id: int
     max_seats: int
@@ -64,12 +66,16 @@ class CommandRecord:
     seq: int  # the command's place in the match log, from 1
     command: dict[str, Any]  # as the engine logged it
     events: list[dict[str, Any]]
-    # Match.to_json() after the command, or None where it need not be saved: the match is then
-    # its last saved snapshot with the commands since replayed (see `StoredMatch.pending`).
+    # The match after the command (`Match.to_json()` less its history: its log is the commands
+    # saved one by one, its finished deals are saved once each, as `finished_deal`), or None where
+    # it need not be saved: the match is then its last saved snapshot with the commands since
+    # replayed (see `StoredMatch.pending`). With a snapshot, `log_tail`: the last `LOG_TAIL`
+    # commands of the log.
     snapshot: dict[str, Any] | None
     clock: dict[str, Any]
     at: float
     command_id: str | None = None
+    log_tail: list[dict[str, Any]] = field(default_factory=list)
     finished_deal: dict[str, Any] | None = None  # the deal this command ended, if it ended one
     standings: list[StandingRow] | None = None  # when the match standings changed
     stats: list[StatsDelta] = field(default_factory=list)

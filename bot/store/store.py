@@ -54,6 +54,7 @@ from bot.store.messages import (
     MessageStore,
 )
 from bot.store.records import (
+    LOG_TAIL,
     ActiveTable,
     CommandRecord,
     Pruned,
@@ -201,7 +202,6 @@ NEXT_IDS = (
     "SELECT (SELECT coalesce(max(id), 0) FROM tables), (SELECT coalesce(max(id), 0) FROM matches), "
     "(SELECT coalesce(max(id), 0) FROM leagues)"
 )
-_TAIL = 8  # commands compared between a snapshot and the log when a match is loaded
 LOAD_BATCH = 500  # tables whose matches `active_tables` reads together
 
 Rows = list[Sequence[Any]]
@@ -811,8 +811,7 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: 
             (record.seq, dumps(record.clock), status, record.at, record.match_id, record.seq)
         ]
         return
-    snapshot = {key: value for key, value in record.snapshot.items() if key not in ("finished_deals", "log")}
-    snapshot["log_tail"] = record.snapshot["log"][-_TAIL:]
+    snapshot = {**record.snapshot, "log_tail": record.log_tail[-LOG_TAIL:]}
     text = snapshots.encode(record.match_id, snapshot)
     if record.match_over:
         snapshots.forget(record.match_id)
@@ -821,7 +820,7 @@ def _add_command(statements: dict[str, Rows], record: CommandRecord, snapshots: 
     ]
     if record.finished_deal is not None:
         deal = record.finished_deal
-        number = len(record.snapshot["finished_deals"])
+        number = len(record.snapshot["history"])  # each finished deal's points, the last one's too
         row = (record.match_id, number, dumps(deal), deal["winner"], record.at)
         statements[_INSERT_DEAL] = [row]
     if record.standings is not None:

@@ -17,6 +17,7 @@ from test_discord_league import NOW, create_league
 
 from bot.discord.components import NO_LONGER_VALID
 from bot.discord.presenter import damaged_words
+from bot.engine.rules import Rules
 from bot.service import LiveTable, ManualClock
 from bot.store import TableRecord
 
@@ -242,7 +243,7 @@ def test_a_damaged_league_tables_notice_names_who_can_close_it():
             id=1, guild_id=2, channel_id=3, format="pool-61", rules={}, point_value=1, host_id=4,
             max_seats=6, seats=[], league_id=league_id, created_at=0.0,
         )  # fmt: skip
-        return LiveTable(record, damage="table 1 is damaged")
+        return LiveTable(record, Rules(), damage="table 1 is damaged")
 
     assert "The host or a member with Manage Server can close it" in damaged_words(table(None))
     league = damaged_words(table(7))

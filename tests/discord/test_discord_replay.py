@@ -86,7 +86,7 @@ async def test_a_played_deal_is_replayed_privately_and_stepped_through(discord_d
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
     alice, bob = double.user("alice"), double.user("bob")
     table = await played_deal(double, bot, alice, bob)
-    steps = len(table.match.finished_deals[0]["log"])
+    steps = len(table.match.finished_deals[0].log)
 
     ix = await double.slash_command(alice, "rummy replay")  # her last finished deal here
     await settle(bot)
@@ -201,7 +201,7 @@ async def test_a_hindi_player_replays_and_reads_histories_in_hindi(discord_doubl
     assert note.content == hi("The whole deal, move by move:")
     await double.press_button(asha, shown, replay_button(shown, "last"))
     await settle(bot)
-    steps = len(table.match.finished_deals[0]["log"])
+    steps = len(table.match.finished_deals[0].log)
     assert f"चाल {steps} / {steps}" in shown.content and frame_of(shown) == frame_picture(table, steps, hi)
 
     ix = await double.slash_command(bob, "rummy replay")  # the same deal, in English for him

@@ -112,8 +112,8 @@ async def test_a_table_on_each_preset_plays_a_deal_to_the_end(
     await play_until_over(double, bot, clock, table, alice)
     assert match.phase == "over" and match.winner == 0
     (deal,) = match.finished_deals
-    dropped = [seat for seat in deal["seats"] if seat["outcome"] == "first_drop"]
-    assert dropped and all(seat["points"] == rules.first_drop for seat in dropped)  # the preset's cost
+    dropped = [seat for seat in deal.seats if seat.outcome == "first_drop"]
+    assert dropped and all(seat.points == rules.first_drop for seat in dropped)  # the preset's cost
     result = next(m for m in double.messages_to(double.channel_id) if "result" in m.content.lower())
     picture = next(f for f in result.files.values() if f.filename == "result.png")
     Image.open(io.BytesIO(picture.data)).verify()
@@ -176,7 +176,7 @@ async def test_the_host_changes_the_first_drop_in_the_lobby_and_the_drop_charges
     confirm = next(cid for cid in question.custom_ids() if cid.startswith("rummy:dropok:"))
     await press(double, bot, mover, question, confirm)
     assert match.phase == "over" and match.winner == 1 - first
-    assert match.finished_deals[-1]["seats"][first]["points"] == 10
+    assert match.finished_deals[-1].seats[first].points == 10
 
 
 async def test_a_pool_table_shows_and_charges_its_own_drops_whatever_the_preset(

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 import random
 
@@ -8,6 +9,7 @@ from bot.engine.commands import Discard, Drop, NextDeal, Pick, Source
 from bot.engine.errors import CorruptTableError
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
+from bot.engine.history import FinishedDeal
 from bot.engine.match import Match, MatchPhase, Standing
 
 
@@ -128,10 +130,17 @@ def test_deals_have_no_drops():
         act(match, "drop", match.deal.turn)
 
 
+def dealt_first_by(seat: int) -> FinishedDeal:
+    """A finished deal of three players whose first player was `seat`."""
+    match, _ = Match.start(Format.POINTS, 3, random.Random(seat))
+    play_out(match, match.deal.turn)
+    return dataclasses.replace(match.finished_deals[-1], first_player=seat)
+
+
 def test_a_tied_deals_match_plays_a_tie_break_between_the_tied_players_only():
     match = Match.empty(Format.DEALS_2, 3, rng=random.Random(2))
     match.standings = [180, 180, 120]
-    match.finished_deals = [{"first_player": 0}, {"first_player": 1}]
+    match.finished_deals = [dealt_first_by(0), dealt_first_by(1)]
     match.winners = [0, 1]
     assert match._end_if_decided() == []
     assert match.tie_break == [0, 1]

@@ -1,21 +1,23 @@
 """A finished deal replayed from its record (`bot.engine.replay`): every step is the engine's own
 state, and the last is exactly the deal as the match stored it."""
 
+import dataclasses
 import random
 
 import pytest
 from deal_helpers import random_command
 
-from bot.engine.cards import parse_cards
+from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, Phase
-from bot.engine.errors import CorruptTableError, IllegalActionError
+from bot.engine.errors import CorruptTableError
 from bot.engine.events import DealOver, Reshuffled
+from bot.engine.history import FinishedDeal
 from bot.engine.match import Match
 from bot.engine.replay import replay_deal
 from bot.engine.rules import Rules
 
 
-def played_deal(seed: int, players: int = 3, chaos: float = 0.3, rules: Rules | None = None) -> dict:
+def played_deal(seed: int, players: int = 3, chaos: float = 0.3, rules: Rules | None = None) -> FinishedDeal:
     """A deal played to its end with random legal moves, as the match keeps it."""
     rng = random.Random(seed)
     match, _ = Match.start("points", players, rng, rules=rules)
@@ -30,19 +32,19 @@ def played_deal(seed: int, players: int = 3, chaos: float = 0.3, rules: Rules | 
 def test_a_played_deal_replays_to_exactly_its_stored_final_state(seed):
     record = played_deal(seed)
     replay = replay_deal(record)
-    assert len(replay.steps) == len(record["log"]) + 1
+    assert len(replay.steps) == len(record.log) + 1
     last = replay.steps[-1]
-    assert last.over and replay.result.winner == record["winner"]
-    assert last.hands == tuple(tuple(parse_cards(seat["hand"])) for seat in record["seats"])
-    assert replay.result.points == tuple(seat["points"] for seat in record["seats"])
-    assert [status.value for status in last.statuses] == [seat["status"] for seat in record["seats"]]
-    open_pile = parse_cards(record["open_pile"])
-    assert last.open_top == (open_pile[-1] if open_pile else None)
-    assert last.closed_count == len(parse_cards(record["closed"]))
+    assert last.over and replay.result.winner == record.winner
+    assert last.hands == tuple(seat.hand for seat in record.seats)
+    assert replay.result.points == tuple(seat.points for seat in record.seats)
+    assert last.statuses == tuple(seat.status for seat in record.seats)
+    assert last.open_top == (record.open_pile[-1] if record.open_pile else None)
+    assert last.closed_count == len(record.closed)
     assert all(not step.over for step in replay.steps[:-1])
     # Each step is the engine's state after that many commands of the log.
-    middle = len(record["log"]) // 2
-    partial = Deal.replay({**record, "log": record["log"][:middle]})
+    middle = len(record.log) // 2
+    raw = record.to_json()
+    partial = Deal.replay({**raw, "log": raw["log"][:middle]})
     step = replay.steps[middle]
     assert step.hands == tuple(tuple(seat.hand) for seat in partial.seats)
     assert (step.open_top, step.closed_count) == (partial.open_card, len(partial.closed))
@@ -68,32 +70,38 @@ def test_a_reshuffled_deck_replays_from_its_recorded_order():
     """001: the open pile becomes the closed deck; the replay takes the order the deal recorded."""
     for seed in range(40):
         record = played_deal(seed, players=2, chaos=0.01)
-        if record["reshuffles"]:
+        if record.reshuffles:
             break
     else:
         pytest.skip("no seed reshuffled")
     replay = replay_deal(record)
     assert any(isinstance(event, Reshuffled) for step in replay.steps for event in step.events)
-    assert replay.steps[-1].hands == tuple(tuple(parse_cards(seat["hand"])) for seat in record["seats"])
+    assert replay.steps[-1].hands == tuple(seat.hand for seat in record.seats)
 
 
-def test_a_deal_still_being_played_is_not_replayed():
+def test_a_deal_still_being_played_has_no_record_to_replay():
     rng = random.Random(5)
     match, _ = Match.start("points", 2, rng)
     match.apply(random_command(match.deal, rng, 0.0))
-    with pytest.raises(IllegalActionError, match="has not ended"):
-        replay_deal(match.deal.to_json())
+    with pytest.raises(CorruptTableError, match="has not ended"):
+        FinishedDeal.from_json(match.deal.to_json(), 1)
+    with pytest.raises(ValueError, match="is over"):
+        FinishedDeal.of(match.deal, 1)
 
 
 def test_a_record_that_does_not_replay_to_itself_is_refused_as_corrupt():
     record = played_deal(4)
-    edited = {**record, "seats": [{**seat, "points": (seat["points"] or 0) + 1} for seat in record["seats"]]}
+    paid_more = tuple(dataclasses.replace(seat, points=seat.points + 1) for seat in record.seats)
     with pytest.raises(CorruptTableError):
-        replay_deal(edited)
+        replay_deal(dataclasses.replace(record, seats=paid_more))
     with pytest.raises(CorruptTableError):
-        replay_deal({**record, "shoe": " ".join(reversed(record["shoe"].split()))})
+        replay_deal(dataclasses.replace(record, shoe_codes=format_cards(record.shoe[::-1])))
     with pytest.raises(CorruptTableError):
-        replay_deal({**record, "log": record["log"][:-1]})
+        replay_deal(dataclasses.replace(record, log=record.log[:-1]))
+    raw = record.to_json()
+    edited = {**raw, "seats": [{**seat, "points": seat["points"] + 1} for seat in raw["seats"]]}
+    with pytest.raises(CorruptTableError):
+        replay_deal(FinishedDeal.from_json(edited, 1))
 
 
 def test_the_result_is_the_deal_over_event():

@@ -8,7 +8,7 @@ from backends import execute, fetchone
 from service_helpers import GUILD, choose, open_and_start, open_service, play_one, user
 
 from bot.engine.cards import parse_card
-from bot.engine.commands import BadCommandError
+from bot.engine.commands import BadCommandError, Pick, Source
 from bot.engine.errors import IllegalActionError
 from bot.engine.events import EventKind
 from bot.engine.match import Match, MatchPhase
@@ -218,7 +218,8 @@ async def test_only_a_commands_own_arguments_reach_the_log(service):
     table = await open_and_start(service, 11, players=2)
     turn = table.match.deal.turn
     await service.play(11, user(11, turn), {"command": "pick", "source": "closed", "seat": 1 - turn, "x": 1})
-    assert table.match.log[-1] == {"command": "pick", "source": "closed", "seat": turn}
+    assert table.match.log[-1] == Pick(turn, Source.CLOSED)
+    assert table.match.to_json()["log"][-1] == {"command": "pick", "seat": turn, "source": "closed"}
 
 
 async def test_cancelling_a_match_in_play_keeps_it_marked_abandoned(service):
@@ -362,9 +363,9 @@ async def test_resumed_tables_share_their_cards_and_log_entries_and_play_on_as_i
         matches = [table.match for table in service.tables()]
         assert len(matches) >= 2 and any(match.finished_deals for match in matches)
         for match in matches:
-            logged = {id(entry) for entry in match.log}
-            deals = [*match.finished_deals, *([match.deal.to_json()] if match.deal else [])]
-            assert all(id(entry) in logged for deal in deals for entry in deal["log"])
+            logged = {id(command) for command in match.log}
+            deals = [*match.finished_deals, *([match.deal] if match.deal else [])]
+            assert all(id(command) in logged for deal in deals for command in deal.log)
             if match.deal is not None:
                 deal = match.deal
                 cards = [*deal.shoe, *deal.closed, *deal.open_pile, *(c for s in deal.seats for c in s.hand)]

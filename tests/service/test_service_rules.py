@@ -77,3 +77,29 @@ async def test_changed_lobby_rules_survive_a_restart(tmp_path):
         assert rules.preset == "octro" and rules.wrong_declaration == 60
     finally:
         await store.close()
+
+
+async def test_the_lobbys_typed_rules_and_their_stored_form_change_together_or_not_at_all(
+    store_and_service, monkeypatch
+):
+    store, service = store_and_service
+    app = Rules.PRESETS["app"]
+    await service.open_table(GUILD, 8, HOST, "Host", rules=app)
+    table = service.table_in(8)
+
+    async def failing(statements):
+        raise OSError("disk I/O error")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "_transaction", failing)
+        with pytest.raises(Exception, match="disk I/O error"):
+            await service.change_rules(8, HOST, {"turn_seconds": 45})
+    assert table.rules is app and Rules.from_json(table.record.rules) == app
+    await service.change_rules(8, HOST, {"turn_seconds": 45})
+    assert table.rules == app.replace(turn_seconds=45) and table.record.rules == table.rules.to_json()
+    await service.add_computer(8, HOST)
+    await service.start(8, HOST)
+    assert table.match.rules is table.rules
+    # 003 with no time bank: the host has the 45 s to pick (a computer player its own delay).
+    first = 45 if table.match.deal.turn == 0 else service.settings.computer_delay_seconds
+    assert table.clock.deadline == service.clock.now() + first

@@ -14,6 +14,7 @@ from service_helpers import GUILD, choose, user
 
 from bot.app.runtime import start_thinkers
 from bot.engine import ai
+from bot.engine.commands import Pick, Source, Timeout
 from bot.engine.match import MatchPhase
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
 from bot.service.thinkers import ThinkersBroken
@@ -119,7 +120,7 @@ async def test_when_the_worker_processes_die_the_table_thinks_here_and_says_so(t
     assert [r.message for r in caplog.records].count(
         "computer players' worker processes died: thinking on the event loop"
     ) == 1
-    assert not any(entry["command"] == "timeout" for entry in table.match.log)
+    assert not any(isinstance(command, Timeout) for command in table.match.log)
     await store.close()
 
 
@@ -155,6 +156,6 @@ async def test_a_command_sent_while_a_computer_player_thinks_waits_for_its_move(
         answer.set()
         await firing
         await cancelling
-        assert table.match.log[-1] == {"command": "pick", "seat": 1, "source": "closed"}
+        assert table.match.log[-1] == Pick(1, Source.CLOSED)
         assert service.table_in(CHANNEL) is None
     await store.close()

@@ -11,6 +11,7 @@ from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
 from bot.store import (
+    LOG_TAIL,
     SCHEMA_VERSION,
     ChannelBusyError,
     CommandRecord,
@@ -56,17 +57,18 @@ def new_table(store, channel=10, status=TableStatus.OPEN):
 def record(match: Match, match_id: int, seq_before: int, events, command_id=None) -> CommandRecord:
     """What the service saves for one accepted command (built here so the store is tested alone)."""
     assert len(match.log) == seq_before + 1
-    finished = match.finished_deals[-1] if any(e.kind is EventKind.DEAL_OVER for e in events) else None
+    ended = any(e.kind is EventKind.DEAL_OVER for e in events)
     return CommandRecord(
         match_id=match_id,
         seq=len(match.log),
-        command=match.log[-1],
+        command=match.log[-1].to_json(),
         events=[e.to_json() for e in events],
-        snapshot=match.to_json(),
+        snapshot=match.state_json(),
+        log_tail=[command.to_json() for command in match.log[-LOG_TAIL:]],
         clock={"deadline": 1.0},
         at=1.0,
         command_id=command_id,
-        finished_deal=finished,
+        finished_deal=match.finished_deals[-1].to_json() if ended else None,
         match_over=match.phase is MatchPhase.OVER,
     )
 

@@ -80,8 +80,8 @@ async def test_a_players_deals_newest_first_with_who_paid_what(played):
     assert [(d.table_id, d.number) for d in found] == [(deals.id, 1), (points.id, 1)]
     newest = found[0]
     record = deals.match.finished_deals[0]
-    assert newest.points == [seat["points"] for seat in record["seats"]]
-    assert newest.winner == record["winner"] and newest.format == "deals-3"
+    assert newest.points == [seat.points for seat in record.seats]
+    assert newest.winner == record.winner and newest.format == "deals-3"
     assert [seat.user_id for seat in newest.seats] == [CHITRA, ASHA]
     assert [(d.table_id, d.number) for d in await store.recent_deals(GUILD, ASHA, limit=1)] == [(deals.id, 1)]
     # Dev played in no deal of this server, but a channel's deals are listed to whoever is there.
@@ -107,8 +107,8 @@ async def test_a_finished_deal_replays_and_a_running_one_is_refused(played):
     shown = await replays.open(viewer(BALU, 99), DealRef(points.id, 1))
     assert shown.names == ("User 501", "User 502")
     final = points.match.finished_deals[0]
-    assert shown.replay.result.winner == final["winner"]
-    assert len(shown.replay.steps) == len(final["log"]) + 1
+    assert shown.replay.result.winner == final.winner
+    assert len(shown.replay.steps) == len(final.log) + 1
     default = await replays.open(viewer(ASHA, 99), None)  # her last finished deal here
     assert default.ref == DealRef(deals.id, 1)
     with pytest.raises(ReplayRefused) as refused:

@@ -8,7 +8,6 @@ from service_helpers import new_service
 from test_main import run_bot
 from test_store_replays import ASHA, BALU, play_deals, play_one, start
 
-from bot.engine.commands import parse_command
 from bot.i18n import words
 from bot.service import ManualClock
 from bot.store import open_store
@@ -32,10 +31,9 @@ async def test_the_terminal_prints_a_finished_deals_moves_and_refuses_a_running_
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"Points · Deal 1 replay · table {finished.id}, deal 1")
     moves = [line for line in lines if line[:5].strip().rstrip(".").isdigit()]
-    assert len(moves) == len(record["log"])
-    first = parse_command(record["log"][0])
-    assert moves[0].strip().startswith("1. User") and first.NAME[:4] in moves[0]
-    winner = finished.record.seats[record["winner"]].name
+    assert len(moves) == len(record.log)
+    assert moves[0].strip().startswith("1. User") and record.log[0].NAME[:4] in moves[0]
+    winner = finished.record.seats[record.winner].name
     assert f"{winner} wins the deal." in done.stdout
 
     assert "replay" in run_bot("--help", cwd=tmp_path).stdout
