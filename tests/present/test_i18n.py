@@ -28,7 +28,7 @@ REFUSALS_CONVERTED = [
     "bot/*.py",
     "bot/present/*.py",
     "bot/app/*.py",
-    "bot/engine/*.py",
+    "bot/engine/**/*.py",
     "bot/service/*.py",
     "bot/leagues/*.py",
     "bot/discord/*.py",
