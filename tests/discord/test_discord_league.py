@@ -677,4 +677,4 @@ async def test_a_channel_named_to_discords_limit_still_gets_its_nights_event(
     double.channels[double.channel_id]["name"] = name
     await league_with(double, bot_runner, tmp_path)
     (event,) = double.scheduled_events.values()
-    assert event["entity_metadata"]["location"] == "#" + name[:99]
+    assert event["entity_metadata"]["location"] == "#" + name[:98] + "…"  # cut where Discord stops
