@@ -591,7 +591,6 @@ def test_runs_longer_than_the_points_search_tries_are_never_needed(one_joker, lo
     more jokers, with as many sequences, a pure one where the run was pure and (where tracked) a
     4+ card one where the run had 4+ cards. Checked here for every run from every position,
     with every wild position; a part longer than the cap is itself checked the same way."""
-
     cap = _SPAN_LONG_LIFE if long_life else _SPAN_POINTS
     checked = set()
     for wild in range(15):  # 14: an Ace, wild at 1 too
@@ -642,7 +641,6 @@ def test_the_adversarial_hands_match_brute_force(preset):
 
 def test_an_answer_does_not_depend_on_what_the_memos_held():
     """The same hand gets the same answer, groups included, from empty memos as after others."""
-
     rng = random.Random(5)
     hands = []
     for index in range(120):
@@ -676,7 +674,6 @@ def _random_suit(rng):
 def test_runs_from_the_tables_made_at_import_are_the_runs_enumerated():
     """The points search reads its runs from tables made at import (`_shapes`); they must be the
     runs the general enumeration finds, in its order, for every kind of state."""
-
     rng = random.Random(21)
     for _ in range(3000):
         counts = _random_suit(rng)
@@ -697,7 +694,6 @@ def test_runs_from_the_tables_made_at_import_are_the_runs_enumerated():
 def test_the_points_search_moves_are_the_options_a_traceback_replays():
     """The table builder takes its moves from `_made_moves`, a traceback replays `_options`: the
     two must offer the same moves or a traceback could not find the entry a table holds."""
-
     rng = random.Random(22)
     configs = [
         _config(one_joker, four, lone, track, False, 4, triplet, ace)
@@ -722,7 +718,6 @@ def test_the_points_search_moves_depend_only_on_what_their_memo_key_holds():
     """`_moves` shares one list of moves between states that hold the same cards near `x`,
     whatever their copies (but three of `x`, an identical triplet where the rules count one):
     what a state gets after another filled the memo must be what it gets from an empty one."""
-
     rng = random.Random(24)
     configs = [
         _config(one_joker, four, lone, track, False, 4, triplet, ace)
@@ -750,7 +745,6 @@ def test_a_suit_searched_apart_at_its_aces_has_the_table_searched_whole():
     search starts from are made from the two parts apart, for each share of the Aces
     (`_linked`): every table must be the one the suit searched whole has, under every kind of
     search, and its entries must lay out (`_trace`) as the parts were split."""
-
     rng = random.Random(25)
     configs = [
         _config(one_joker, four, lone, track, exact, 4, triplet, ace)
@@ -807,7 +801,6 @@ def test_the_discards_that_could_show_are_those_whose_rest_melds_whole():
     """One search finds every discard of a 14-card hand that leaves all 13 others melded with
     both lives (`_Search.show_discards`); it must be exactly those the 13-card search finds,
     one discard at a time, under every preset and from three decks too."""
-
     rng = random.Random(23)
     found = 0
     for index in range(120):
