@@ -65,6 +65,7 @@ from bot.engine.outcomes import Phase as Phase
 from bot.engine.outcomes import Stakes as Stakes
 from bot.engine.rules import CARDS_PER_HAND, ClosedDeckEmpty, LeaveCost, Rules
 from bot.engine.solver import best_arrangement
+from bot.engine.toss import draw_for_first, toss_from_json, toss_json
 
 _CODE = attrgetter("code")
 
@@ -240,7 +241,7 @@ class Deal:
         events: list[Event] = []
         toss: list[dict[int, Card]] = []
         if first_player is None:
-            first_player, toss = _toss(active, rng)
+            first_player, toss = draw_for_first(active, rng)
             events.append(Toss(first_player, tuple(tuple(drawn.items()) for drawn in toss)))
         elif first_player not in active:
             raise IllegalActionError("Seat {number} is not playing this deal.", number=first_player + 1)
@@ -840,7 +841,7 @@ class Deal:
             "players": self.players,
             "first_player": self.first_player,
             "shoe": format_cards(self.shoe),
-            "toss": _toss_json(self.toss),
+            "toss": toss_json(self.toss),
             "salt": self.salt,
             "seats": [seat.to_json() for seat in self.seats],
             "closed": format_cards(self.closed),
@@ -882,7 +883,7 @@ class Deal:
             players=raw["players"],
             first_player=raw["first_player"],
             shoe=parse_cards(raw["shoe"]),
-            toss=_toss_from_json(raw["toss"]),
+            toss=toss_from_json(raw["toss"]),
             salt=raw["salt"],
             seats=[Seat.from_json(seat) for seat in raw["seats"]],
             closed=parse_cards(raw["closed"]),
@@ -996,26 +997,3 @@ def _wild_rank(cut_joker: Card | None, rules: Rules) -> int | None:
     if cut_joker.is_printed_joker:
         return ACE if rules.aces_wild_on_printed_cut else None
     return cut_joker.rank
-
-
-def _toss(contenders: list[int], rng: random.Random) -> tuple[int, list[dict[int, Card]]]:
-    """Each contender draws from a fresh pack; the highest card leads (King high, Ace low, as
-    the apps rank cards) and the tied draw again."""
-    rounds: list[dict[int, Card]] = []
-    while True:
-        pack = build_shoe(1, 0)
-        rng.shuffle(pack)
-        drawn = {seat: pack.pop() for seat in contenders}
-        rounds.append(drawn)
-        best = max(card.rank for card in drawn.values())
-        contenders = [seat for seat in contenders if drawn[seat].rank == best]
-        if len(contenders) == 1:
-            return contenders[0], rounds
-
-
-def _toss_json(toss: list[dict[int, Card]]) -> list[dict[str, str]]:
-    return [{str(seat): card.code for seat, card in round_.items()} for round_ in toss]
-
-
-def _toss_from_json(raw: list[dict[str, str]]) -> list[dict[int, Card]]:
-    return [{int(seat): parse_card(code) for seat, code in round_.items()} for round_ in raw]

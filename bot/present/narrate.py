@@ -33,9 +33,9 @@ from bot.engine.events import (
 )
 from bot.engine.formats import Family
 from bot.engine.match import Match, Standing
+from bot.engine.match_view import MatchView
 from bot.engine.melds import GroupKind
 from bot.engine.outcomes import Outcome, Stakes
-from bot.engine.views import MatchView
 from bot.i18n import EN, N_, Words
 from bot.present.game_words import STANDING_WORDS, format_title
 from bot.present.hand_layout import suggested_groups

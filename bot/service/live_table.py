@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from bot.engine.formats import Format
 from bot.engine.match import Match
+from bot.engine.match_view import match_view
 from bot.engine.rules import Rules
-from bot.engine.views import match_view
 from bot.service.clock import TurnClock, turn_token
 from bot.service.views import Clock, HandView, Sitter, TableView
 from bot.store import ActiveTable, DamagedRowError, TableRecord

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from bot.engine.deal import LegalActions, SeatView
 from bot.engine.formats import Format, FormatSpec
+from bot.engine.match_view import MatchView
 from bot.engine.rules import Rules
-from bot.engine.views import MatchView
 from bot.store import TableStatus
 
 

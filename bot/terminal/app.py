@@ -3,7 +3,7 @@
 It is a real table of the table service (`bot.service`), the one the Discord tables play at, on
 a database of its own in a temporary folder (gone when the program ends): so anyone can try the
 game on a fresh machine without a Discord token, and tests can drive a whole match through real
-input and output. The person's seat is played from the keyboard (`bot.terminal.table`); the
+input and output. The person's seat is played from the keyboard (`bot.terminal.keyboard_table`); the
 others are the service's computer players, thinking on the event loop, as a table with no worker
 processes does.
 """
@@ -29,7 +29,7 @@ from bot.present.rules_options import preset, rules_line, with_turn_seconds
 from bot.service import ServiceSettings, TableEvent, TableService, seeded, system_random
 from bot.store import StoreError, open_store
 from bot.terminal.console import Lines, Screen, TypedLines, quiet_closed_output
-from bot.terminal.table import BOT_NAMES, QuitGame, TerminalTable
+from bot.terminal.keyboard_table import BOT_NAMES, QuitGame, TerminalTable
 
 # The terminal's one table: its server, channel and person, as Discord would number them.
 GUILD, CHANNEL, PLAYER = 1, 1, 1

@@ -22,7 +22,7 @@ from bot.engine.commands import Pick, Source
 from bot.engine.match import MatchPhase
 from bot.i18n import words
 from bot.terminal.console import GivenLines, Screen
-from bot.terminal.table import TerminalTable
+from bot.terminal.keyboard_table import TerminalTable
 
 HINDI = words("hi")
 

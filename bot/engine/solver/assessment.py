@@ -16,7 +16,7 @@ from bot.engine.melds import Meld, uncapped_points
 from bot.engine.rules import Rules
 from bot.engine.solver.arrangement import Arrangement
 from bot.engine.solver.counts import _card_at
-from bot.engine.solver.hand import _Hand
+from bot.engine.solver.hand_search import _Hand
 from bot.engine.solver.layout import _complete_show, _melds, _plan
 from bot.engine.solver.life import _ANY_CODE, _HAS_PURE, _decode
 from bot.engine.solver.search import _Best, _Search

@@ -12,7 +12,7 @@ from bot.engine.cards import JOKER_RANK, SUITS, Card, is_wild
 from bot.engine.melds import MAX_SEQUENCE, GroupKind, Meld, make_meld
 from bot.engine.rules import Rules
 from bot.engine.solver.counts import _card_at
-from bot.engine.solver.hand import _Hand
+from bot.engine.solver.hand_search import _Hand
 from bot.engine.solver.search import _Best, _joker_only_sizes, _Search
 
 

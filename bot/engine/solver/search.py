@@ -18,7 +18,7 @@ from bot.engine.cards import JOKER, Card
 from bot.engine.melds import HIGH_ACE
 from bot.engine.rules import Rules
 from bot.engine.solver.counts import _BITS, _MAX_COPIES, _at, _card_at, _count, _is_wild_position
-from bot.engine.solver.hand import _Hand
+from bot.engine.solver.hand_search import _Hand
 from bot.engine.solver.life import _CODES, _COMBINE, _HAS_PURE, _life_goal
 from bot.engine.solver.memos import _config
 from bot.engine.solver.sets import _set_options

@@ -24,9 +24,9 @@ from bot.engine.declaration import best_declaration
 from bot.engine.events import DealOver, DealStarted, Dealt, Event, MatchOver, Standings
 from bot.engine.formats import FormatSpec
 from bot.engine.match import MatchPhase, Standing
+from bot.engine.match_view import MatchView
 from bot.engine.melds import GroupKind
 from bot.engine.rules import Rules
-from bot.engine.views import MatchView
 from bot.i18n import EN, Words
 from bot.present.hand_layout import HandLayout
 from bot.present.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
