@@ -3,11 +3,11 @@ beside the bot when it has them (`RummyBot(picture_workers=True)`; `python -m bo
 where it may run on more than one core, `RUMMY_PICTURE_WORKERS` 0 or 1 chooses), else on
 threads.
 
-Drawing is most of a move's CPU in the bot: a hand takes some 2 ms, a table 3 ms, a result 8 ms,
-and pressing a button in a hand DM draws one. On threads, all of it is spent in the process that
+Drawing is most of a move's CPU in the bot (`benchmarks/render.py` times each picture), and
+pressing a button in a hand DM draws one. On threads, all of it is spent in the process that
 runs every table's event loop, and the threads hand the GIL back and forth with the loop while
 they draw (a press waits for it). In a worker, the loop's share of a picture is the pickling of
-its scene and of the PNG that comes back (some 50 µs), and the drawing takes another core.
+its scene and of the PNG that comes back, and the drawing takes another core.
 
 Two workers: the hands in one, every other picture in the other. A person's press waits for
 their hand's picture, which so never waits behind a table or result picture asked just before

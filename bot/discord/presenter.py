@@ -85,7 +85,7 @@ EDITS_PER_SECOND = 40.0
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
 LAGS_KEPT = 10_000  # the latest table edits' lags kept (`lags`)
 # When the latest BEHIND_OF table edits were SAY_BEHIND_AFTER seconds behind their tables or more
-# (a median: at 1,000 busy tables each message is edited about every 25-50 s within Discord's
+# (a median: with many busy tables each message waits long for its turn within Discord's
 # global limit), a table message says so, and that the players' hand DMs are current.
 BEHIND_OF = 50
 SAY_BEHIND_AFTER = 10.0
@@ -412,7 +412,7 @@ class Presenter:
         # the turn's own events edit it (`Turn`, `Deadline`), but a leave is made out of turn.
         # Only then: an edit for every move would be made at the wrong times (a publish that
         # waited for the lock finds the turn moved on) and paid from the budget, under the lock
-        # that the person's own next press waits for (1,000 tables: the discard offer p99 35 s).
+        # that the person's own next press waits for (`benchmarks/bot.py` times that offer).
         deal = table.match.deal if table.match is not None else None
         if deal is not None and any(isinstance(e.event, Left) for e in events):
             hands.add(deal.turn)
@@ -1109,9 +1109,8 @@ class Presenter:
         """The deal's result picture, with the shuffle reveal anyone can check against the
         commitment published when the deal started; at the end of a match, the standings too.
         Drawn now, while this deal is the last one finished, and sent beside the publish
-        (`_send_result`): its requests may wait long for the budget under load (some 40 s at
-        1,000 busy tables), and the table's `showing` lock, which a person's own press waits
-        for, must not wait with them."""
+        (`_send_result`): its requests may wait long for the budget under load, and the table's
+        `showing` lock, which a person's own press waits for, must not wait with them."""
         match = table.match
         if match is None or not match.finished_deals:
             return
