@@ -33,7 +33,7 @@ from bot.present.scene_builders import standings_scene
 from bot.service import LiveTable
 from bot.service.preferences import Deck
 from bot.service.refusals import TableDamagedError
-from render import render_standings
+from render import render_standings, standings_alt
 
 if TYPE_CHECKING:
     from bot.discord.actions import Actions
@@ -442,8 +442,9 @@ class RummyCog(
             await interaction.response.defer(ephemeral=True, thinking=True)
             names = [seat.name for seat in table.record.seats]
             _ = await self.bot.readers.asker(interaction)
-            png = await self.bot.pictures.draw(render_standings, standings_scene(table.match, names, _))
-            file = discord.File(io.BytesIO(png), filename="standings.png")
+            scene = standings_scene(table.match, names, _)
+            png = await self.bot.pictures.draw(render_standings, scene)
+            file = discord.File(io.BytesIO(png), filename="standings.png", description=standings_alt(scene))
             await interaction.followup.send(file=file, ephemeral=True)
 
         await self.run(interaction, work)

@@ -23,6 +23,7 @@ from bot.present.hand_layout import HandLayout
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import hand_scene
 from bot.service import LiveTable
+from render import hand_alt
 from render.scenes import HandScene
 
 # While it is not their turn a player's DM is not edited on the others' moves (an edit of every
@@ -46,7 +47,7 @@ class HandMessage:
 
     async def file(self, pictures: Pictures) -> discord.File:
         png = await pictures.hand(self.scene)
-        return discord.File(io.BytesIO(png), filename="hand.png")
+        return discord.File(io.BytesIO(png), filename="hand.png", description=hand_alt(self.scene))
 
     def looks(self) -> HandLooks:
         """Everything the player sees of it, to tell whether an edit would change anything."""

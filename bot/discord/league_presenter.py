@@ -44,7 +44,7 @@ from bot.service.league_events import (
     TableSettled,
     TableStarted,
 )
-from render import render_standings
+from render import render_standings, standings_alt
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -392,7 +392,9 @@ class LeaguePresenter:
             title += " · " + _("provisional")
         scene = league_standings_scene(season, record.names, title=title, provisional=provisional, _=_)
         png = await self.bot.pictures.draw(render_standings, scene)
-        return discord.File(io.BytesIO(png), filename="league-standings.png")
+        return discord.File(
+            io.BytesIO(png), filename="league-standings.png", description=standings_alt(scene)
+        )
 
     # ----------------------------------------------------------------- league notes
 

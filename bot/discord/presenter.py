@@ -54,7 +54,7 @@ from bot.present.rules_text import wild_words
 from bot.present.scene_builders import result_scene, standings_scene, table_scene
 from bot.service import LiveTable, TableEvent, visible_events
 from bot.service.table_events import Cancelled, Damaged, Deadline, Finished, Resumed
-from render import render_result, render_standings, render_table
+from render import render_result, render_standings, render_table, result_alt, standings_alt, table_alt
 from render.scenes import TableScene
 
 if TYPE_CHECKING:
@@ -1101,7 +1101,8 @@ class Presenter:
         if scene is None:
             return content, [], view
         png = await self.bot.pictures.draw(render_table, scene)
-        return content, [discord.File(io.BytesIO(png), filename="table.png")], view
+        picture = discord.File(io.BytesIO(png), filename="table.png", description=table_alt(scene))
+        return content, [picture], view
 
     # ----------------------------------------------------------------- results
 
@@ -1116,7 +1117,8 @@ class Presenter:
             return
         names = [seat.name for seat in table.record.seats]
         _ = await self.bot.readers.channel(table.record.guild_id)
-        png = await self.bot.pictures.draw(render_result, result_scene(match, names, _=_))
+        result = result_scene(match, names, _=_)
+        png = await self.bot.pictures.draw(render_result, result)
         deal = match.finished_deals[-1]
         reveal = [
             _(
@@ -1134,7 +1136,7 @@ class Presenter:
             _("reshuffle {number} order: {order}", number=n, order=f"`{format_cards(order)}`")
             for n, order in enumerate(deal.reshuffles, start=1)
         ]
-        files = [discord.File(io.BytesIO(png), filename="result.png")]
+        files = [discord.File(io.BytesIO(png), filename="result.png", description=result_alt(result))]
         if match.phase is MatchPhase.OVER:
             if match.winner is not None:
                 winner = escaped(names[match.winner])
@@ -1144,7 +1146,8 @@ class Presenter:
             reveal.insert(0, over)
             scene = standings_scene(match, names, _)
             standings = await self.bot.pictures.draw(render_standings, scene)
-            files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
+            said = standings_alt(scene)
+            files.append(discord.File(io.BytesIO(standings), filename="standings.png", description=said))
         chunks = limits.message_chunks(reveal)
         self.bot.in_background(self._send_result(table, self.shown(table.id), chunks, files))
 

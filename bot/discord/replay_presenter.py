@@ -38,6 +38,7 @@ from bot.present.replay_text import (
 )
 from bot.service.refusals import ShuttingDownError
 from bot.service.replay_access import DealRef, ReplayedDeal, ReplayRefused, Viewer
+from render import replay_alt
 from render.replay_frame import ANIMATION_FRAMES, render_replay, render_replay_animation
 
 if TYPE_CHECKING:
@@ -75,12 +76,13 @@ class ReplayPresenter:
         self, replayed: ReplayedDeal, step: int, four_colour: bool, _: Words
     ) -> tuple[str, discord.File, discord.ui.View]:
         shown = replayed.replay.step(step)
-        png = await asyncio.to_thread(render_replay, replay_scene(replayed, shown.index, four_colour, _))
+        scene = replay_scene(replayed, shown.index, four_colour, _)
+        png = await asyncio.to_thread(render_replay, scene)
         last = len(replayed.replay.steps) - 1
         names = tuple(escaped(name) for name in replayed.names)  # the picture draws them as they are
         return (
             replay_content(dataclasses.replace(replayed, names=names), shown, _),
-            discord.File(io.BytesIO(png), filename=REPLAY_FILE),
+            discord.File(io.BytesIO(png), filename=REPLAY_FILE, description=replay_alt(scene)),
             replay_view(replayed.ref, shown.index, last),
         )
 
