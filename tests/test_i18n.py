@@ -26,7 +26,7 @@ CODE = [path for folder in ("bot", "render") for path in sorted((ROOT / folder).
 # marked with `_()` or `N_()` is checked wherever it is.)
 REFUSALS_CONVERTED = [
     "bot/*.py",
-    "bot/engine/*.py",
+    "bot/engine/**/*.py",
     "bot/service/*.py",
     "bot/leagues/*.py",
     "bot/discord/*.py",
