@@ -23,7 +23,7 @@ from bot.present.hand_layout import HandLayout
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import hand_scene
 from bot.service import LiveTable
-from render import hand_alt
+from render import hand_alt, hand_line
 from render.scenes import HandScene
 
 # While it is not their turn a player's DM is not edited on the others' moves (an edit of every
@@ -80,7 +80,7 @@ async def build_hand_message(
         number=len(match.finished_deals) + 1,
         wild=wild_words(view.wild_rank, _),
     )
-    lines = [header]
+    lines = [header, hand_line(scene)]  # the picture in one line, for a screen reader and a glance
     if view.statuses[seat] is not SeatStatus.PLAYING:
         lines.append(_("You are out of this deal; the others play on."))
     elif view.to_act and view.phase is Phase.PICK:

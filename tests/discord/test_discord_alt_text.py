@@ -3,7 +3,7 @@ players who use a screen reader: a hand, the table, a result, the standings."""
 
 from __future__ import annotations
 
-from test_discord_frontend import answer, make_bot, settle, start_table
+from test_discord_frontend import answer, hand_message, make_bot, settle, start_table
 
 from bot.service import ManualClock
 
@@ -51,3 +51,16 @@ async def test_every_picture_of_a_match_carries_words_for_a_screen_reader(
         assert all(len(text) <= 1024 for text in texts)  # Discord's limit for a description
     assert any("Alice" in text and "Bob" in text for text in seen["result.png"])  # each player's points
     assert all(text.startswith("Your hand") for text in seen["hand.png"])
+
+
+async def test_a_hand_dm_says_the_hand_in_one_line_as_the_picture_groups_it(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    for user, seat in ((alice, 0), (bob, 1)):
+        line = hand_message(double, user).content.splitlines()[1]
+        cards = table.match.deal.seats[seat].hand
+        assert all(card.pretty in line for card in cards) and "pts" in line
