@@ -22,7 +22,6 @@ from bot.discord.rules_editor import show_editor
 from bot.discord.safe_text import escaped, seat_names
 from bot.engine import judge_groups
 from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
-from bot.engine.deal import Deal
 from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
 from bot.engine.events import Declared, WrongShow
@@ -30,8 +29,9 @@ from bot.engine.melds import GroupKind
 from bot.i18n import N_, Words
 from bot.present.hand_layout import HandLayout
 from bot.present.show_reasons import reason_words
-from bot.service import LiveTable, TableEvent
+from bot.service import TableEvent
 from bot.service.refusals import ShuttingDownError
+from bot.service.views import HandView, TableView
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -98,7 +98,7 @@ class Actions:
         """The asker's words: a press in their hand DM is answered as the DM speaks (a DM has no
         server of its own: the table's is the one `Readers.user` falls back on)."""
         table = self.presenter.table(table_id) if table_id is not None else None
-        return await self.bot.readers.asker(interaction, table.record.guild_id if table is not None else None)
+        return await self.bot.readers.asker(interaction, table.guild_id if table is not None else None)
 
     def in_words(
         self, error: RummyError, table_id: int | None, interaction: discord.Interaction[Any], _: Words
@@ -107,11 +107,11 @@ class Actions:
         table = None
         if error.seats:
             table = (
-                self.service.table_in(channel_of(interaction))
+                self.service.view_in(channel_of(interaction))
                 if table_id is None
                 else self.presenter.table(table_id)
             )
-        names = seat_names(table.record.seats) if table is not None else []
+        names = seat_names(table.seats) if table is not None else []
         return error.render(lambda seat: names[seat] if seat < len(names) else f"seat {seat + 1}", _, escaped)
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
@@ -124,39 +124,39 @@ class Actions:
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
-    def table_by_id(self, table_id: int) -> LiveTable:
+    def table_by_id(self, table_id: int) -> TableView:
         table = self.presenter.table(table_id)
-        if table is None or not table.record.status.active:
+        if table is None or not table.status.active:
             raise RummyError("This table has closed.")
         return table
 
-    def seat_of(self, table: LiveTable, user_id: int) -> int:
+    def seat_of(self, table: TableView, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
             raise RummyError("You are not seated at this table.")
         return seat
 
-    def followed_layout(self, table: LiveTable, user_id: int) -> tuple[HandLayout, Deal, int]:
-        """The player's card layout brought up to date with their hand, with the deal and seat."""
-        seat = self.seat_of(table, user_id)
-        if table.match is None or table.match.deal is None:
+    async def followed_layout(self, table: TableView, user_id: int) -> tuple[HandLayout, HandView]:
+        """The player's card layout brought up to date with their hand, with their view of it."""
+        self.seat_of(table, user_id)
+        hand = await self.service.hand(table.id, user_id)
+        if hand is None:
             raise RummyError("There is no deal in progress.")
-        deal = table.match.deal
         layout = self.presenter.layout(table.id, user_id)
-        layout.follow(deal.seats[seat].hand, deal.wild_rank, deal.rules)
-        return layout, deal, seat
+        layout.follow(hand.seen.hand, hand.seen.wild_rank, hand.seen.rules)
+        return layout, hand
 
     async def play(
         self,
         interaction: discord.Interaction[Any],
-        table: LiveTable,
+        table: TableView,
         make: Callable[[int], Command],
         turn: str | None,
     ) -> list[TableEvent]:
         """Plays the command `make` builds for the player's seat; the service checks it is theirs."""
         command = make(self.seat_of(table, interaction.user.id))
         events: list[TableEvent] = await self.service.play(
-            table.record.channel_id,
+            table.channel_id,
             interaction.user.id,
             command,
             turn=turn,
@@ -164,7 +164,7 @@ class Actions:
         )
         return events
 
-    def in_own_dm(self, interaction: discord.Interaction[Any], table: LiveTable) -> int | None:
+    def in_own_dm(self, interaction: discord.Interaction[Any], table: TableView) -> int | None:
         """The person, if they acted on their own hand DM, which the interaction then shows them
         (so `publish` need not edit it too); None when they acted elsewhere (a private reply, a
         slash command), so that their DM is brought up to date by `publish`."""
@@ -173,18 +173,16 @@ class Actions:
             return None
         return interaction.user.id
 
-    async def own_hand(
-        self, interaction: discord.Interaction[Any], table: LiveTable, seat: int
-    ) -> HandMessage | None:
+    async def own_hand(self, interaction: discord.Interaction[Any], table: TableView) -> HandMessage | None:
         """The person's hand as their DM shows it, whichever path edits that DM."""
         await self.bot.readers.seen(interaction)
-        return await self.presenter.hand_message(table, seat, interaction.user.id)
+        return await self.presenter.hand_message(table.id, interaction.user.id)
 
     async def send_private_hand(
-        self, interaction: discord.Interaction[Any], table: LiveTable, seat: int, when_none: str
+        self, interaction: discord.Interaction[Any], table: TableView, when_none: str
     ) -> None:
         """The person's hand as a private reply (the way to play when DMs are closed)."""
-        message = await self.own_hand(interaction, table, seat)
+        message = await self.own_hand(interaction, table)
         if message is None:
             await interaction.followup.send(when_none, ephemeral=True)
             return
@@ -192,14 +190,15 @@ class Actions:
         file = await message.file(self.bot.pictures)
         await interaction.followup.send(message.content, file=file, view=view, ephemeral=True)
 
-    async def show_own_hand(self, interaction: discord.Interaction[Any], table: LiveTable) -> None:
+    async def show_own_hand(self, interaction: discord.Interaction[Any], table: TableView) -> None:
         """Updates the message the person acted on (their DM, or their private reply). Under the
         table's `showing` lock, as the presenter's edits of the DM are: the two never overtake
         each other, and the presenter knows what the DM shows (so it does not send the picture
         again when only the words change)."""
         in_dm = self.in_own_dm(interaction, table) is not None
         async with self.presenter.shown(table.id).showing:
-            message = await self.own_hand(interaction, table, self.seat_of(table, interaction.user.id))
+            self.seat_of(table, interaction.user.id)
+            message = await self.own_hand(interaction, table)
             if in_dm:
                 self.presenter.hand_shown_by_press(table.id, interaction.user.id, None)
             if message is None:
@@ -234,7 +233,7 @@ class Actions:
                 if pressed
                 else self.table_by_id(table_id)
             )
-            channel_id = table.record.channel_id
+            channel_id = table.channel_id
             user = interaction.user
             # The press or command came from the table's server: its Manage Server is that server's.
             can_manage = interaction.guild_id is not None and interaction.permissions.manage_guild
@@ -314,17 +313,14 @@ class Actions:
 
         await self.guarded(interaction, table_id, work)
 
-    async def ask_drop(self, interaction: discord.Interaction[Any], table: LiveTable, turn: str) -> None:
+    async def ask_drop(self, interaction: discord.Interaction[Any], table: TableView, turn: str) -> None:
         """Says what the drop costs and asks again; the engine's refusal (not your turn, no drops in
         Deals) comes first, so nobody confirms a drop that cannot happen."""
-        deal = table.match.deal if table.match else None
-        seat = table.seat_of(interaction.user.id)
-        if deal is None or seat is None:
-            raise RummyError("You are not playing a deal at this table.")
-        deal.verify_drop(seat)  # an IllegalActionError, answered privately like every RummyError
-        cost = deal.drop_cost(seat)
+        # the engine's refusal, an IllegalActionError, is answered privately like every RummyError
+        hand = await self.service.hand_to_drop(table.id, interaction.user.id)
+        cost = hand.legal.drop_cost
         _ = await self.reader(interaction, table.id)
-        if not deal.seats[seat].has_picked:
+        if not hand.seen.has_picked[hand.seat]:
             question = _(
                 "Drop out of this deal? It costs **{points} points** (a first drop, before your first pick).",
                 points=cost,
@@ -348,11 +344,11 @@ class Actions:
         await self.guarded(interaction, table_id, work)
 
     async def ask_declare(
-        self, interaction: discord.Interaction[Any], table: LiveTable, turn: str | None
+        self, interaction: discord.Interaction[Any], table: TableView, turn: str | None
     ) -> None:
         """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
-        declaration, deal = self.declaration(table, interaction.user.id)
-        judgement = judge_groups(declaration.groups, deal.wild_rank, deal.rules)
+        declaration, hand = await self.declaration(table, interaction.user.id)
+        judgement = judge_groups(declaration.groups, hand.seen.wild_rank, hand.seen.rules)
         _ = await self.reader(interaction, table.id)
         shown = "\n".join(
             f"• {_(GROUP_NAMES[kind])}: " + " ".join(card.pretty for card in group)
@@ -368,34 +364,34 @@ class Actions:
             question = _("Declare with **{card}** as the finish card?", card=finish.pretty)
         else:
             question = _("Show your 13 cards now, before picking?")
-            if deal.rules.early_show_multipliers:
+            if hand.seen.rules.early_show_multipliers:
                 question += " " + _("A show before any pick makes everyone pay double.")
         cost = _(
             "A wrong show costs {points} points and puts you out of this deal. "
             "(To declare differently, arrange your cards with `/rummy group` first.)",
-            points=deal.legal_actions(declaration.seat).wrong_show_cost,
+            points=hand.legal.wrong_show_cost,
         )
-        token = turn or table.turn_token() or "0"
+        token = turn or hand.turn_token
         await interaction.response.send_message(
             limits.message(f"{question}\n{shown}\n{verdict}\n{cost}"),
             view=confirm_view(table.id, token, finish, _),
             ephemeral=True,
         )
 
-    def declaration(self, table: LiveTable, user_id: int) -> tuple[Declare, Deal]:
+    async def declaration(self, table: TableView, user_id: int) -> tuple[Declare, HandView]:
         """The engine's declaration of the player's own arrangement (its finish card chosen so
-        that the arrangement is judged best), with the deal it is for."""
-        layout, deal, seat = self.followed_layout(table, user_id)
+        that the arrangement is judged best), with the player's view of the deal it is for."""
+        layout, hand = await self.followed_layout(table, user_id)
         # The player's own groups; the suggested layout is the engine's to arrange, since it
         # knows which card may go to the finish slot (never the open card just taken).
-        return best_declaration(deal.view(seat), layout.groups if layout.custom else None), deal
+        return best_declaration(hand.seen, layout.groups if layout.custom else None), hand
 
     async def confirm_declare(
         self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str
     ) -> None:
         async def work() -> None:
             table = self.bot.presses.in_private(interaction, table_id, turn)
-            declaration = self.declaration(table, interaction.user.id)[0]
+            declaration = (await self.declaration(table, interaction.user.id))[0]
             if finish_id(declaration.finish) != finish:
                 raise RummyError(
                     "Your cards changed since you asked: press Declare again to see the new grouping."

@@ -439,7 +439,8 @@ class RummyBot(commands.Bot):
 
     def runs_table(self, table_id: int) -> bool:
         """Whether this process runs that table (a sharded one runs its shards' only)."""
-        return self.service.table(table_id) is not None
+        view = self.service.view(table_id)
+        return view is not None and view.active
 
     async def _lost_shards(self, error: LeaseLostError) -> None:
         """Another process runs this one's shards now (or may, any moment): nothing more is

@@ -30,9 +30,9 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES
 from bot.present.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
 from bot.present.rules_text import describe_rules
 from bot.present.scene_builders import standings_scene
-from bot.service import LiveTable
 from bot.service.preferences import Deck
 from bot.service.refusals import TableDamagedError
+from bot.service.views import TableView
 from render import render_standings, standings_alt
 
 if TYPE_CHECKING:
@@ -79,14 +79,13 @@ class RummyCog(
     def actions(self) -> Actions:
         return self.bot.actions
 
-    def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> LiveTable:
+    def here(self, interaction: discord.Interaction[Any], *, damaged_too: bool = False) -> TableView:
         """The channel's table; one set aside as damaged only for a cancel."""
-        table = self.bot.service.table_in(channel_of(interaction))
+        table = self.bot.service.view_in(channel_of(interaction))
         if table is None:
             raise RummyError("There is no table in this channel. Open one with `/rummy new`.")
         if table.damage is not None and not damaged_too:
             raise TableDamagedError()
-        self.bot.presenter.keep(table)
         return table
 
     async def run(self, interaction: discord.Interaction[Any], work: Any) -> None:
@@ -210,7 +209,7 @@ class RummyCog(
             if latest is None:
                 said = _("The table was posted again just now: it is below in this channel.")
             else:
-                link = message_link(table.record.guild_id, table.record.channel_id, latest)
+                link = message_link(table.guild_id, table.channel_id, latest)
                 said = _("The table was posted again just now: {link}", link=link)
             await interaction.followup.send(said, ephemeral=True)
 
@@ -222,10 +221,10 @@ class RummyCog(
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = self.here(interaction)
-            seat = self.actions.seat_of(table, interaction.user.id)
+            self.actions.seat_of(table, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             _ = await self.bot.readers.asker(interaction)
-            await self.actions.send_private_hand(interaction, table, seat, _("There is no deal in progress."))
+            await self.actions.send_private_hand(interaction, table, _("There is no deal in progress."))
 
         await self.run(interaction, work)
 
@@ -243,7 +242,7 @@ class RummyCog(
     @app_commands.describe(card="The card, like 10H, or its number in your hand")
     async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
         async def work() -> None:
-            layout, _, _ = self.actions.followed_layout(self.here(interaction), interaction.user.id)
+            layout, _ = await self.actions.followed_layout(self.here(interaction), interaction.user.id)
             if card.strip().isdigit():
                 chosen = layout.card_at(int(card))
             else:
@@ -259,11 +258,11 @@ class RummyCog(
     async def discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        table = self.bot.service.table_in(channel_of(interaction))
+        table = self.bot.service.view_in(channel_of(interaction))
         if table is None:
             return []
         try:
-            layout, _, _ = self.actions.followed_layout(table, interaction.user.id)
+            layout, _ = await self.actions.followed_layout(table, interaction.user.id)
         except RummyError:
             return []
         choices = [
@@ -291,14 +290,14 @@ class RummyCog(
     async def group(self, interaction: discord.Interaction[Any], groups: str) -> None:
         async def work() -> None:
             table = self.here(interaction)
-            layout, deal, seat = self.actions.followed_layout(table, interaction.user.id)
+            layout, hand = await self.actions.followed_layout(table, interaction.user.id)
             if groups.strip().lower() == "auto":
                 layout.custom = False
             else:
-                layout.regroup(groups, deal.seats[seat].hand)
+                layout.regroup(groups, hand.seen.hand)
             await interaction.response.defer(ephemeral=True, thinking=True)
             _ = await self.bot.readers.asker(interaction)
-            await self.actions.send_private_hand(interaction, table, seat, _("There is no deal in progress."))
+            await self.actions.send_private_hand(interaction, table, _("There is no deal in progress."))
 
         await self.run(interaction, work)
 
@@ -310,9 +309,9 @@ class RummyCog(
             await interaction.response.defer(ephemeral=True, thinking=True)
             events = await self.actions.play(interaction, table, make, None)
             await self.bot.presenter.publish(events)  # their hand DM too: it must not show the old turn
-            seat = self.actions.seat_of(table, interaction.user.id)
+            self.actions.seat_of(table, interaction.user.id)
             _ = await self.bot.readers.asker(interaction)
-            await self.actions.send_private_hand(interaction, table, seat, _("Done."))
+            await self.actions.send_private_hand(interaction, table, _("Done."))
 
         await self.run(interaction, work)
 
@@ -321,7 +320,7 @@ class RummyCog(
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = self.bot.service.table_in(channel_of(interaction))
+            table = self.bot.service.view_in(channel_of(interaction))
             _ = await self.bot.readers.asker(interaction)
             if table is None:
                 server = await self.bot.preferences.server(interaction.guild_id or 0)
@@ -333,8 +332,8 @@ class RummyCog(
                     + text
                 )
             else:
-                spec = Format(table.record.format).spec
-                text = describe_rules(spec, table.rules, table.record.point_value, _)
+                spec = table.spec
+                text = describe_rules(spec, table.rules, table.point_value, _)
                 text = _("**Rules**: {rules}", rules=rules_line(spec, table.rules, _)) + "\n" + text
             first, *more = limits.message_chunks(text.split("\n"))  # whole, over as many messages as it takes
             await interaction.response.send_message(first, ephemeral=True)
@@ -346,7 +345,7 @@ class RummyCog(
     @app_commands.command(name="help", description="What to do next, and the commands worth knowing")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = self.bot.service.table_in(channel_of(interaction))
+            table = self.bot.service.view_in(channel_of(interaction))
             admin = interaction.guild_id is not None and interaction.permissions.manage_guild
             text = help_text(
                 table, interaction.user.id, admin=admin, _=await self.bot.readers.asker(interaction)
@@ -440,7 +439,7 @@ class RummyCog(
             if table.match is None:
                 raise RummyError("The match has not started yet.")
             await interaction.response.defer(ephemeral=True, thinking=True)
-            names = [seat.name for seat in table.record.seats]
+            names = [seat.name for seat in table.seats]
             _ = await self.bot.readers.asker(interaction)
             scene = standings_scene(table.match, names, _)
             png = await self.bot.pictures.draw(render_standings, scene)

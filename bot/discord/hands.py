@@ -22,7 +22,7 @@ from bot.present.game_words import format_title
 from bot.present.hand_layout import HandLayout
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import hand_scene
-from bot.service import LiveTable
+from bot.service.views import HandView, TableView
 from render import hand_alt, hand_line
 from render.scenes import HandScene
 
@@ -55,29 +55,27 @@ class HandMessage:
 
 
 async def build_hand_message(
-    table: LiveTable,
-    seat: int,
+    table: TableView,
+    hand: HandView,
     layout: HandLayout,
     deadline: float | None = None,
     four_colour: bool = False,
     _: Words = EN,
     since: Sequence[str] = (),
 ) -> HandMessage | None:
-    """None when there is no hand to show (between deals, or the match is over); `four_colour`
+    """`hand` is the seat's own view (`TableService.hand`), `table` the table's as saved with it
+    or later. None when there is no hand to show (between deals, or the match is over); `four_colour`
     is the player's own deck setting, `_` their language; `since`, the lines of the others'
     moves since the player's last turn, listed while it is their turn."""
     match = table.match
     if match is None or match.deal is None or match.phase is not MatchPhase.PLAYING:
         return None
-    deal = match.deal
-    scene = hand_scene(match, seat, layout, four_colour, _)
-    view = deal.view(seat)
-    legal = deal.legal_actions(seat)
-    token = table.turn_token() or "0"
+    seat, view, legal = hand.seat, hand.seen, hand.legal
+    scene = hand_scene(match, view, layout, four_colour, _)
     header = _(
         "**{format}** · deal {number} · {wild}",
         format=format_title(match.spec, _),
-        number=len(match.finished_deals) + 1,
+        number=match.deal_number,
         wild=wild_words(view.wild_rank, _),
     )
     lines = [header, hand_line(scene)]  # the picture in one line, for a screen reader and a glance
@@ -102,7 +100,7 @@ async def build_hand_message(
     ]
     controls = hand_view(
         table.id,
-        token,
+        hand.turn_token,
         can_pick_closed=legal.pick_closed,
         can_pick_open=legal.pick_open,
         can_drop=legal.drop,

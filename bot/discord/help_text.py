@@ -5,10 +5,10 @@ admin's. One screen, so it names no rule numbers: `/rummy rules` has those, from
 from __future__ import annotations
 
 from bot.discord.safe_text import escaped
-from bot.engine.deal import Phase
+from bot.engine.deal import Phase, SeatStatus
 from bot.engine.match import MatchPhase
 from bot.i18n import EN, N_, Words
-from bot.service import LiveTable
+from bot.service.views import TableView
 from bot.store import TableStatus
 
 PLAYER_COMMANDS = N_(
@@ -25,7 +25,7 @@ ADMIN_COMMANDS = N_(
 )
 
 
-def help_text(table: LiveTable | None, user_id: int, *, admin: bool, _: Words = EN) -> str:
+def help_text(table: TableView | None, user_id: int, *, admin: bool, _: Words = EN) -> str:
     lines = [
         _("**What to do next**"),
         next_step(table, user_id, _),
@@ -37,8 +37,8 @@ def help_text(table: LiveTable | None, user_id: int, *, admin: bool, _: Words = 
     return "\n".join(lines)
 
 
-def next_step(table: LiveTable | None, user_id: int, _: Words = EN) -> str:
-    if table is None or not table.record.status.active:
+def next_step(table: TableView | None, user_id: int, _: Words = EN) -> str:
+    if table is None or not table.status.active:
         return _(
             "There is no table in this channel. Open one with `/rummy new` (choose a format and "
             "rules), then others press **Join** and the host presses **Start**."
@@ -46,10 +46,10 @@ def next_step(table: LiveTable | None, user_id: int, _: Words = EN) -> str:
     if table.damage is not None:
         return _("This table is set aside (its saved state is damaged): the host can `/rummy cancel` it.")
     seat = table.seat_of(user_id)
-    if table.record.status is TableStatus.OPEN:
+    if table.status is TableStatus.OPEN:
         if seat is None:
             return _("A table is waiting for players: press **Join** on its message (or `/rummy join`).")
-        if table.record.host_id == user_id:
+        if table.host_id == user_id:
             return _(
                 "You host this table: add computer players or wait for others to join, look at "
                 "**Rules** (you may change them before the start), then press **Start**."
@@ -61,8 +61,8 @@ def next_step(table: LiveTable | None, user_id: int, _: Words = EN) -> str:
     if match is None or match.phase is not MatchPhase.PLAYING or match.deal is None:
         return _("The next deal starts shortly; your new hand will come by DM.")
     deal = match.deal
-    if deal.turn != seat or not deal.seats[seat].in_play:
-        name = escaped(table.record.seats[deal.turn].name)
+    if deal.turn != seat or deal.statuses[seat] is not SeatStatus.PLAYING:
+        name = escaped(table.seats[deal.turn].name)
         return _(
             "Wait for {name}. Your hand is in your DMs (or `/rummy hand`): arrange it with Sort / group.",
             name=name,

@@ -29,7 +29,7 @@ from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.safe_text import escaped, pinging, seat_names
 from bot.discord.shown import Posted, Shown, move_lines
 from bot.engine.cards import format_cards
-from bot.engine.deal import Deal, SeatStatus
+from bot.engine.deal import SeatStatus, SeatView
 from bot.engine.errors import RummyError
 from bot.engine.events import (
     DealOver,
@@ -44,16 +44,17 @@ from bot.engine.events import (
     Turn,
     WrongShow,
 )
-from bot.engine.formats import Format
 from bot.engine.match import MatchPhase
+from bot.engine.match_view import MatchView
 from bot.i18n import EN, N_, Words
 from bot.present.game_words import format_title
 from bot.present.hand_layout import HandLayout
 from bot.present.rules_options import rules_line
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import result_scene, standings_scene, table_scene
-from bot.service import LiveTable, TableEvent, visible_events
+from bot.service import TableEvent, visible_events
 from bot.service.table_events import Cancelled, Damaged, Deadline, Finished, Resumed
+from bot.service.views import TableView
 from render import render_result, render_standings, render_table, result_alt, standings_alt, table_alt
 from render.scenes import TableScene
 
@@ -135,17 +136,19 @@ class Presenter:
         """What is kept for this table, made on first use."""
         return self._shown.setdefault(table_id, Shown())
 
-    def keep(self, table: LiveTable) -> None:
-        """Remembers the table object, for showing its last events once the service lets it go."""
-        self.shown(table.id).table = table
-
-    def table(self, table_id: int) -> LiveTable | None:
-        table = self.bot.service.table(table_id)
+    def table(self, table_id: int) -> TableView | None:
+        """The table as last saved; kept, for showing its last events once the service lets it go."""
+        table = self.bot.service.view(table_id)
         if table is not None:
-            self.keep(table)
+            self.shown(table_id).table = table
             return table
         shown = self._shown.get(table_id)
         return shown.table if shown is not None else None
+
+    def _turn_now(self, table_id: int) -> str | None:
+        """The turn a button made now is for, at the table as last saved."""
+        table = self.table(table_id)
+        return table.turn_token if table is not None else None
 
     def layout(self, table_id: int, user_id: int) -> HandLayout:
         return self.shown(table_id).layout(user_id)
@@ -202,7 +205,7 @@ class Presenter:
         next one is posted), old mentions whose deletion was cut short are deleted, and recent DM
         refusals are not retried."""
         store = self.bot.store
-        active = {table.id for table in self.bot.service.tables()}
+        active = {table.id for table in self.bot.service.views()}
         posted = await store.posted_messages()
         doomed = {message_id for key, (_, message_id) in posted.items() if key.startswith(TO_DELETE + ":")}
         ownership = self.bot.ownership
@@ -228,7 +231,7 @@ class Presenter:
                 shown.hands[int(parts[3])] = message
                 self.dm_channels[int(parts[3])] = channel_id
             elif parts[2] == "ping" and message_id not in doomed:  # it names whoever is to act
-                shown.ping, shown.ping_user = message, _to_act(self.bot.service.table(int(parts[1])))
+                shown.ping, shown.ping_user = message, _to_act(self.bot.service.view(int(parts[1])))
         if left:
             self.bot.in_background(self._retire_closed_pings(left))
         now = self.bot.service.clock.now()
@@ -248,7 +251,7 @@ class Presenter:
         except Exception:
             log.exception("could not remember message %s", key)
 
-    async def _forget(self, table: LiveTable) -> None:
+    async def _forget(self, table: TableView) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,
         and its turn mention is deleted (the match is over: nobody's turn)."""
         table_id = table.id
@@ -256,7 +259,7 @@ class Presenter:
         if shown is not None:
             await self._call_off_mention(shown)
         if shown is not None and shown.ping is not None:
-            await self._retire_mention(table_id, table.record.guild_id, shown, urgent=True)
+            await self._retire_mention(table_id, table.guild_id, shown, urgent=True)
         await self.forget(f"table:{table_id}")
 
     async def forget(self, key: str) -> None:
@@ -308,18 +311,18 @@ class Presenter:
             self.schedule_table_refresh(table_id)
 
     async def _show(
-        self, table: LiveTable, shown: Shown, events: list[TableEvent], actor: int | None
+        self, table: TableView, shown: Shown, events: list[TableEvent], actor: int | None
     ) -> None:
         """The events' private side: the hands they change (not `actor`'s) and the turn mention."""
         async with shown.showing:
             hands = await self._note_events(table, shown, events)
             for seat in sorted(hands):
-                user_id = table.record.seats[seat].user_id
+                user_id = table.seats[seat].user_id
                 if user_id is not None and user_id != actor:
                     await self._guard(table, self.send_hand(table, seat))
         self.bot.in_background(self._mention_turn(table, shown))
 
-    async def _mention_turn(self, table: LiveTable, shown: Shown) -> None:
+    async def _mention_turn(self, table: TableView, shown: Shown) -> None:
         """The turn mention after a publish, beside it: a new mention may wait long for the
         request budget, and the press that published (its own DM's edit comes after) must not."""
         async with shown.mentioning:
@@ -360,11 +363,11 @@ class Presenter:
         playing = [table for table in tables if table is not None and table.match is not None]
         await self._in_turns([functools.partial(self._refresh_other_hands, table) for table in playing])
 
-    async def _refresh_other_hands(self, table: LiveTable) -> None:
+    async def _refresh_other_hands(self, table: TableView) -> None:
         deal = table.match.deal if table.match is not None else None
         shown = self.shown(table.id)
         async with shown.showing:
-            for seat, sitter in enumerate(table.record.seats):
+            for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and (deal is None or seat != deal.turn):
                     await self._guard(table, self.send_hand(table, seat))
 
@@ -379,12 +382,12 @@ class Presenter:
 
         await asyncio.gather(*(worker() for _ in range(max(1, self.republish_concurrency))))
 
-    async def _note_events(self, table: LiveTable, shown: Shown, events: list[TableEvent]) -> set[int]:
+    async def _note_events(self, table: TableView, shown: Shown, events: list[TableEvent]) -> set[int]:
         """Records what the table message shows (moves, deadlines) and returns the seats whose
         private hand message must change."""
-        names = [seat.name for seat in table.record.seats]
+        names = [seat.name for seat in table.seats]
         hands: set[int] = set()
-        _ = await self.bot.readers.channel(table.record.guild_id)
+        _ = await self.bot.readers.channel(table.guild_id)
         for table_event in visible_events(events, None):
             event = table_event.event
             if isinstance(event, DealStarted):
@@ -399,11 +402,11 @@ class Presenter:
                 if clock.seat is not None:
                     hands.add(clock.seat)
             if isinstance(event, Dealt):
-                hands.update(self._seats_in_deal(table))
+                hands.update(_seats_in_deal(table))
             elif isinstance(event, _SEAT_CHANGES):
                 hands.add(event.seat)
             elif isinstance(event, DealOver):
-                hands.update(seat for seat, _ in enumerate(table.record.seats))
+                hands.update(seat for seat, _ in enumerate(table.seats))
                 await self._guard(table, self._post_result(table))
             elif isinstance(event, Damaged):  # said once: the service sends it once
                 notice = "⚠️ " + _("**This table is set aside.** {why}", why=damaged_words(table, _))
@@ -418,13 +421,7 @@ class Presenter:
             hands.add(deal.turn)
         return hands
 
-    def _seats_in_deal(self, table: LiveTable) -> list[int]:
-        deal = table.match.deal if table.match else None
-        if deal is None:
-            return []
-        return [seat for seat, state in enumerate(deal.seats) if state.status is not SeatStatus.SITTING_OUT]
-
-    async def _guard(self, table: LiveTable, step: Awaitable[Any]) -> None:
+    async def _guard(self, table: TableView, step: Awaitable[Any]) -> None:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
         what the table shows; a deleted channel closes its table."""
         try:
@@ -437,10 +434,10 @@ class Presenter:
         except discord.HTTPException as error:
             log.warning("table %s: Discord refused a message: %s", table.id, error)
 
-    async def _channel_gone(self, table: LiveTable) -> None:
+    async def _channel_gone(self, table: TableView) -> None:
         log.warning("table %s: its channel is gone; closing the table", table.id)
         with contextlib.suppress(RummyError):
-            await self.bot.service.cancel(table.record.channel_id, table.record.host_id, can_manage=True)
+            await self.bot.service.cancel(table.channel_id, table.host_id, can_manage=True)
         self.shown(table.id).closed = True  # nowhere to show that it closed
 
     async def _spend_in_channel(self, shown: Shown | None, *, urgent: bool) -> None:
@@ -459,22 +456,22 @@ class Presenter:
 
     # ----------------------------------------------------------------- hands
 
-    async def send_hand(self, table: LiveTable, seat: int) -> None:
+    async def send_hand(self, table: TableView, seat: int) -> None:
         """Edits the player's hand DM in place, or sends one; a refused DM is remembered and the
         player is told in the channel to use `/rummy hand`. Nothing is sent when nothing the
         player sees would change, and the picture is drawn and sent again only when the hand it
         shows changed: a move by someone else is a text-only edit."""
-        user_id = table.record.seats[seat].user_id
+        user_id = table.seats[seat].user_id
         now = self.bot.service.clock.now()
         if user_id is None or now - self.dm_refused.get(user_id, -DM_RETRY) < DM_RETRY:
             return
-        message = await self.hand_message(table, seat, user_id)
+        message = await self.hand_message(table.id, user_id)
         shown = self.shown(table.id)
         existing = shown.hands.get(user_id)
         before = shown.hand_looks.pop(user_id, None)
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
-                _ = await self.bot.readers.user(user_id, table.record.guild_id)
+                _ = await self.bot.readers.user(user_id, table.guild_id)
                 over = _("This deal is over: see the result in the channel.")
                 press = self._live_press(shown, user_id)
                 if press is not None:
@@ -513,7 +510,7 @@ class Presenter:
                 await self.bot.store.refuse_dms(user_id, now)
             if known:  # told already when they were first refused
                 return
-            here = await self.bot.readers.channel(table.record.guild_id)
+            here = await self.bot.readers.channel(table.guild_id)
             await self.say(
                 table,
                 here(
@@ -546,19 +543,24 @@ class Presenter:
             return None
         return press
 
-    async def hand_message(self, table: LiveTable, seat: int, user_id: int) -> HandMessage | None:
-        """The hand DM as `user_id` reads it: their deck colours, their language (`Readers.user`),
-        built here for the presenter's edits and their own presses alike."""
+    async def hand_message(self, table_id: int, user_id: int) -> HandMessage | None:
+        """The hand DM as `user_id` reads it: their own view of the deal (`TableService.hand`),
+        their deck colours, their language (`Readers.user`), built here for the presenter's edits
+        and their own presses alike. None when they have no hand to see."""
+        hand = await self.bot.service.hand(table_id, user_id)
+        table = self.table(table_id)  # saved with the hand, or later
+        if hand is None or table is None:
+            return None
         settings = await self.bot.preferences.user(user_id)
-        _ = await self.bot.readers.user(user_id, table.record.guild_id)
-        layout = self.layout(table.id, user_id)
-        deadline = self.deadline_for(table.id, seat)
-        since = move_lines(self.shown(table.id).since_turn(seat), seat_names(table.record.seats), _)
-        return await build_hand_message(table, seat, layout, deadline, settings.four_colour, _, since)
+        _ = await self.bot.readers.user(user_id, table.guild_id)
+        layout = self.layout(table_id, user_id)
+        deadline = self.deadline_for(table_id, hand.seat)
+        since = move_lines(self.shown(table_id).since_turn(hand.seat), seat_names(table.seats), _)
+        return await build_hand_message(table, hand, layout, deadline, settings.four_colour, _, since)
 
     async def _edit_hand(
         self,
-        table: LiveTable,
+        table: TableView,
         seat: int,
         shown: Shown,
         user_id: int,
@@ -580,12 +582,12 @@ class Presenter:
             redraw = before is None or before[1] != looks[1]
             if spent:
                 break
-            turn = table.turn_token()
+            turn = self._turn_now(table.id)
             await self.budget.spend(urgent=True)
             spent = True
-            if table.turn_token() == turn:
+            if self._turn_now(table.id) == turn:
                 break
-            latest = await self.hand_message(table, seat, user_id)
+            latest = await self.hand_message(table.id, user_id)
             if latest is None:
                 return
             message = latest
@@ -605,7 +607,7 @@ class Presenter:
 
     async def redraw_hands(self, user_id: int) -> None:
         """The player's hand DMs drawn again at every table they sit at (their deck changed)."""
-        for table in self.bot.service.tables():
+        for table in self.bot.service.views():
             seat = table.seat_of(user_id)
             if seat is not None:
                 await self._guard(table, self.send_hand(table, seat))
@@ -614,19 +616,19 @@ class Presenter:
         """The server's posts speak another language now: its open tables' messages are drawn
         again by their usual refresh (moves, picture and turn mention included), and the hand DMs
         of the players who follow the server's language are edited in the background."""
-        for table in self.bot.service.tables():
-            if table.record.guild_id == guild_id:
+        for table in self.bot.service.views():
+            if table.guild_id == guild_id:
                 self.schedule_table_refresh(table.id)
                 self.bot.in_background(self._hands_in_server_language(table))
 
-    async def _hands_in_server_language(self, table: LiveTable) -> None:
+    async def _hands_in_server_language(self, table: TableView) -> None:
         async with self.shown(table.id).showing:
-            for seat, sitter in enumerate(table.record.seats):
+            for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
                     await self._guard(table, self.send_hand(table, seat))
 
     async def _ping_turn(
-        self, table: LiveTable, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
+        self, table: TableView, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False
     ) -> None:
         """One mention in the channel says whose turn it is. Discord notifies a person only of a
         mention in a new message, never of one an edit adds: so a person's turn that the mention
@@ -646,25 +648,25 @@ class Presenter:
         without a press in the DM (`_mention_later`), and a mention naming someone else is
         deleted meanwhile, at the lower priority. A change at that priority waits for its request
         outside the lock (`_ping_turn_later`), and comes back `spent`."""
-        match = table.match
-        live = table.record.status.active and match is not None and match.phase is MatchPhase.PLAYING
-        deal = match.deal if live and match is not None else None
-        if deal is None:
+        table = self.table(table.id) or table  # as saved now: it may have played on since
+        match = table.match if table.status.active else None
+        deal = match.deal if match is not None and match.phase is MatchPhase.PLAYING else None
+        if match is None or deal is None:
             if shown.ping is not None:
-                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=True)
+                await self._retire_mention(table.id, table.guild_id, shown, urgent=True)
             return
-        user_id = table.record.seats[deal.turn].user_id
+        user_id = table.seats[deal.turn].user_id
         if (
             hold
             and user_id is not None
             and shown.ping_user != user_id
             and self._watching(shown, user_id, deal)
         ):
-            self._mention_later(table, shown, user_id, deal)
+            self._mention_later(table, shown, user_id, match)
             if shown.ping is not None:
-                await self._retire_mention(table.id, table.record.guild_id, shown, urgent=False)
+                await self._retire_mention(table.id, table.guild_id, shown, urgent=False)
             return
-        _ = await self.bot.readers.channel(table.record.guild_id)
+        _ = await self.bot.readers.channel(table.guild_id)
         if user_id is None:
             if urgent or shown.ping is None:
                 return
@@ -708,12 +710,12 @@ class Presenter:
         shown.ping, shown.ping_words, shown.ping_user = sent, words, user_id
         # The old one is stored to delete before the new one takes its place in the store, and
         # deleted outside the lock: the next move's requests go first.
-        doomed = None if old is None else (await self._doom(table.record.guild_id, old), old)
+        doomed = None if old is None else (await self._doom(table.guild_id, old), old)
         await self.remember(f"table:{table.id}:ping", sent.channel.id, sent.id)
         if doomed is not None:
             self.bot.in_background(self._delete_old_ping(shown, *doomed))
 
-    async def _ping_turn_later(self, table: LiveTable, shown: Shown) -> None:
+    async def _ping_turn_later(self, table: TableView, shown: Shown) -> None:
         """A change of the mention at the table edits' priority (the computer players are
         playing, say): on a busy bot its request waits long, and the table's next moves must
         not wait behind it for the table's lock."""
@@ -724,7 +726,7 @@ class Presenter:
         async with shown.mentioning:
             await self._guard(table, self._ping_turn(table, shown, urgent=False, spent=True))
 
-    def _watching(self, shown: Shown, user_id: int, deal: Deal) -> bool:
+    def _watching(self, shown: Shown, user_id: int, deal: SeatView) -> bool:
         """Whether the person pressed in their hand DM, or was sent it, within the table's turn
         clock."""
         watched = shown.watched.get(user_id)
@@ -735,33 +737,38 @@ class Presenter:
             and now - watched <= deal.rules.turn_seconds
         )
 
-    def _mention_later(self, table: LiveTable, shown: Shown, user_id: int, deal: Deal) -> None:
+    def _mention_later(self, table: TableView, shown: Shown, user_id: int, match: MatchView) -> None:
         """Once per turn: the mention is posted after `mention_watching_after` of the clock now
         running has gone without a press in their DM (each press puts it off anew,
         `_put_mention_off`), unless the turn passed."""
-        turn = table.turn_token()
+        turn = table.turn_token
         if shown.mention_turn == turn:
             return
         shown.mention_turn, shown.mention_user = turn, user_id
-        self._hold_mention(table.id, shown, deal)
+        self._hold_mention(table.id, shown, match)
 
     def _put_mention_off(self, table_id: int, shown: Shown) -> None:
         """The person held back pressed in their DM: they are there now, but may leave before
         their move is done (a pick, a sort), so the mention waits its share of the clock from
         this press instead; a turn that passed needs none."""
         table = self.table(table_id)
-        deal = table.match.deal if table is not None and table.match is not None else None
-        if table is not None and deal is not None and table.turn_token() == shown.mention_turn:
+        match = table.match if table is not None else None
+        if (
+            table is not None
+            and match is not None
+            and match.deal is not None
+            and table.turn_token == shown.mention_turn
+        ):
             if shown.mention_later is not None and not shown.mention_later.done():
-                self._hold_mention(table_id, shown, deal)
+                self._hold_mention(table_id, shown, match)
         elif shown.mention_later is not None:
             shown.mention_later.cancel()
 
-    def _hold_mention(self, table_id: int, shown: Shown, deal: Deal) -> None:
+    def _hold_mention(self, table_id: int, shown: Shown, match: MatchView) -> None:
         """(Re)starts the wait for the held-back mention of `shown.mention_turn`."""
         if shown.mention_later is not None:
             shown.mention_later.cancel()
-        delay = self.mention_watching_after * deal.clock_seconds
+        delay = self.mention_watching_after * (match.clock_seconds or 0)
         shown.mention_later = asyncio.get_running_loop().create_task(
             self._mention_if_idle(table_id, shown, shown.mention_turn, delay)
         )
@@ -770,7 +777,7 @@ class Presenter:
         await asyncio.sleep(delay)
         async with shown.mentioning:
             table = self.table(table_id)
-            if table is None or table.turn_token() != turn:
+            if table is None or table.turn_token != turn:
                 return
             shown.mention_posting = True
             try:
@@ -901,9 +908,9 @@ class Presenter:
                         await self._guard(table, self._show_table(table))
             except Exception:
                 log.exception("table %s: could not update the table message", table_id)
-            if table is None or not table.record.status.active:
+            if table is None or not table.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
-        if table is not None and not table.record.status.active and shown.closed:
+        if table is not None and not table.status.active and shown.closed:
             await self._forget(table)
 
     def picture_interval(self) -> float:
@@ -958,7 +965,7 @@ class Presenter:
             if repost and reposted is not None and not reposted.done():
                 reposted.set_result(self.table_message_id(table_id))
 
-    async def _show_table(self, table: LiveTable, repost: bool = False) -> None:
+    async def _show_table(self, table: TableView, repost: bool = False) -> None:
         """Edits the table message (one request, already spent), or posts it anew if it is gone.
         The picture is drawn only if what it shows changed and it is due (`picture_interval`),
         or the message is posted anew; else the edit keeps the picture it has."""
@@ -966,12 +973,12 @@ class Presenter:
         async with shown.editing:
             await self._edit_table(table, shown, repost)
 
-    async def _edit_table(self, table: LiveTable, shown: Shown, repost: bool) -> None:
+    async def _edit_table(self, table: TableView, shown: Shown, repost: bool) -> None:
         message = shown.message if not repost else None
         now = asyncio.get_running_loop().time()
         scene = await self.picture_scene(table)
         changed = not shown.picture_known or scene != shown.picture_scene
-        draw = changed and (message is None or not table.record.status.active or now >= shown.picture_due)
+        draw = changed and (message is None or not table.status.active or now >= shown.picture_due)
         content, files, view = await self.table_message_parts(table, scene if draw else None)
         if message is not None:
             try:
@@ -983,12 +990,12 @@ class Presenter:
             if not draw:  # posted anew: with its picture
                 content, files, view = await self.table_message_parts(table, scene)
                 draw = True
-        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        channel = self.bot.get_partial_messageable(table.channel_id)
         sent = await channel.send(content=content, files=files, view=view or discord.utils.MISSING)
         self._drawn(shown, scene, draw, now)
         await self.adopt_table_message(table.id, channel.id, sent.id)
 
-    async def show_table_through(self, table: LiveTable, press: discord.Interaction[Any]) -> bool:
+    async def show_table_through(self, table: TableView, press: discord.Interaction[Any]) -> bool:
         """The table message brought up to date by a press on it (already deferred), through the
         press, outside Discord's global limit and the request budget: anyone watching the
         channel of a busy bot sees the table as it is now, picture included, whatever the
@@ -1022,53 +1029,52 @@ class Presenter:
             shown.picture_known = True
         shown.picture_behind = not shown.picture_known or scene != shown.picture_scene
 
-    async def picture_scene(self, table: LiveTable) -> TableScene | None:
+    async def picture_scene(self, table: TableView) -> TableScene | None:
         """What the table message's picture shows, in the channel's language (None: it has none,
         a lobby or a damaged table)."""
         if table.damage is not None or table.match is None:
             return None
-        _ = await self.bot.readers.channel(table.record.guild_id)
-        return table_scene(table.match, [seat.name for seat in table.record.seats], _=_)
+        _ = await self.bot.readers.channel(table.guild_id)
+        return table_scene(table.match, [seat.name for seat in table.seats], _=_)
 
     async def table_message_parts(
-        self, table: LiveTable, scene: TableScene | None = None
+        self, table: TableView, scene: TableScene | None = None
     ) -> tuple[str, list[discord.File], discord.ui.View | None]:
         """The table message's words, its picture of `scene` (none without it) and controls."""
-        record = table.record
         match = table.match
         shown = self.shown(table.id)
-        _ = await self.bot.readers.channel(record.guild_id)
+        _ = await self.bot.readers.channel(table.guild_id)
         if table.damage is not None:
-            state = damaged_words(table, _) if record.status.active else _("*This table is closed.*")
+            state = damaged_words(table, _) if table.status.active else _("*This table is closed.*")
             return _("**This table is set aside.** {why}", why=state), [], None
-        spec = Format(record.format).spec
+        spec = table.spec
         rules = _("Rules: {rules}", rules=rules_line(spec, table.rules, _))
         if match is None:
-            seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seat_names(record.seats)))
+            seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seat_names(table.seats)))
             heading = _(
                 "**{format}** · lobby · {seated}/{seats} seated · host {host}",
                 format=format_title(spec, _),
-                seated=len(record.seats),
-                seats=record.max_seats,
-                host=f"<@{record.host_id}>",
+                seated=len(table.seats),
+                seats=table.max_seats,
+                host=f"<@{table.host_id}>",
             )
             invite = _("Join, add computer players, then the host starts (and may change the rules first).")
             content = f"{heading}\n{rules}\n{seats}\n{invite}"
-            if not record.status.active:
+            if not table.status.active:
                 return limits.message(content + "\n" + _("*This table is closed.*")), [], None
             return limits.message(content), [], lobby_view(table.id, _)
-        names = seat_names(record.seats)
+        names = seat_names(table.seats)
         number = len(match.finished_deals) + (1 if match.deal else 0)
         lines = [_("**{format}** · deal {number}", format=format_title(match.spec, _), number=number), rules]
         if match.phase is MatchPhase.OVER:
             lines.append(_("**The match is over.**"))
-        elif not record.status.active:
+        elif not table.status.active:
             lines.append(_("**This table was cancelled.**"))
         elif match.deal is not None:
             deal = match.deal
             seat = deal.turn
             deadline = shown.deadline_for(seat)
-            user_id = record.seats[seat].user_id
+            user_id = table.seats[seat].user_id
             who = f"<@{user_id}>" if user_id else names[seat]
             wild = wild_words(deal.wild_rank, _)
             if deadline:
@@ -1077,7 +1083,7 @@ class Presenter:
                 )
             else:
                 lines.append(_("Turn: {who} · {wild}", who=who, wild=wild))
-            lines.append(_("Shuffle commitment: {commitment}", commitment=f"`{deal.commitment}`"))
+            lines.append(_("Shuffle commitment: {commitment}", commitment=f"`{match.commitment}`"))
         else:
             deadline = shown.deadline_for(None)
             if deadline:
@@ -1088,7 +1094,7 @@ class Presenter:
             lines.append("\n".join(f"› {line}" for line in moves))
         behind = self.behind()
         view = None
-        if match.deal is not None and record.status.active and behind >= SAY_BEHIND_AFTER:
+        if match.deal is not None and table.status.active and behind >= SAY_BEHIND_AFTER:
             lines.append(
                 _(
                     "*The bot is busy: this message runs about {seconds} s behind the table. "
@@ -1106,7 +1112,7 @@ class Presenter:
 
     # ----------------------------------------------------------------- results
 
-    async def _post_result(self, table: LiveTable) -> None:
+    async def _post_result(self, table: TableView) -> None:
         """The deal's result picture, with the shuffle reveal anyone can check against the
         commitment published when the deal started; at the end of a match, the standings too.
         Drawn now, while this deal is the last one finished, and sent beside the publish
@@ -1115,8 +1121,8 @@ class Presenter:
         match = table.match
         if match is None or not match.finished_deals:
             return
-        names = [seat.name for seat in table.record.seats]
-        _ = await self.bot.readers.channel(table.record.guild_id)
+        names = [seat.name for seat in table.seats]
+        _ = await self.bot.readers.channel(table.guild_id)
         result = result_scene(match, names, _=_)
         png = await self.bot.pictures.draw(render_result, result)
         deal = match.finished_deals[-1]
@@ -1152,16 +1158,16 @@ class Presenter:
         self.bot.in_background(self._send_result(table, self.shown(table.id), chunks, files))
 
     async def _send_result(
-        self, table: LiveTable, shown: Shown, chunks: list[str], files: list[discord.File]
+        self, table: TableView, shown: Shown, chunks: list[str], files: list[discord.File]
     ) -> None:
         """Posts a result drawn by `_post_result`, after the table's results before it."""
         async with shown.resulting:
             await self._guard(table, self._send_chunks(table, shown, chunks, files))
 
     async def _send_chunks(
-        self, table: LiveTable, shown: Shown, chunks: list[str], files: list[discord.File]
+        self, table: TableView, shown: Shown, chunks: list[str], files: list[discord.File]
     ) -> None:
-        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        channel = self.bot.get_partial_messageable(table.channel_id)
         await self._spend_in_channel(shown, urgent=True)
         await channel.send(content=chunks[0], files=files)
         for chunk in chunks[1:]:
@@ -1169,13 +1175,13 @@ class Presenter:
             await channel.send(content=chunk)
 
     async def say(
-        self, table: LiveTable, text: str, *, spent: bool = False, ping: int | None = None
+        self, table: TableView, text: str, *, spent: bool = False, ping: int | None = None
     ) -> discord.Message | None:
         """Posts `text` in the table's channel (`spent`: its request was already taken from the
         budget), pinging the person `ping` only (see `safe_text`)."""
         if not spent:
             await self._spend_in_channel(self._shown.get(table.id), urgent=True)
-        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             return await channel.send(
                 limits.message(text), allowed_mentions=pinging([] if ping is None else [ping])
@@ -1190,11 +1196,16 @@ def _pictured(files: list[discord.File], drawn: bool) -> list[discord.File]:
     return files if drawn else discord.utils.MISSING
 
 
-def _to_act(table: LiveTable | None) -> int | None:
+def _to_act(table: TableView | None) -> int | None:
     """The person whose turn it is at `table` (None: a computer player's, or nobody's)."""
-    match = table.match if table is not None else None
-    deal = match.deal if match is not None else None
-    return table.record.seats[deal.turn].user_id if table is not None and deal is not None else None
+    return table.person_to_act if table is not None else None
+
+
+def _seats_in_deal(table: TableView) -> list[int]:
+    deal = table.match.deal if table.match is not None else None
+    if deal is None:
+        return []
+    return [seat for seat, status in enumerate(deal.statuses) if status is not SeatStatus.SITTING_OUT]
 
 
 def _urgency(event: TableEvent) -> float:
@@ -1209,10 +1220,10 @@ def _urgency(event: TableEvent) -> float:
 _SEAT_CHANGES = (Picked, Discarded, MissedTurn, Dropped, Left, WrongShow, Turn)
 
 
-def damaged_words(table: LiveTable, _: Words = EN) -> str:
+def damaged_words(table: TableView, _: Words = EN) -> str:
     """Why a table set aside cannot go on, and who can close it: at a league table a member with
     Manage Server only (the league seats and ends its tables, so its host is refused)."""
     why = _("Its saved game is damaged, so it cannot go on; it is kept as it was for an admin to look at.")
-    if table.record.league_id is not None:
+    if table.league_id is not None:
         return why + " " + _("A member with Manage Server can close it with `/rummy cancel`.")
     return why + " " + _("The host or a member with Manage Server can close it with `/rummy cancel`.")

@@ -28,8 +28,8 @@ import discord
 
 from bot.engine.errors import RummyError
 from bot.i18n import N_
-from bot.service import LiveTable
 from bot.service.refusals import TableDamagedError
+from bot.service.views import TableView
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -53,7 +53,7 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
 
 
 def _deal_of(token: str | None) -> str:
-    """The deal a turn token (`LiveTable.turn_token`, "deal.turn") belongs to."""
+    """The deal a turn token (`TableView.turn_token`, "deal.turn") belongs to."""
     return (token or "").split(".")[0]
 
 
@@ -79,7 +79,7 @@ class Presses:
 
     def on_table_message(
         self, interaction: Interaction, table_id: int, *, closed_too: bool = False
-    ) -> LiveTable:
+    ) -> TableView:
         """A press on the table message (a lobby's buttons; "Show the table now", which a table
         that just closed answers too, with `closed_too`): the table it names, if pressed on the
         message that shows it now, in its server and channel. An older table message (a
@@ -88,13 +88,12 @@ class Presses:
         table = self.bot.presenter.table(table_id) if closed_too else actions.table_by_id(table_id)
         if table is None:
             raise RummyError("This table has closed.")
-        record = table.record
-        self._in_place(interaction, record.guild_id, record.channel_id)
+        self._in_place(interaction, table.guild_id, table.channel_id)
         latest = self.bot.presenter.table_message_id(table_id)
         if self._pressed(interaction).id != latest:
             if latest is None:
                 raise PressRefused(NOT_HERE)
-            link = message_link(record.guild_id, record.channel_id, latest)
+            link = message_link(table.guild_id, table.channel_id, latest)
             raise PressRefused(OLDER_TABLE_MESSAGE, link=link)
         return table
 
@@ -106,7 +105,7 @@ class Presses:
         *,
         seated: bool = True,
         sort: bool = False,
-    ) -> LiveTable:
+    ) -> TableView:
         """A press on a message only the presser sees: their hand DM of this table, or an ephemeral
         reply in the table's channel or a DM. `seated`: only a player at the table may press it;
         `turn`: the turn token the control was made for, which must be the turn now (`sort`, which
@@ -119,7 +118,7 @@ class Presses:
                 table_id, user_id
             )
         else:
-            self._in_place(interaction, table.record.guild_id, table.record.channel_id)
+            self._in_place(interaction, table.guild_id, table.channel_id)
             private = message.flags.ephemeral
         if not private:
             raise PressRefused(NOT_HERE)
@@ -128,7 +127,7 @@ class Presses:
         if seated and table.seat_of(user_id) is None:
             raise PressRefused(NOT_SEATED)
         if turn is not None:
-            now = table.turn_token()
+            now = table.turn_token
             if (_deal_of(turn) != _deal_of(now)) if sort else (turn != now):
                 raise PressRefused(STALE)
         return table

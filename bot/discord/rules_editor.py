@@ -16,11 +16,10 @@ from discord import ui
 
 from bot.discord import limits
 from bot.engine.errors import RummyError
-from bot.engine.formats import Format
 from bot.engine.rules import Rules
 from bot.i18n import EN, N_, Words
 from bot.present.rules_options import BY_KEY, Option, options_for, rules_line
-from bot.service import LiveTable
+from bot.service.views import TableView
 from bot.store import TableStatus
 
 if TYPE_CHECKING:
@@ -111,7 +110,7 @@ class ValueSelect(ui.DynamicItem[ui.Select[Any]], template=r"rummy:ruleval:(?P<t
 RULES_EDITOR_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (OptionSelect, ValueSelect)
 
 
-def lobby_table(interaction: Interaction, table_id: int, *, on_lobby: bool) -> LiveTable:
+def lobby_table(interaction: Interaction, table_id: int, *, on_lobby: bool) -> TableView:
     """The lobby the editor is for, pressed where it belongs (`Presses`: its Rules button on the
     lobby, `on_lobby`, else the editor's private menus), refused to anyone but its host and once
     it has started."""
@@ -120,17 +119,17 @@ def lobby_table(interaction: Interaction, table_id: int, *, on_lobby: bool) -> L
         table = presses.on_table_message(interaction, table_id)
     else:
         table = presses.in_private(interaction, table_id, seated=False)
-    if table.record.status is not TableStatus.OPEN:
+    if table.status is not TableStatus.OPEN:
         raise RummyError(STARTED)
-    if interaction.user.id != table.record.host_id:
+    if interaction.user.id != table.host_id:
         raise RummyError(NOT_HOST)
     return table
 
 
-def editor(table: LiveTable, chosen: str | None, _: Words = EN) -> tuple[str, ui.View]:
+def editor(table: TableView, chosen: str | None, _: Words = EN) -> tuple[str, ui.View]:
     """The editor's words and menus (in the host's language): the rules as they are, and the
     chosen option's values."""
-    spec, rules = Format(table.record.format).spec, table.rules
+    spec, rules = table.spec, table.rules
     options = options_for(spec)
     view = ui.View(timeout=None)
     view.add_item(OptionSelect(table.id, options, chosen, _))
@@ -166,15 +165,16 @@ async def change(interaction: Interaction, table_id: int, key: str, value: str) 
         option = BY_KEY.get(key)
         if option is None:
             raise RummyError("That option is not in the editor any more: press Rules again.")
-        if option not in options_for(Format(table.record.format).spec):  # only a crafted menu sends it
+        if option not in options_for(table.spec):  # only a crafted menu sends it
             raise RummyError(
                 "{option} is not offered at this table: its format decides it.", option=option.label
             )
         choice = option.choice(table.rules, value)
         await interaction.response.defer()
-        events = await bot.service.change_rules(table.record.channel_id, interaction.user.id, choice.changes)
+        events = await bot.service.change_rules(table.channel_id, interaction.user.id, choice.changes)
         await bot.presenter.publish(events)
-        content, view = editor(table, key, await bot.readers.asker(interaction))
+        changed = bot.service.view(table_id) or table  # the lobby with the rules just saved
+        content, view = editor(changed, key, await bot.readers.asker(interaction))
         await interaction.edit_original_response(content=content, view=view)
 
     await _bot(interaction).actions.guarded(interaction, table_id, work)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.discord import limits
-from bot.store import SeatRecord
+from bot.service.views import Sitter
 
 
 def escaped(text: str) -> str:
@@ -31,7 +31,7 @@ def escaped(text: str) -> str:
     return discord.utils.escape_mentions(plain).replace("<", "\\<")
 
 
-def seat_names(seats: Sequence[SeatRecord]) -> list[str]:
+def seat_names(seats: Sequence[Sitter]) -> list[str]:
     """A table's seat names as its messages show them (`escaped`); its pictures take the raw ones."""
     return [escaped(seat.name) for seat in seats]
 

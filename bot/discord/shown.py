@@ -28,7 +28,7 @@ from bot.engine.events import (
 from bot.i18n import EN, Words
 from bot.present.hand_layout import HandLayout
 from bot.present.narrate import event_lines
-from bot.service import LiveTable
+from bot.service.views import TableView
 from render.scenes import TableScene
 
 LOG_LINES = 6  # the latest moves the table message lists
@@ -54,7 +54,7 @@ def move_lines(moves: Iterable[Event], names: Sequence[str], _: Words = EN) -> l
 
 @dataclass
 class Shown:
-    table: LiveTable | None = None  # the latest seen: the service lets go of a table once it closes
+    table: TableView | None = None  # the latest seen: the service forgets a closed table in time
     message: Posted | None = None  # the table message, edited in place
     hands: dict[int, Posted] = field(default_factory=dict)  # user id -> their hand DM
     # user id -> what their hand DM shows (words, picture's scene, controls), as last sent
@@ -83,7 +83,7 @@ class Shown:
     # has gone since they were sent it or last pressed there (`Presenter._hold_mention`)
     mention_later: asyncio.Task[None] | None = None
     mention_user: int | None = None  # whom it is for
-    mention_turn: str | None = None  # the turn it is for (`LiveTable.turn_token`)
+    mention_turn: str | None = None  # the turn it is for (`TableView.turn_token`)
     mention_posting: bool = False  # it is under way to Discord: not to be cut short
     # Held while events' hands are shown, so that two publishes for this table (a move and a
     # clock, say) never both send one DM, and a press's own edit of its DM never overtakes one.

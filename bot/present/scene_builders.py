@@ -17,7 +17,8 @@ from bot.engine.deal import SeatView as DealSeatView
 from bot.engine.declaration import best_declaration
 from bot.engine.formats import Family
 from bot.engine.history import SeatResult
-from bot.engine.match import Match, Standing
+from bot.engine.match import Standing
+from bot.engine.match_view import MatchView
 from bot.engine.melds import LONG_LIFE, GroupKind, Judgement, life_met
 from bot.i18n import EN, N_, Words
 from bot.leagues import NightStatus, Season
@@ -64,20 +65,20 @@ _STAKES_TITLES = {
 }
 
 
-def standing_text(match: Match, seat: int, _: Words = EN) -> str:
+def standing_text(match: MatchView, seat: int, _: Words = EN) -> str:
     value = match.standings[seat]
     if match.spec.family is Family.POOL:
         return f"{value} / {match.spec.pool_limit}"
     return _("{chips} chips", chips=f"{value:+,}" if match.spec.family is Family.POINTS else f"{value:,}")
 
 
-def _status(match: Match, seat: int) -> SeatStatus:
+def _status(match: MatchView, seat: int) -> SeatStatus:
     if match.seat_status[seat] is not Standing.IN:
         return "out"
     deal = match.deal
     if deal is None:
         return "playing"
-    status = deal.seats[seat].status
+    status = deal.statuses[seat]
     if status is DealSeatStatus.DECLARED:
         return "declared"
     if status is DealSeatStatus.SITTING_OUT:
@@ -85,16 +86,17 @@ def _status(match: Match, seat: int) -> SeatStatus:
     return "playing" if status is DealSeatStatus.PLAYING else "dropped"
 
 
-def table_scene(match: Match, names: Sequence[str], four_colour: bool = False, _: Words = EN) -> TableScene:
+def table_scene(
+    match: MatchView, names: Sequence[str], four_colour: bool = False, _: Words = EN
+) -> TableScene:
     """The public table: never a hand, only how many cards each seat holds."""
     deal = match.deal
-    number = len(match.finished_deals) + (1 if deal else 0)
-    title = _("{format} · Deal {number}", format=format_title(match.spec, _), number=number)
+    title = _("{format} · Deal {number}", format=format_title(match.spec, _), number=match.deal_number)
     scored = bool(match.finished_deals)  # before any deal ends, every standing is the start's: unsaid
     seats = tuple(
         SeatView(
             name=names[seat],
-            cards_count=len(deal.seats[seat].hand) if deal else 0,
+            cards_count=deal.hand_sizes[seat] if deal else 0,
             standing=standing_text(match, seat, _) if scored else "",
             to_act=bool(deal and deal.turn == seat and deal.phase != "over"),
             status=_status(match, seat),
@@ -103,7 +105,7 @@ def table_scene(match: Match, names: Sequence[str], four_colour: bool = False, _
     )
     return TableScene(
         open_card=deal.open_card if deal else None,
-        closed_count=len(deal.closed) if deal else 0,
+        closed_count=deal.closed_count if deal else 0,
         cut_joker=deal.cut_joker if deal else None,
         wild_rank=deal.wild_rank if deal else None,
         seats=seats,
@@ -114,7 +116,7 @@ def table_scene(match: Match, names: Sequence[str], four_colour: bool = False, _
 
 
 def hand_groups(
-    groups: Sequence[Sequence[Card]], wild_rank: int | None, match: Match
+    groups: Sequence[Sequence[Card]], wild_rank: int | None, match: MatchView
 ) -> tuple[HandGroup, ...]:
     """Each group labelled with its kind and what it is charged (the engine's answer: every
     group pays without both lives, and sets pay where the rules say so)."""
@@ -161,12 +163,10 @@ def _pays_because(groups: Sequence[Sequence[Card]], judgement: Judgement, rules:
 
 
 def hand_scene(
-    match: Match, seat: int, layout: HandLayout, four_colour: bool = False, _: Words = EN
+    match: MatchView, view: DealSeatView, layout: HandLayout, four_colour: bool = False, _: Words = EN
 ) -> HandScene:
-    """One player's own hand, laid out as they grouped it (or as the solver suggests)."""
-    deal = match.deal
-    assert deal is not None, "there is no hand between deals"
-    view = deal.view(seat)
+    """One player's own hand (`view`, that seat's own view of the deal), laid out as they grouped
+    it (or as the solver suggests)."""
     rules = match.spec.deal_rules(match.rules)
     layout.follow(view.hand, view.wild_rank, rules)
     cards = layout.cards
@@ -226,7 +226,9 @@ def _revealed(result: SeatResult, scored: bool) -> bool:
     return result.outcome is Outcome.WON and scored  # the deck ran out: every hand in was scored
 
 
-def result_scene(match: Match, names: Sequence[str], four_colour: bool = False, _: Words = EN) -> ResultScene:
+def result_scene(
+    match: MatchView, names: Sequence[str], four_colour: bool = False, _: Words = EN
+) -> ResultScene:
     """The last finished deal: every hand, grouped as scored, with what each seat was charged."""
     record = match.finished_deals[-1]
     wild_rank, stakes = record.wild_rank, record.stakes
@@ -274,7 +276,7 @@ def result_scene(match: Match, names: Sequence[str], four_colour: bool = False, 
     )
 
 
-def standings_scene(match: Match, names: Sequence[str], _: Words = EN) -> StandingsScene:
+def standings_scene(match: MatchView, names: Sequence[str], _: Words = EN) -> StandingsScene:
     rows = tuple(
         StandingsRow(
             name=names[seat],

@@ -292,6 +292,22 @@ class TableService:
             seat = table.seat_of(user_id)
             return table.hand(seat) if seat is not None and table.id in self._tables else None
 
+    async def hand_to_drop(self, table_id: int, user_id: int) -> HandView:
+        """The user's own view of the deal, once the engine agrees that they may drop now (its
+        refusal, an `IllegalActionError`, otherwise): a front end asks this before it offers the
+        drop at its price (`legal.drop_cost`). Asked under the table's lock, on the deal as saved."""
+        table = self._tables.get(table_id)
+        if table is None:
+            raise RummyError("You are not playing a deal at this table.")
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            hand = table.hand(seat) if seat is not None and table.id in self._tables else None
+            deal = table.match.deal if hand is not None and table.match is not None else None
+            if deal is None or hand is None:
+                raise RummyError("You are not playing a deal at this table.")
+            deal.verify_drop(hand.seat)
+            return hand
+
     # ----------------------------------------------------------------- the lobby
 
     @announced("host_id")

@@ -12,6 +12,7 @@ from discord_double import DiscordDouble
 from test_discord_frontend import make_bot, open_table, settle, start_table
 from test_discord_turn_mentions import move_in_dm
 
+from bot.engine.match_view import match_view
 from bot.present.scene_builders import table_scene
 from bot.service import ManualClock
 from render import render_table
@@ -55,13 +56,13 @@ async def test_moves_faster_than_the_budget_show_the_latest_state_without_a_429(
     edits = len(double.requests_matching("PATCH", table_edits)) - edits_before
     assert edits < MOVES  # intermediate states were skipped: fewer edits than turns ...
     message = double.messages[shown.message.id]  # ... and the latest is shown, picture included
-    content, _, _ = await bot.presenter.table_message_parts(table)
+    content, _, _ = await bot.presenter.table_message_parts(table.view)
     assert message.content == content
     (picture,) = message.files.values()
     names = [seat.name for seat in table.record.seats]
-    assert picture.data == render_table(table_scene(table.match, names))
-    for seat, user in enumerate(users):
-        hand = await bot.presenter.hand_message(table, seat, user.id)
+    assert picture.data == render_table(table_scene(match_view(table.match), names))
+    for user in users:
+        hand = await bot.presenter.hand_message(table.id, user.id)
         dm = double.messages[shown.hands[user.id].id]
         assert dm.content == hand.content and dm.payload["components"] == hand.view.to_components()
     to_act = users[table.match.deal.turn]
@@ -97,7 +98,7 @@ async def test_edits_between_pictures_keep_the_old_one_and_the_last_draws_the_la
     assert any("attachments" not in r.body for r in edits)  # words only: the picture was not due
     (picture,) = double.messages[shown.message.id].files.values()
     names = [seat.name for seat in table.record.seats]
-    assert picture.data == render_table(table_scene(table.match, names))  # one more edit drew it
+    assert picture.data == render_table(table_scene(match_view(table.match), names))  # one more edit drew it
 
 
 async def test_the_deal_over_edit_of_a_dm_goes_through_its_players_last_press(

@@ -243,7 +243,7 @@ def test_a_damaged_league_tables_notice_names_who_can_close_it():
             id=1, guild_id=2, channel_id=3, format="pool-61", rules={}, point_value=1, host_id=4,
             max_seats=6, seats=[], league_id=league_id, created_at=0.0,
         )  # fmt: skip
-        return LiveTable(record, Rules(), damage="table 1 is damaged")
+        return LiveTable(record, Rules(), damage="table 1 is damaged").publish()
 
     assert "The host or a member with Manage Server can close it" in damaged_words(table(None))
     league = damaged_words(table(7))

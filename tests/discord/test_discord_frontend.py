@@ -13,6 +13,7 @@ from PIL import Image
 from bot.app import runtime
 from bot.discord.bot import RummyBot
 from bot.engine.match import Match
+from bot.engine.match_view import match_view
 from bot.i18n import words
 from bot.present.hand_layout import HandLayout
 from bot.present.scene_builders import hand_scene
@@ -84,7 +85,8 @@ def own_hand_pictures(match, seats: dict[int, int], language: str = "en") -> dic
         if state.deal is None:
             continue
         for user, seat in seats.items():
-            pictures[user].add(render_hand(hand_scene(state, seat, HandLayout(), _=words(language))))
+            scene = hand_scene(match_view(state), state.deal.view(seat), HandLayout(), _=words(language))
+            pictures[user].add(render_hand(scene))
     return pictures
 
 
@@ -580,7 +582,7 @@ async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_ca
     hand = "2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 9C 9H 9S"
     other = "5S 6S 7S 8S 5H 6H 7H 8H 3H 10C JC QC 2D"
     table.match.deal = stacked_deal(Rules(), [hand, other], "AS", "6D")  # alice (seat 0) to act
-    await bot.presenter.send_hand(table, 0)
+    await bot.presenter.send_hand(table.publish(), 0)  # as the service shows a change it saved
     mine = hand_message(double, alice)
     await double.press_button(alice, mine, button(mine, "open"))
     await settle(bot)

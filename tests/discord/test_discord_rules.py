@@ -24,6 +24,7 @@ from test_discord_frontend import (
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Drop
 from bot.engine.deal import Phase, SeatView
+from bot.engine.match_view import match_view
 from bot.engine.rules import Rules
 from bot.present.hand_layout import HandLayout
 from bot.present.scene_builders import hand_scene
@@ -230,7 +231,7 @@ async def test_settings_user_four_colour_deck_draws_their_hand_in_four_colours(
     match = bot.service.table_in(double.channel_id).match
 
     def picture(seat: int, four_colour: bool) -> bytes:
-        return render_hand(hand_scene(match, seat, HandLayout(), four_colour))
+        return render_hand(hand_scene(match_view(match), match.deal.view(seat), HandLayout(), four_colour))
 
     def latest_hand(user) -> bytes:
         return [f.data for f in double.files_sent_to(user) if f.filename == "hand.png"][-1]

@@ -151,7 +151,7 @@ async def test_the_turn_mention_goes_when_nobodys_turn_is_left(
     assert len(live_mentions(double)) == 1
     await double.slash_command((alice, bob)[table.match.deal.turn], "rummy drop")
     await settle(bot)
-    assert table.match.phase == after and live_mentions(double) == []
+    assert bot.presenter.table(table_id).match.phase == after and live_mentions(double) == []
 
 
 async def test_after_a_restart_the_old_turn_mention_is_found_and_edited_leaving_one(

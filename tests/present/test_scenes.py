@@ -9,6 +9,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.events import EventKind
 from bot.engine.formats import Format
 from bot.engine.match import Match, MatchPhase
+from bot.engine.match_view import match_view
 from bot.present.hand_layout import HandLayout, suggested_groups
 from bot.present.narrate import deal_result_lines
 from bot.present.scene_builders import (
@@ -33,19 +34,19 @@ def test_a_hand_scene_shows_exactly_that_seat_s_cards_numbered_as_laid_out():
     deal = match.deal
     for seat in range(3):
         layout = HandLayout()
-        scene = hand_scene(match, seat, layout)
+        scene = hand_scene(match_view(match), match.deal.view(seat), layout)
         assert sorted(c.code for c in scene.cards) == sorted(c.code for c in deal.seats[seat].hand)
         assert list(scene.cards) == layout.cards
         assert scene.wild_rank == deal.wild_rank and scene.picked is None
     seat = deal.turn
     match.apply({"command": "pick", "seat": seat, "source": "closed"})
-    scene = hand_scene(match, seat, HandLayout())
+    scene = hand_scene(match_view(match), match.deal.view(seat), HandLayout())
     assert len(scene.cards) == 14 and scene.cards[scene.picked - 1] == deal.picked
 
 
 def test_the_table_scene_has_no_hand_only_counts_and_standings():
     match = started()
-    scene = table_scene(match, NAMES)
+    scene = table_scene(match_view(match), NAMES)
     assert [s.cards_count for s in scene.seats] == [13, 13, 13]
     assert sum(s.to_act for s in scene.seats) == 1 and scene.seats[match.deal.turn].to_act
     assert scene.open_card == match.deal.open_card and scene.closed_count == len(match.deal.closed)
@@ -54,19 +55,22 @@ def test_the_table_scene_has_no_hand_only_counts_and_standings():
     match.apply({"command": "drop", "seat": match.deal.turn})
     match.apply({"command": "drop", "seat": match.deal.turn})
     match.next_deal()
-    scene = table_scene(match, NAMES)
+    scene = table_scene(match_view(match), NAMES)
     assert all(s.standing.endswith("/ 101") for s in scene.seats)
 
 
 def test_standing_texts_and_the_standings_scene_follow_the_format():
     points = started(Format.POINTS)
     points.standings = [40, -20, -20]
-    assert standing_text(points, 0) == "+40 chips" and standing_text(points, 1) == "-20 chips"
+    assert (
+        standing_text(match_view(points), 0) == "+40 chips"
+        and standing_text(match_view(points), 1) == "-20 chips"
+    )
     deals = started(Format.DEALS_2)
-    assert standing_text(deals, 0) == "160 chips"
+    assert standing_text(match_view(deals), 0) == "160 chips"
     pool = started()
     pool.history = [[0, 20, 40], [10, 0, 40]]
-    scene = standings_scene(pool, NAMES)
+    scene = standings_scene(match_view(pool), NAMES)
     assert scene.limit == 101 and scene.columns == ("D1", "D2")
     assert [row.scores for row in scene.rows] == [(0, 10), (20, 0), (40, 40)]
 
@@ -75,7 +79,7 @@ def test_a_result_says_whether_points_add_to_a_pool_score_or_are_paid():
     for fmt, adds_up in ((Format.POOL_101, True), (Format.POINTS, False)):
         match, _ = Match.start(fmt, 2, random.Random(5))
         match.apply({"command": "drop", "seat": match.deal.turn})
-        scene = result_scene(match, NAMES[:2])
+        scene = result_scene(match_view(match), NAMES[:2])
         assert scene.adds_up is adds_up
         assert [p.points for p in scene.players if p.note == "first drop"] == [20]
 
@@ -84,7 +88,7 @@ def test_a_player_left_alone_after_the_others_drop_wins_without_showing_their_ca
     match, _ = Match.start(Format.POINTS, 3, random.Random(5))
     for _ in range(2):
         match.apply({"command": "drop", "seat": match.deal.turn})
-    scene = result_scene(match, NAMES)
+    scene = result_scene(match_view(match), NAMES)
     winner = next(p for p in scene.players if p.winner)
     assert winner.groups == () and winner.points == 0
     assert all(p.groups == () for p in scene.players)  # the drops show nothing either
@@ -99,15 +103,20 @@ def test_group_labels_charge_every_card_when_the_hand_has_no_two_sequences():
         parse_cards("2H 3H 4H"),
         parse_cards("KS QD 9C JH"),
     ]
-    labels = hand_groups(groups, None, match)
+    labels = hand_groups(groups, None, match_view(match))
     assert [group.points for group in labels] == [15, 21, 9, 39]  # a set is not spared without both lives
     # issue 26: the picture says why a valid group pays; a broken one needs no reason
     assert [group.pays_because for group in labels] == [*["no_second_sequence"] * 3, None]
     groups[2] = parse_cards("2H 3H JH")  # no pure sequence now: that is what the hand lacks first
-    assert {g.pays_because for g in hand_groups(groups, None, match)} == {"no_pure_sequence", None}
+    assert {g.pays_because for g in hand_groups(groups, None, match_view(match))} == {
+        "no_pure_sequence",
+        None,
+    }
     groups[2], groups[3] = parse_cards("2H 3H 4H"), parse_cards("9C 10C JC QC")
     # now two sequences (one pure): melded cards cost nothing, and nothing needs saying
-    assert [(g.points, g.pays_because) for g in hand_groups(groups, None, match)] == [(0, None)] * 4
+    assert [(g.points, g.pays_because) for g in hand_groups(groups, None, match_view(match))] == [
+        (0, None)
+    ] * 4
 
 
 # ------------------------------------------------------------------ results under each preset's rules
@@ -135,7 +144,7 @@ def test_a_home_result_says_the_hands_paid_double_or_half_and_shows_sets_as_sets
     # 004: rummy before any pick: everyone pays twice the value of their hands; after one: half.
     match = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH])
     declare(match, None)
-    scene = result_scene(match, NAMES)
+    scene = result_scene(match_view(match), NAMES)
     assert scene.title.endswith("rummy before a pick: ×2")
     assert [(p.points, p.note) for p in scene.players] == [
         (0, "valid show"),
@@ -147,7 +156,7 @@ def test_a_home_result_says_the_hands_paid_double_or_half_and_shows_sets_as_sets
     assert [(g.kind, g.points) for g in loser.groups if g.points] == [("set", 30), ("ungrouped", 33)]
     half = rigged_points_match("home", [SHOW.replace(" |", ""), RUNS_AND_SET, HIGH], closed_top="QC")
     declare(half, "QC")
-    scene = result_scene(half, NAMES)
+    scene = result_scene(match_view(half), NAMES)
     assert scene.title.endswith("rummy after one pick: ½")
     assert [(p.points, p.note) for p in scene.players][1:] == [(32, "half of 63"), (40, "half of 80")]
 
@@ -159,7 +168,7 @@ def test_an_app_result_shows_the_missed_declaration_and_the_hand_that_could_have
     loose = "2C 3C 5D 7D 8D 10S JS QS 4C 6C 8C JH QH"
     match = rigged_points_match("app", [SHOW.replace(" |", ""), ready, loose], closed_top="2S")
     declare(match, "2S")
-    scene = result_scene(match, NAMES)
+    scene = result_scene(match_view(match), NAMES)
     missed = scene.players[1]
     assert (missed.points, missed.note) == (2, "missed declaration")
     assert sum(len(g.cards) for g in missed.groups) == 13 and all(g.points == 0 for g in missed.groups)
@@ -188,7 +197,7 @@ def test_the_suggested_layout_shows_sets_as_sets_even_where_they_pay():
     groups = suggested_groups(parse_cards(RUNS_AND_SET), 10, rules)
     assert ["JC", "JH", "JS"] in [sorted(card.code for card in group) for group in groups]
     match, _ = Match.start(Format.POINTS, 2, random.Random(2), rules=rules)
-    labels = hand_groups(groups, 10, match)
+    labels = hand_groups(groups, 10, match_view(match))
     assert [(g.kind, g.points) for g in labels if g.points] == [("set", 30), ("ungrouped", 33)]
     assert [g.pays_because for g in labels if g.points] == ["sets_count", None]
 
@@ -198,13 +207,15 @@ def test_a_hand_ready_to_declare_is_marked_and_fourteen_cards_suggest_a_discard(
     # choice of discard (`best_declaration`) is marked by its number.
     ready = "2C 3C 4C 5C 6D 7D 8D QH QC QD JS QS KS"
     match = rigged_points_match("standard", [SHOW.replace(" |", ""), ready, HIGH], closed_top="8H")
-    waiting = hand_scene(match, 1, HandLayout())
+    waiting = hand_scene(match_view(match), match.deal.view(1), HandLayout())
     assert waiting.ready and waiting.discard is None and len(waiting.cards) == 13
-    loose = hand_scene(match, 2, HandLayout())
+    loose = hand_scene(match_view(match), match.deal.view(2), HandLayout())
     assert not loose.ready and loose.discard is None
     match.apply({"command": "pick", "seat": 0, "source": "closed"})
-    scene = hand_scene(match, 0, HandLayout())
+    scene = hand_scene(match_view(match), match.deal.view(0), HandLayout())
     assert scene.ready and scene.cards[scene.discard - 1].code == "8H"
     mixed = HandLayout(groups=[parse_cards(SHOW.replace(" |", "") + " 8H")], custom=True)
-    scene = hand_scene(match, 0, mixed)  # one heap: not a show as grouped, still the same discard
+    scene = hand_scene(
+        match_view(match), match.deal.view(0), mixed
+    )  # one heap: not a show as grouped, still the same discard
     assert not scene.ready and scene.cards[scene.discard - 1].code == "8H"

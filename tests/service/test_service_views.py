@@ -10,6 +10,7 @@ import random
 import pytest
 from service_helpers import GUILD, new_service, open_and_start, open_service, play_one, user
 
+from bot.engine.errors import IllegalActionError, RummyError
 from bot.engine.match import MatchPhase
 from bot.service import ServiceError
 from bot.service.views import TableView
@@ -79,6 +80,19 @@ async def test_a_view_shows_no_hand_and_a_hand_view_is_its_seat_s_alone(tmp_path
         assert hand.turn_token == view.turn_token
         assert hand.legal.pick_closed is (seat == deal.turn)
     assert await service.hand(table.id, 999_999) is None  # not seated there
+    await store.close()
+
+
+async def test_a_drop_is_offered_at_its_price_only_to_the_seat_that_may_drop(tmp_path):
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 3, players=3)
+    turn = table.match.deal.turn
+    hand = await service.hand_to_drop(table.id, user(3, turn))
+    assert hand.seat == turn and hand.legal.drop_cost == hand.seen.rules.first_drop  # before a pick
+    with pytest.raises(IllegalActionError):  # not their turn: the engine's refusal, nothing changed
+        await service.hand_to_drop(table.id, user(3, (turn + 1) % 3))
+    with pytest.raises(RummyError):
+        await service.hand_to_drop(table.id, 999_999)  # not seated there
     await store.close()
 
 
