@@ -9,7 +9,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +279,7 @@ class RummyBot(commands.Bot):
             # a press handed on earlier would find none and be answered "this table has closed"
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
+        self.service.listen(self._to_leagues)  # from now on: a restart's events settle nothing
         self.retention = Retention(
             self.store,
             self.service.clock,
@@ -363,6 +364,21 @@ class RummyBot(commands.Bot):
     async def _on_league_events(self, events: list[LeagueEvent | TableEvent]) -> None:
         """Likewise for what the league scheduler does on its own (reminders, a night starting)."""
         self.in_background(self.league_presenter.publish(events))
+
+    def _to_leagues(self, events: Sequence[TableEvent], actor: int | None) -> None:
+        """The league service hears every batch of table events the service saves, whatever
+        caused it (a command, a button, a clock): a finished league table is settled from it,
+        and what that leads to (results, the next round) is shown."""
+        self.in_background(self._settle_leagues(list(events)))
+
+    async def _settle_leagues(self, events: list[TableEvent]) -> None:
+        try:
+            more = await self.leagues.table_events(events)
+        except Exception:
+            log.exception("the league service could not take %d table event(s)", len(events))
+            return
+        if more:
+            await self.league_presenter.publish(more)
 
     def in_background(self, showing: Coroutine[Any, Any, None]) -> None:
         """Runs `showing` beside the caller; `idle()` waits for it."""

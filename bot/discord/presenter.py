@@ -281,22 +281,6 @@ class Presenter:
                 await self._publish_table(table_id, table_events, actor)
             except Exception:
                 log.exception("table %s: could not show events", table_id)
-        await self._to_leagues(events)
-
-    async def _to_leagues(self, events: list[TableEvent]) -> None:
-        """Every batch of table events passes here once, whatever path it took (a command, a
-        button, a timer), so the league service sees each one: a finished league table is
-        settled from it, and what that leads to (results, the next round) is shown."""
-        leagues = getattr(self.bot, "leagues", None)
-        if leagues is None or not events:
-            return
-        try:
-            more = await leagues.table_events(events)
-        except Exception:
-            log.exception("the league service could not take %d table event(s)", len(events))
-            return
-        if more:
-            await self.bot.league_presenter.publish(more)
 
     async def _publish_table(self, table_id: int, events: list[TableEvent], actor: int | None) -> None:
         table = self.table(table_id)
@@ -338,7 +322,6 @@ class Presenter:
         requests waiting few, so that a player's own command is not queued behind thousands."""
         ordered = sorted(events, key=_urgency)
         await self._in_turns([functools.partial(self._republish_table, event) for event in ordered])
-        await self._to_leagues(events)
 
     async def _republish_table(self, event: TableEvent) -> None:
         table = self.table(event.table_id)

@@ -678,3 +678,19 @@ async def test_a_channel_named_to_discords_limit_still_gets_its_nights_event(
     await league_with(double, bot_runner, tmp_path)
     (event,) = double.scheduled_events.values()
     assert event["entity_metadata"]["location"] == "#" + name[:98] + "…"  # cut where Discord stops
+
+
+async def test_a_league_table_closed_by_a_command_is_settled_at_once(discord_double, bot_runner, tmp_path):
+    """The league service hears every batch the table service saves (subscribed where the bot
+    is built), so a league table cancelled by `/rummy cancel` is settled by that command, not
+    at the league scheduler's next wake (the clock does not move here)."""
+    double = discord_double
+    bot, clock = await league_with(double, bot_runner, tmp_path, "alice", "bob")
+    await at(bot, clock, FIRST_NIGHT)
+    (table,) = tables_of(bot, double)
+    await check_in(double, bot, table.thread_id, "alice", "bob")
+    cancelled = await double.slash_command(double.user("alice"), "rummy cancel", channel=table.thread_id)
+    assert "cancel" in (await answer(double, cancelled)).lower()
+    await settle(bot)
+    night = only_league(bot, double).league.seasons[-1].night(1)
+    assert night.table(1, table.number).settled and night.status is NightStatus.FINISHED
