@@ -138,9 +138,9 @@ async def test_a_table_message_that_runs_far_behind_says_so_and_that_the_hand_dm
         return double.message(shown.message.id).content
 
     assert "behind the table" not in await move()
-    bot.presenter._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
+    bot.presenter.table_messages._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
     assert busy in await move()
-    bot.presenter._lags.extend([0.5] * 50)  # caught up
+    bot.presenter.table_messages._lags.extend([0.5] * 50)  # caught up
     assert "behind the table" not in await move()
 
 
@@ -157,7 +157,7 @@ async def test_anyone_brings_a_table_message_that_runs_behind_up_to_date_with_on
     now_button = f"rummy:table:{table.id}:now"
     await play_turn(double, bot, users[table.match.deal.turn])
     assert now_button not in double.message(shown.message.id).custom_ids()  # not behind: no button
-    bot.presenter._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
+    bot.presenter.table_messages._lags.extend([31.0] * 50)  # as edits at a busy bot measured them
     await play_turn(double, bot, users[table.match.deal.turn])
     assert now_button in double.message(shown.message.id).custom_ids()
 
@@ -195,7 +195,7 @@ async def test_anyone_brings_a_table_message_that_runs_behind_up_to_date_with_on
     assert "This table was cancelled." in ended.content and now_button not in ended.custom_ids()
     await settle(bot)  # the edit that was waiting has nothing to send, and the table is let go
     assert double.requests_matching("PATCH", rf"/channels/\d+/messages/{shown.message.id}") == edits
-    assert table.id not in bot.presenter._shown
+    assert table.id not in bot.presenter.outbox._shown
 
 
 async def test_a_result_waiting_for_discord_holds_up_no_players_next_move(
@@ -408,13 +408,13 @@ async def test_a_press_in_the_dm_does_not_wait_for_a_turn_mention_held_up_by_the
     users = [double.user(name) for name in ("alice", "bob")]
     table = await start_table(double, bot, *users)
     mover, waiter = users[table.match.deal.turn], users[1 - table.match.deal.turn]
-    budget_free, spend = asyncio.Event(), bot.presenter._spend_in_channel
+    budget_free, spend = asyncio.Event(), bot.presenter.outbox.spend_in_channel
 
     async def held_up(shown, *, urgent):
         await budget_free.wait()
         await spend(shown, urgent=urgent)
 
-    bot.presenter._spend_in_channel = held_up
+    bot.presenter.outbox.spend_in_channel = held_up
     await double.slash_command(mover, "rummy pick", options={"source": "closed"})
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
     await double.wait_for(lambda: "Your turn" in double.dms_to(waiter)[0].content)

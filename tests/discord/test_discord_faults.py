@@ -16,7 +16,7 @@ from test_discord_frontend import answer, button, hand_message, make_bot, settle
 from test_discord_league import NOW, create_league
 
 from bot.discord.components import NO_LONGER_VALID
-from bot.discord.presenter import damaged_words
+from bot.discord.table_message import damaged_words
 from bot.engine.rules import Rules
 from bot.service import LiveTable, ManualClock
 from bot.store import TableRecord

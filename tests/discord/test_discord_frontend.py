@@ -491,7 +491,7 @@ async def test_the_drop_button_says_what_it_costs_and_drops_only_when_confirmed(
     await settle(bot)
     assert table.match.phase == "over" and table.match.winner == 1 - first
     await bot.presenter.flush()  # the closed table's last edits, then its state is let go
-    assert table.id not in bot.presenter._shown
+    assert table.id not in bot.presenter.outbox._shown
     assert not [key for key in await bot.store.posted_messages() if key.startswith(f"table:{table.id}")]
     again = await double.press_button(mover, question, confirm)  # a double click
     assert "This table has closed." in await answer(double, again)

@@ -6,7 +6,7 @@ Discord allows any bot, a request's CPU each)."""
 import asyncio
 
 from bot.discord.bot import RummyBot
-from bot.discord.presenter import EDITS_PER_SECOND, PICTURES_PER_SECOND
+from bot.discord.table_message import EDITS_PER_SECOND, PICTURES_PER_SECOND
 
 
 async def test_the_more_tables_are_busy_the_less_often_each_message_is_edited_and_drawn(tmp_path):
