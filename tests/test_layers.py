@@ -10,7 +10,7 @@ those inside functions too (only `if TYPE_CHECKING:` blocks, never run, are left
     bot.present     words and scenes front ends share: the engine, the leagues' core, render's
                     scenes and the service's views
     bot.app         the process: settings, metrics, start-up, workers; anything but a front end
-    bot.discord, bot.terminal: anything
+    bot.discord, bot.terminal: anything, but Discord reads the service's views only (`NEVER`)
 """
 
 import ast
@@ -48,6 +48,57 @@ OUTSIDE = {
     "bot/present": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
     "bot/app": {"discord"},
 }
+
+
+# What a layer may import of the layers beneath it but must never hold: front ends read the
+# service's frozen views (`bot.service.views`), never its live tables, the engine's live match and
+# deal, or the store's rows (a module, or `module.Name` for one name of a module).
+STORED_ROWS = ("ActiveTable", "CommandRecord", "DealSummary", "MatchSummary", "Pruned", "SeatRecord")
+STORED_ROWS += ("StandingRow", "StatsDelta", "StoredDeal", "StoredLeague", "StoredMatch", "TableRecord")
+NEVER = {
+    "bot/discord": {
+        "bot.service.live_table",
+        "bot.service.LiveTable",
+        "bot.engine.match.Match",
+        "bot.engine.deal.Deal",
+        "bot.store.records",
+        "bot.store.snapshots",
+        "bot.store.replay_rows",
+        "bot.store.league_rows",
+        *(f"bot.store.{row}" for row in STORED_ROWS),
+    },
+}
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module `path` imports, and every `module.Name` it imports from one."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def never(name: str, layer: str) -> bool:
+    return any(name == bad or name.startswith(bad + ".") for bad in NEVER[layer])
+
+
+@pytest.mark.parametrize("layer", list(NEVER))
+def test_a_front_end_holds_no_live_table_match_deal_or_stored_row(layer):
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(name for name in imported_names(path) if never(name, layer))
+        for path in (ROOT / layer).rglob("*.py")
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_the_front_end_check_sees_a_live_object_imported_by_name(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("from bot.engine.deal import Deal, SeatView\nfrom bot.store import TableStatus\n")
+    assert {name for name in imported_names(module) if never(name, "bot/discord")} == {"bot.engine.deal.Deal"}
 
 
 def imports(path: Path) -> set[str]:
