@@ -199,7 +199,8 @@ def replay(env_file: Path, table: int, deal: int, lang: str | None = None) -> in
     from bot.i18n import words
     from bot.present.replay_text import move_list, refusal_text
     from bot.service import SystemClock
-    from bot.service.replay_access import DealRef, ReplayRefused, Replays
+    from bot.service.replay_access import Replays
+    from bot.service.replay_views import DealRef, ReplayRefused
     from bot.store import StoreError, open_store
     from bot.terminal.app import language_from_environment
 

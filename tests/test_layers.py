@@ -33,8 +33,8 @@ ALLOWED = {
         "bot.leagues",
         "bot.i18n",
         "render.scenes",
-        "bot.service.replay_access",
-        "bot.store",
+        "bot.service.views",
+        "bot.service.replay_views",
     },
     "bot/app": {"bot.engine", "bot.leagues", "bot.i18n", "bot.store", "bot.service"},
 }

@@ -13,7 +13,7 @@ from discord import ui
 
 from bot.discord.components import refuse_unknown
 from bot.present.replay_text import FIRST, LAST, NEXT, PREVIOUS
-from bot.service.replay_access import DealRef
+from bot.service.replay_views import DealRef
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot

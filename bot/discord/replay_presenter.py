@@ -37,7 +37,7 @@ from bot.present.replay_text import (
     replay_content,
 )
 from bot.service.refusals import ShuttingDownError
-from bot.service.replay_access import DealRef, ReplayedDeal, ReplayRefused, Viewer
+from bot.service.replay_views import DealRef, ReplayedDeal, ReplayRefused, Viewer
 from render import replay_alt
 from render.replay_frame import ANIMATION_FRAMES, render_replay, render_replay_animation
 

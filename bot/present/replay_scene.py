@@ -15,7 +15,7 @@ from bot.i18n import EN, Words
 from bot.present.hand_layout import suggested_groups
 from bot.present.replay_text import deal_title, seat_line, seat_tag, step_counter, step_lines
 from bot.present.scene_builders import labelled_groups
-from bot.service.replay_access import ReplayedDeal
+from bot.service.replay_views import ReplayedDeal
 from render.scenes import HandGroup, ReplayScene, ReplaySeat
 
 _OUT = frozenset({SeatStatus.DROPPED, SeatStatus.LEFT, SeatStatus.WRONG_SHOW})

@@ -18,8 +18,8 @@ from bot.engine.replay import DealReplay, ReplayStep
 from bot.i18n import EN, N_, Words
 from bot.present.game_words import format_title
 from bot.present.narrate import deal_result_lines, event_lines
-from bot.service.replay_access import History, Refusal, ReplayedDeal, ReplayRefused
-from bot.store import DealSummary, MatchSummary, SeatRecord
+from bot.service.replay_views import History, PastDeal, PastMatch, Refusal, ReplayedDeal, ReplayRefused
+from bot.service.views import Sitter
 
 # ----------------------------------------------------------------- the moves
 
@@ -151,7 +151,7 @@ def refusal_text(refused: ReplayRefused, _: Words = EN) -> str:
     return _("That deal cannot be replayed.")
 
 
-def choice_name(deal: DealSummary, _: Words = EN) -> str:
+def choice_name(deal: PastDeal, _: Words = EN) -> str:
     """An autocomplete choice: the deal's id, its format, who won it (at most 100 characters)."""
     return _(
         "{deal} · {title} · won by {name}",
@@ -185,7 +185,7 @@ def history_text(
 MATCH_STATUS = {"playing": N_("still playing"), "abandoned": N_("cancelled")}
 
 
-def _match_line(match: MatchSummary, history: History, _: Words, quote: Callable[[str], str]) -> str:
+def _match_line(match: PastMatch, history: History, _: Words, quote: Callable[[str], str]) -> str:
     spec = Format(match.format).spec
     if match.status in MATCH_STATUS:
         result = _(MATCH_STATUS[match.status])
@@ -217,7 +217,7 @@ def _match_line(match: MatchSummary, history: History, _: Words, quote: Callable
     )
 
 
-def _deal_line(deal: DealSummary, user_id: int, _: Words, quote: Callable[[str], str]) -> str:
+def _deal_line(deal: PastDeal, user_id: int, _: Words, quote: Callable[[str], str]) -> str:
     seat = next((index for index, seat in enumerate(deal.seats) if seat.user_id == user_id), None)
     result = _won(deal.seats, deal.winner, seat, _, quote)
     paid = deal.points[seat] if seat is not None and seat < len(deal.points) else None
@@ -233,7 +233,7 @@ def _deal_line(deal: DealSummary, user_id: int, _: Words, quote: Callable[[str],
 
 
 def _won(
-    seats: Sequence[SeatRecord], winner: int | None, mine: int | None, _: Words, quote: Callable[[str], str]
+    seats: Sequence[Sitter], winner: int | None, mine: int | None, _: Words, quote: Callable[[str], str]
 ) -> str:
     """Who won, as the player whose history it is reads it: "won" when it was them."""
     if winner is not None and winner == mine:
@@ -241,5 +241,5 @@ def _won(
     return _("won by {name}", name=quote(_name(seats, winner)))
 
 
-def _name(seats: Sequence[SeatRecord], seat: int | None) -> str:
+def _name(seats: Sequence[Sitter], seat: int | None) -> str:
     return seats[seat].name if seat is not None and seat < len(seats) else "?"

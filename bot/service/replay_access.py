@@ -12,85 +12,27 @@ Refusals are `ReplayRefused` with a reason (`Refusal`): the front end words them
 from __future__ import annotations
 
 import asyncio
-import re
-from dataclasses import dataclass
-from enum import StrEnum
 
-from bot.engine.errors import CorruptTableError, RummyError
+from bot.engine.errors import CorruptTableError
 from bot.engine.history import FinishedDeal
-from bot.engine.replay import DealReplay, replay_deal
+from bot.engine.replay import replay_deal
 from bot.service.clock import Clock
-from bot.service.inputs import MAX_ID
+from bot.service.replay_views import (
+    DealRef,
+    History,
+    PastDeal,
+    PastMatch,
+    Refusal,
+    ReplayedDeal,
+    ReplayRefused,
+    Viewer,
+)
 from bot.service.retention import DAY
-from bot.store import DealSummary, MatchSummary, Store, StoredDeal
+from bot.service.views import Sitter
+from bot.store import DealSummary, MatchSummary, SeatRecord, Store, StoredDeal
 
 CHOICES = 25  # the most a Discord autocomplete offers
 HISTORY = 10  # deals and matches in a history
-_REF = re.compile(r"#?\s*(\d{1,19})\s*[-/.:\s]\s*(\d{1,4})")
-
-
-class Refusal(StrEnum):
-    NOT_A_DEAL = "not_a_deal"  # the text names no deal
-    NO_SUCH_DEAL = "no_such_deal"
-    OTHER_SERVER = "other_server"  # the deal is not of the server asked from (or asked from a DM)
-    NOT_YOURS = "not_yours"  # neither played by them nor played in this channel
-    RUNNING = "running"  # still being played
-    NOT_KEPT = "not_kept"  # older than the days kept
-    NONE_YET = "none_yet"  # no finished deal to show by default
-    DAMAGED = "damaged"  # its record does not replay
-
-
-class ReplayRefused(RummyError):
-    def __init__(self, reason: Refusal, ref: DealRef | None = None, keep_days: float = 0.0) -> None:
-        super().__init__(f"replay refused: {reason.value}")
-        self.reason, self.ref, self.keep_days = reason, ref, keep_days
-
-
-@dataclass(frozen=True, slots=True)
-class DealRef:
-    """A deal as players name it: its table's id and its number in the match, `12-3`."""
-
-    table_id: int
-    number: int
-
-    def __str__(self) -> str:
-        return f"{self.table_id}-{self.number}"
-
-    @classmethod
-    def parse(cls, text: str) -> DealRef:
-        """`12-3` (or `12/3`, `#12 3`...); `ReplayRefused(NOT_A_DEAL)` for anything else."""
-        found = _REF.fullmatch(text.strip())
-        if found is None or not 0 < int(found[1]) <= MAX_ID or int(found[2]) < 1:
-            raise ReplayRefused(Refusal.NOT_A_DEAL)
-        return cls(int(found[1]), int(found[2]))
-
-
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    """Who asks, and where from: a server channel (`guild_id` None: a DM)."""
-
-    user_id: int
-    guild_id: int | None
-    channel_id: int
-
-
-@dataclass(frozen=True)
-class ReplayedDeal:
-    ref: DealRef
-    format: str
-    names: tuple[str, ...]
-    finished_at: float
-    replay: DealReplay
-
-
-@dataclass(frozen=True)
-class History:
-    matches: list[MatchSummary]
-    deals: list[DealSummary]  # only those still kept
-    kept_since: float  # matches last played before this are no longer kept
-
-    def kept(self, match: MatchSummary) -> bool:
-        return not match.pruned and (match.status == "playing" or match.updated_at >= self.kept_since)
 
 
 class Replays:
@@ -149,21 +91,40 @@ class Replays:
                 return DealRef(deal.table_id, deal.number)
         raise ReplayRefused(Refusal.NONE_YET, keep_days=self.keep_days)
 
-    async def choices(self, viewer: Viewer) -> list[DealSummary]:
+    async def choices(self, viewer: Viewer) -> list[PastDeal]:
         """The deals `/rummy replay` offers: of this server, played by the viewer or here."""
         if viewer.guild_id is None:
             return []
         found = await self.store.recent_deals(viewer.guild_id, viewer.user_id, viewer.channel_id, CHOICES)
-        return [deal for deal in found if self._kept(deal.match_status, deal.match_updated_at)]
+        return [_past_deal(deal) for deal in found if self._kept(deal.match_status, deal.match_updated_at)]
 
     async def history(self, guild_id: int, user_id: int) -> History:
         """A player's last matches and deals in this server."""
         matches = await self.store.recent_matches(guild_id, user_id, HISTORY)
         deals = await self.store.recent_deals(guild_id, user_id, None, HISTORY)
-        kept = [deal for deal in deals if self._kept(deal.match_status, deal.match_updated_at)]
-        return History(matches, kept, self.kept_since)
+        kept = [_past_deal(deal) for deal in deals if self._kept(deal.match_status, deal.match_updated_at)]
+        return History([_past_match(match) for match in matches], kept, self.kept_since)
 
 
 def _may_see(viewer: Viewer, stored: StoredDeal) -> bool:
     played = any(seat.user_id == viewer.user_id for seat in stored.table.seats)
     return played or stored.table.channel_id == viewer.channel_id
+
+
+def _sitters(seats: list[SeatRecord]) -> tuple[Sitter, ...]:
+    return tuple(Sitter(seat.name, seat.user_id, seat.computer) for seat in seats)
+
+
+def _past_deal(deal: DealSummary) -> PastDeal:
+    return PastDeal(
+        deal.table_id, deal.number, deal.channel_id, deal.format, _sitters(deal.seats), deal.winner,
+        tuple(deal.points), deal.finished_at, deal.match_status, deal.match_updated_at,
+    )  # fmt: skip
+
+
+def _past_match(match: MatchSummary) -> PastMatch:
+    return PastMatch(
+        match.table_id, match.match_id, match.format, _sitters(match.seats), match.status,
+        match.started_at, match.updated_at, match.pruned, match.winner, match.deals, match.seat,
+        match.standing, match.standing_status,
+    )  # fmt: skip

@@ -18,7 +18,7 @@ from bot.i18n import EN, words
 from bot.present.replay_scene import replay_scene
 from bot.service import ManualClock
 from bot.service.refusals import ShuttingDownError
-from bot.service.replay_access import DealRef, ReplayedDeal
+from bot.service.replay_views import DealRef, ReplayedDeal
 from render.replay_frame import render_replay
 
 pytest_plugins = ("discord_double.fixtures",)

@@ -15,7 +15,8 @@ import pytest
 from service_helpers import GUILD, open_and_start, open_service, play_one, user
 
 from bot.service import ManualClock
-from bot.service.replay_access import DealRef, Replays
+from bot.service.replay_access import Replays
+from bot.service.replay_views import DealRef
 from bot.store import StoredLeague, open_store
 from bot.store.forgetting import FORMER_PLAYER, BotRunningError, PlayerSeatedError
 from bot.store.store import is_database_url

@@ -8,7 +8,8 @@ from service_helpers import choose, new_service
 
 from bot.engine.match import MatchPhase
 from bot.service import ManualClock, Retention, RetentionSettings
-from bot.service.replay_access import DealRef, Refusal, ReplayRefused, Replays, Viewer
+from bot.service.replay_access import Replays
+from bot.service.replay_views import DealRef, Refusal, ReplayRefused, Viewer
 from bot.service.retention import DAY
 from bot.store import open_store
 from bot.store.replay_rows import _RECENT_DEALS
