@@ -24,7 +24,7 @@ from bot.engine.history import FinishedDeal  # noqa: E402
 from bot.engine.match import Match  # noqa: E402
 from bot.engine.replay import replay_deal  # noqa: E402
 from bot.present.replay_scene import replay_scene  # noqa: E402
-from bot.service.replay_access import DealRef, ReplayedDeal  # noqa: E402
+from bot.service.replay_views import DealRef, ReplayedDeal  # noqa: E402
 from render.replay_frame import ANIMATION_LIMIT, render_replay  # noqa: E402
 
 
