@@ -91,21 +91,14 @@ class Presenter:
         self.hand_message_id = self.hands.hand_message_id
         self.call_off_mentions = self.mentions.call_off_mentions
         messages = self.table_messages
-        self.lags, self.behind, self.busy, self.flush = (
-            messages.lags,
-            messages.behind,
-            messages.busy,
-            messages.flush,
-        )
-        self.table_message_id, self.adopt_table_message = (
-            messages.table_message_id,
-            messages.adopt_table_message,
-        )
-        self.schedule_table_refresh, self.refresh_table = (
-            messages.schedule_table_refresh,
-            messages.refresh_table,
-        )
-        self.claim_repost, self.show_table_through = messages.claim_repost, messages.show_table_through
+        self.lags, self.behind = messages.lags, messages.behind
+        self.busy, self.flush = messages.busy, messages.flush
+        self.table_message_id = messages.table_message_id
+        self.adopt_table_message = messages.adopt_table_message
+        self.schedule_table_refresh = messages.schedule_table_refresh
+        self.refresh_table = messages.refresh_table
+        self.claim_repost = messages.claim_repost
+        self.show_table_through = messages.show_table_through
         self.table_message_parts = messages.table_message_parts
         self.picture_interval, self.edit_interval = messages.picture_interval, messages.edit_interval
 
