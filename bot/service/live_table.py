@@ -32,6 +32,9 @@ class LiveTable:
     # Commands for one table run one at a time; other tables never wait for this lock.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     view: TableView | None = None  # as last saved (`publish`); None until its row is written
+    # Memory holds a change still being saved (the service sets it as it makes one; `publish`
+    # clears it): until then a seat's hand is read under the table's lock (`TableService.hand`).
+    ahead: bool = False
 
     @classmethod
     def restore(cls, active: ActiveTable) -> LiveTable:
@@ -94,6 +97,7 @@ class LiveTable:
         """Makes the table's view anew from what memory holds: called once a change is saved
         (or memory was put back to what is saved), never while one is being written."""
         record, match, clock = self.record, self.match, self.clock
+        self.ahead = False
         format, rules = self._format_and_rules()
         self.view = TableView(
             id=record.id,

@@ -284,13 +284,19 @@ class TableService:
     async def hand(self, table_id: int, user_id: int) -> HandView | None:
         """The user's own view of the deal in progress at this table: None if they are not
         seated there, or no deal is being played. Read under the table's lock, so that it never
-        shows a move still being saved."""
+        shows a move still being saved; read at once when none is (a computer player thinking
+        holds the lock, and a person's own hand must not wait for it)."""
         table = self._tables.get(table_id)
         if table is None:
             return None
+        if not table.ahead:
+            return self._hand_of(table, user_id)
         async with table.lock:
-            seat = table.seat_of(user_id)
-            return table.hand(seat) if seat is not None and table.id in self._tables else None
+            return self._hand_of(table, user_id)
+
+    def _hand_of(self, table: LiveTable, user_id: int) -> HandView | None:
+        seat = table.seat_of(user_id)
+        return table.hand(seat) if seat is not None and table.id in self._tables else None
 
     async def hand_to_drop(self, table_id: int, user_id: int) -> HandView:
         """The user's own view of the deal, once the engine agrees that they may drop now (its
@@ -550,13 +556,13 @@ class TableService:
                 only_admins = N_("This is a league table: a member with Manage Server can cancel it.")
                 _refuse_league(table, only_admins)
             before = table.record.status
-            table.record.status = TableStatus.CANCELLED
+            table.record.status, table.ahead = TableStatus.CANCELLED, True
             try:
                 with saving():
                     now, damaged = self.clock.now(), table.damage is not None
                     await self.store.cancel_table(table.record, table.match_id, now, damaged=damaged)
             except BaseException:
-                table.record.status = before
+                table.record.status, table.ahead = before, False
                 raise
             table.publish()
             self._unregister(table)
@@ -633,6 +639,7 @@ class TableService:
             match.deal.rng = rng
         seq = len(match.log)
         engine_events = match.apply(entry)  # refuses, changing nothing, if illegal
+        table.ahead = True  # until it is saved (`publish`) or memory is put back (`_reload`)
         try:
             now = self.clock.now()
             if len(match.log) != seq + 1:

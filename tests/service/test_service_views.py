@@ -125,6 +125,18 @@ async def test_while_a_move_is_being_saved_readers_see_the_state_before_it(tmp_p
     await store.close()
 
 
+async def test_a_hand_is_read_at_once_while_the_lock_is_held_but_nothing_is_being_saved(tmp_path):
+    """A computer player thinks with its table's lock held: a person's own hand, which is what
+    was saved, must not wait for it."""
+    store, service = await open_service(tmp_path / "rummy.db")
+    table = await open_and_start(service, 4, players=2)
+    async with table.lock:  # as while a computer player thinks
+        hand = asyncio.create_task(service.hand(table.id, user(4, 0)))
+        await asyncio.sleep(0)
+        assert hand.done() and hand.result().seen.hand == tuple(table.match.deal.seats[0].hand)
+    await store.close()
+
+
 async def test_a_failed_save_leaves_the_view_at_what_is_saved(tmp_path):
     store, service = await open_service(tmp_path / "rummy.db")
     table = await open_and_start(service, 5, players=2)
