@@ -7,7 +7,7 @@ naming the shard and its holder): two processes never run one shard's tables. No
 takes a live process's shards on its own.
 
 Beside its rows, a holder keeps a session-level advisory lock, keyed by its name, on a
-connection of its own that stays open while it runs (`_LIVES`): the database drops it when that
+connection of its own that stays open while it runs (`holder_key`, `_LIVES`): the database drops it when that
 session ends, which a crash (or a killed container) does at once, and a process that is merely
 frozen (stopped, paused) does not. A process started after a crash finds the old holder's lock
 free and takes its rows over at once, live or not; with the lock still held, it waits for the
@@ -23,8 +23,9 @@ holder is gone, because:
   The writer's own connection still reconnects after a network blip
   (`PostgresStore._writing_connection`).
 
-The lock needs the process's own server session: through a pooling proxy (PgBouncer) only
-session pooling keeps it.
+The lock needs the process's own server session: through a pooling proxy (PgBouncer) use
+session pooling; with transaction pooling it would stay with a server connection that other
+clients share, and their tries would take it for their own.
 
 Times are the database server's (`clock_timestamp()`), so processes on machines whose clocks
 disagree still agree on when a lease ran out. The holder stops itself earlier, by its own
@@ -117,6 +118,9 @@ class LeaseClock:
             self.until = max(self.until, at + self.seconds - self.margin)
 
     def holds(self, now: float | None = None) -> bool:
+        """Whether the leases are this process's still, `now` (this clock's, by default)."""
+        if self.until == -math.inf:
+            return False  # not taken yet
         if not self.ended and (self.now() if now is None else now) >= self.until:
             self.ended = True
         return not self.ended

@@ -46,7 +46,11 @@ def test_a_renewal_confirmed_late_does_not_shorten_the_lease():
 
 
 def test_nothing_holds_before_the_first_renewal():
-    assert not LeaseClock(30, FakeMonotonic()).holds()
+    now = FakeMonotonic()
+    clock = LeaseClock(30, now)
+    assert not clock.holds()
+    clock.renewed(now.at)  # the leases taken
+    assert clock.holds()
 
 
 def test_once_ended_it_never_holds_again_whatever_is_confirmed_later():
