@@ -178,9 +178,9 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "RUMMY_SHARD_LEASE_SECONDS",
         "lease_seconds",
-        whole(2),
+        whole(5),  # a holder stops sending 2 s before its lease ends (`bot.store.leases.LeaseClock`)
         str(LEASE_SECONDS),
-        "a whole number of seconds, 2 or more",
+        "a whole number of seconds, 5 or more",
         "how long a shard's lease outlives its process",
     ),
     Field(

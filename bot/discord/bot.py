@@ -168,6 +168,8 @@ class RummyBot(commands.Bot):
         if shards is None and is_database_url(db_path):
             shards = Shards(1, (0,))
         self.ownership = None if shards is None else ShardOwnership(shards, lease_seconds, self._lost_shards)
+        if self.ownership is not None:  # past its leases, no request leaves (`may_send`)
+            self.ownership.fence_requests(trace)
         self.failure: StoreError | None = None  # why the bot stopped itself (a lost shard lease)
         self._stopping: asyncio.Task[None] | None = None
         self._waiting_for: str | None = None  # what start-up waits for, as `/healthz` says it
@@ -275,6 +277,8 @@ class RummyBot(commands.Bot):
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
+        if self.ownership is not None:  # past its leases, no press is answered (`may_send`)
+            self.ownership.fence_presses(self._connection.parsers)
         if self.ownership is not None and self.ownership.shared():  # once its tables are loaded:
             # a press handed on earlier would find none and be answered "this table has closed"
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
@@ -436,6 +440,12 @@ class RummyBot(commands.Bot):
         if hasattr(self, "service"):
             await self.service.shut_down()
         await self.idle()
+
+    def may_send(self) -> bool:
+        """Whether this process may send Discord anything: always, but for a sharded one whose
+        shard leases have ended by its own clock (`ShardOwnership.may_send`), which never may
+        again."""
+        return self.ownership is None or self.ownership.may_send()
 
     def runs_table(self, table_id: int) -> bool:
         """Whether this process runs that table (a sharded one runs its shards' only)."""

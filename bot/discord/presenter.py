@@ -16,7 +16,7 @@ import logging
 import math
 import statistics
 from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -424,9 +424,11 @@ class Presenter:
             return []
         return [seat for seat, state in enumerate(deal.seats) if state.status is not SeatStatus.SITTING_OUT]
 
-    async def _guard(self, table: LiveTable, step: Awaitable[Any]) -> None:
+    async def _guard(self, table: LiveTable, step: Coroutine[Any, Any, Any]) -> None:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
         what the table shows; a deleted channel closes its table."""
+        if not self.bot.may_send():  # past its shard lease: nothing more is shown from here
+            return step.close()
         try:
             await step
         except discord.NotFound as error:

@@ -513,6 +513,7 @@ class DiscordDouble(UserActions):
         rec = Recorded(request.method, request.path[len(API_PREFIX) :], dict(request.query))
         rec.token = request.headers.get("Authorization", "").removeprefix("Bot ")
         rec.at = asyncio.get_running_loop().time()
+        rec.peer = request.remote or ""
         await _parse_body(request, rec)
         self.requests.append(rec)
         request[REC] = rec
