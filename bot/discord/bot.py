@@ -17,10 +17,12 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.activity import ActivityServer
 from bot.app import runtime
 from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST, REPOST_SECONDS
 from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
+from bot.discord.activity import ActivitySettings, start_activity
 from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
@@ -99,6 +101,7 @@ class RummyBot(commands.Bot):
         picture_workers: bool = False,
         table_limits: TableLimits = DEFAULT_LIMITS,
         repost_seconds: float = REPOST_SECONDS,
+        table_activity: ActivitySettings | None = None,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
@@ -118,7 +121,8 @@ class RummyBot(commands.Bot):
         and stops with it (`bot.discord.pictures`); without, on threads. `table_limits`: how many
         tables a member and a server may take (production's service; a `service_factory` sets its
         own). `/rummy table` posts the table message again at most once per channel in
-        `repost_seconds`."""
+        `repost_seconds`. With `table_activity`, the table is served as a Discord Activity on a
+        port of its own (`bot.activity`; `activity_port` says which once it is served)."""
         # Slash commands and components only: no message content or member intents needed. No
         # voice either, so discord.py's warnings that its voice libraries are missing say nothing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -142,6 +146,9 @@ class RummyBot(commands.Bot):
         self.picture_workers = picture_workers
         self.table_limits = table_limits
         self.repost_seconds = repost_seconds
+        self.activity_settings = table_activity
+        self.activity_server: ActivityServer | None = None
+        self.activity_port: int | None = None
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -279,6 +286,8 @@ class RummyBot(commands.Bot):
             # a press handed on earlier would find none and be answered "this table has closed"
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
+        if self.activity_settings is not None:
+            self.activity_server, self.activity_port = await start_activity(self, self.activity_settings)
         self.retention = Retention(
             self.store,
             self.service.clock,
@@ -419,6 +428,8 @@ class RummyBot(commands.Bot):
                 SHUTDOWN_SECONDS,
             )
         await self.presenter.call_off_mentions()
+        if self.activity_server is not None:  # its pages reconnect to whoever serves the table next
+            await self.activity_server.close()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once

@@ -1,0 +1,206 @@
+"""The Activity's server end to end (issue 27): the real bot serving it against the Discord double,
+a real SQLite file, pages' live connections signed in through the double's OAuth2. A page's
+moves go through the same service door as buttons; each connection sees only what its user
+may: a seat its own hand, anyone else the spectator's table."""
+
+import aiohttp
+import pytest
+from activity_helpers import activity_bot, cards_in, open_page, sign_in
+from test_discord_frontend import button, hand_message, start_table
+
+from bot.service import ManualClock
+
+pytest_plugins = ("discord_double.fixtures",)
+
+
+@pytest.fixture
+async def http():
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def started(double, bot_runner, tmp_path):
+    """Alice and Bob at a table in the double's channel, the match started."""
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    return bot, table, f"http://127.0.0.1:{bot.activity_port}"
+
+
+async def test_a_seated_player_gets_their_own_hand_and_a_spectator_no_hidden_card(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    bot, table, base = await started(double, bot_runner, tmp_path)
+    alice, carol = double.user("alice"), double.user("carol")
+    page, welcome = await open_page(
+        http, base, await sign_in(double, http, base, alice), double.guild_id, double.channel_id
+    )
+    assert welcome == {"type": "welcome", "user_id": str(alice.id), "language": "en"}
+    state = await page.next("state")
+    seat = table.seat_of(alice.id)
+    hand = await bot.service.hand(table.id, alice.id)
+    assert state["seat"] == seat
+    assert state["hand"]["cards"] == [card.code for card in hand.seen.hand]
+    # the solver's grouping of exactly those cards comes first
+    assert sorted(c for g in state["hand"]["suggested"] for c in g) == sorted(state["hand"]["cards"])
+    assert state["table"]["match"]["deal"]["hand_sizes"] == list(hand.seen.hand_sizes)
+    assert state["table"]["rules"]["middle_drop"] == table.match.rules.middle_drop
+
+    watcher, _ = await open_page(
+        http, base, await sign_in(double, http, base, carol), double.guild_id, double.channel_id
+    )
+    seen = await watcher.next("state")
+    assert seen["hand"] is None and seen["seat"] is None
+    # Bob moves by his DM buttons; the spectator's page follows, and never holds a hidden card
+    bob = double.user("bob")
+    deal = table.match.deal
+    mover = bob if deal.turn == table.seat_of(bob.id) else alice
+    if mover is alice:
+        done = await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"])
+        assert done["type"] == "done", done
+    else:
+        dm = hand_message(double, bob)
+        await double.press_button(bob, dm, button(dm, "closed"))
+        await bot.idle()
+    await watcher.state_where(lambda s: any(s["table"]["match"]["deal"]["has_picked"]))
+    public = {card.code for card in deal.open_pile} | {card.code for _, card in deal.discards}
+    public |= {deal.cut_joker.code} if deal.cut_joker else set()
+    assert cards_in(watcher.frames) <= public
+    hidden = {card.code for seat_ in deal.seats for card in seat_.hand} - public
+    assert not any(code in frame for frame in watcher.raw for code in (f'"{c}"' for c in hidden))
+
+
+async def test_moves_from_the_page_reach_the_dm_player_and_a_retry_is_applied_once(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    bot, table, base = await started(double, bot_runner, tmp_path)
+    alice, bob = double.user("alice"), double.user("bob")
+    page, _ = await open_page(
+        http, base, await sign_in(double, http, base, alice), double.guild_id, double.channel_id
+    )
+    state = await page.next("state")
+    if table.match.deal.turn != state["seat"]:  # Bob first: he picks and discards by his DM
+        dm = hand_message(double, bob)
+        await double.press_button(bob, dm, button(dm, "closed"))
+        await bot.idle()
+        dm = hand_message(double, bob)
+        from test_discord_frontend import first_option, select_id
+
+        await double.select(bob, dm, select_id(dm), [first_option(dm)])
+        await bot.idle()
+        state = await page.state_where(lambda s: s["hand"]["legal"]["pick_closed"])
+    before = len(table.match.log)
+    turn = state["hand"]["turn"]
+    picked = await page.move({"kind": "pick", "source": "closed"}, turn, client_id="pick-1")
+    assert picked == {"type": "done", "id": "pick-1"}
+    again = await page.move({"kind": "pick", "source": "closed"}, turn, client_id="pick-1")
+    assert again["type"] == "refused" and "already done" in again["text"]
+    assert len(table.match.log) == before + 1  # once, never twice
+    state = await page.state_where(lambda s: s["hand"] and s["hand"]["legal"]["discards"])
+    card = state["hand"]["legal"]["discards"][0]
+    discarded = await page.move({"kind": "discard", "card": card}, state["hand"]["turn"])
+    assert discarded["type"] == "done"
+    await bot.idle()
+    # Bob's DM is now his turn, with the card Alice threw on the open pile
+    dm = hand_message(double, bob)
+    assert button(dm, "open") and table.match.deal.open_card.code == card
+    # a move out of turn is refused in the player's words, and changes nothing
+    late = await page.move({"kind": "pick", "source": "open"}, state["hand"]["turn"])
+    assert late["type"] == "refused" and late["text"]
+    state = await page.state_where(lambda s: s["table"]["match"]["deal"]["turn"] != s["seat"])
+    assert state["table"]["match"]["deal"]["open_card"] == card
+
+
+async def test_a_drop_from_the_page_ends_the_deal_and_every_page_sees_the_result(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    _, _, base = await started(double, bot_runner, tmp_path)
+    alice = double.user("alice")
+    page, _ = await open_page(
+        http, base, await sign_in(double, http, base, alice), double.guild_id, double.channel_id
+    )
+    state = await page.next("state")
+    turn_of = state["table"]["match"]["deal"]["turn"]
+    player = alice if turn_of == state["seat"] else double.user("bob")
+    if player is not alice:
+        page, _ = await open_page(
+            http, base, await sign_in(double, http, base, player), double.guild_id, double.channel_id
+        )
+        state = await page.next("state")
+    cost = state["hand"]["legal"]["drop_cost"]
+    assert cost == state["table"]["rules"]["first_drop"]  # costs come from the table's rules
+    dropped = await page.move({"kind": "drop"}, state["hand"]["turn"])
+    assert dropped["type"] == "done", dropped
+    over = await page.state_where(lambda s: s["table"]["match"]["history"])
+    assert over["table"]["match"]["history"][0][state["seat"]] == cost
+    assert {event["kind"] for event in over["events"]} >= {"dropped"}
+
+
+async def test_a_forged_token_a_forged_channel_and_a_stranger_are_refused(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    bot, _, base = await started(double, bot_runner, tmp_path)
+    alice = double.user("alice")
+    async with http.post(f"{base}/api/token", json={"code": "made-up"}) as answer:
+        assert answer.status == 401
+    forged, refused = await open_page(http, base, "not-a-token", double.guild_id, double.channel_id)
+    assert refused["type"] == "refused" and "Sign-in failed" in refused["text"]
+    assert (await forged.ws.receive()).type is aiohttp.WSMsgType.CLOSE and forged.ws.close_code == 4003
+    token = await sign_in(double, http, base, alice)
+    other_guild = double.add_guild("elsewhere")
+    elsewhere = double.add_channel("elsewhere", guild_id=other_guild)
+    for guild_id, channel_id in (
+        (double.guild_id, 424242424242),  # no such channel
+        (double.guild_id, elsewhere),  # another server's channel claimed for this one
+    ):
+        _, refused = await open_page(http, base, token, guild_id, channel_id)
+        assert refused["type"] == "refused" and "cannot see that channel" in refused["text"]
+    stranger = double.add_user("stranger", member=False)
+    _, refused = await open_page(
+        http, base, await sign_in(double, http, base, stranger), double.guild_id, double.channel_id
+    )
+    assert refused["type"] == "refused"
+    assert not bot.activity_server._viewers  # nobody refused is left watching
+
+
+async def test_a_page_that_reconnects_gets_the_current_view_in_its_language(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    bot, table, base = await started(double, bot_runner, tmp_path)
+    bob = double.user("bob")
+    double.set_locale(bob, "hi")
+    token = await sign_in(double, http, base, bob)
+    page, welcome = await open_page(http, base, token, double.guild_id, double.channel_id)
+    assert welcome["language"] == "hi"
+    first = await page.next("state")
+    await page.ws.close()
+    if table.match.deal.turn == first["seat"]:
+        page, _ = await open_page(http, base, token, double.guild_id, double.channel_id)
+        await page.next("state")
+        await page.move({"kind": "pick", "source": "closed"}, first["hand"]["turn"])
+        await page.ws.close()
+    page, _ = await open_page(http, base, token, double.guild_id, double.channel_id)
+    again = await page.next("state")
+    assert again["hand"]["cards"] == [c.code for c in (await bot.service.hand(table.id, bob.id)).seen.hand]
+    late = await page.move({"kind": "pick", "source": "closed"}, "stale-turn")
+    assert late["type"] == "refused" and late["text"] != ""
+
+
+def test_without_a_built_web_client_the_bot_says_so_in_one_line_and_exits_2(tmp_path, capsys):
+    from bot.__main__ import main
+
+    env = tmp_path / ".env"
+    env.write_text(
+        "DISCORD_TOKEN=not-a-real-token\n"
+        "RUMMY_ACTIVITY_CLIENT_SECRET=secret\n"
+        f"RUMMY_ACTIVITY_WEB={tmp_path / 'nothing'}\n"
+        f"RUMMY_DB_PATH={tmp_path / 'rummy.db'}\n"
+    )
+    assert main(["run", "--env-file", str(env)]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "npm ci && npm run build" in said
