@@ -73,12 +73,14 @@ class ActivityServer:
         may_view: ViewCheck,
         published: Publish,
         web_dir: Path,
+        fonts_dir: Path,
     ) -> None:
         self.service = service
         self.oauth = oauth
         self.may_view = may_view
         self.published = published
         self.web_dir = web_dir
+        self.fonts_dir = fonts_dir  # the pictures' fonts: Hindi looks on the page as in them
         self._viewers: dict[int, set[Viewer]] = {}  # by channel
         self._runner: web.AppRunner | None = None
         service.listen(self._heard)
@@ -92,6 +94,7 @@ class ActivityServer:
         app.router.add_post("/api/token", self._token)
         app.router.add_get("/api/live", self._live)
         app.router.add_static("/assets", self.web_dir / "assets")
+        app.router.add_static("/fonts", self.fonts_dir)
         return app
 
     async def serve(self, host: str, port: int) -> int:

@@ -14,6 +14,7 @@ import discord.http
 
 from bot.activity import ActivityServer, DiscordOAuth
 from bot.service import TableEvent
+from render.fonts import FONT_DIR
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
@@ -67,7 +68,9 @@ async def start_activity(bot: RummyBot, settings: ActivitySettings) -> tuple[Act
     def published(events: list[TableEvent]) -> None:
         bot.in_background(bot.presenter.publish(events))
 
-    server = ActivityServer(bot.service, oauth, may_view=check, published=published, web_dir=settings.web_dir)
+    server = ActivityServer(
+        bot.service, oauth, may_view=check, published=published, web_dir=settings.web_dir, fonts_dir=FONT_DIR
+    )
     port = await server.serve(settings.host, settings.port)
     log.info("the Activity on http://%s:%d/", settings.host, port)
     return server, port
