@@ -77,6 +77,19 @@ SHUTDOWN_SECONDS = 8.0
 # the longest, so that an outage of hours costs a line a minute and its end is noticed soon.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
+# The entry point command (an application command of this type) and what a sync sends back of it.
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = (
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "nsfw",
+)
 # What says Discord could not be reached (no answer, or its servers' 5xx), not that it refused.
 UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError)
 
@@ -327,8 +340,26 @@ class RummyBot(commands.Bot):
         if await self.store.front_end_state(key) == digest:
             log.info("Slash commands unchanged since the last sync: not synced again.")
             return
-        await self.tree.sync(guild=guild)
+        if guild is None:
+            assert self.application_id is not None  # known once logged in
+            payload += await self._entry_points(self.application_id)
+            await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        else:
+            await self.tree.sync(guild=guild)
         await self.store.set_front_end_state(key, digest, self.service.clock.now())
+
+    async def _entry_points(self, application_id: int) -> list[dict[str, Any]]:
+        """The application's entry point (the "Launch" command Discord makes for an Activity) as
+        Discord has it: a global sync sends it back unchanged, since a bulk overwrite deletes
+        every command it leaves out, and discord.py's command tree knows nothing of it."""
+        existing: list[dict[str, Any]] = [
+            dict(command) for command in await self.http.get_global_commands(application_id)
+        ]
+        return [
+            {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+            for command in existing
+            if command.get("type") == PRIMARY_ENTRY_POINT
+        ]
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act

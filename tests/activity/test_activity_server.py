@@ -204,3 +204,38 @@ def test_without_a_built_web_client_the_bot_says_so_in_one_line_and_exits_2(tmp_
     assert main(["run", "--env-file", str(env)]) == 2
     said = capsys.readouterr().err
     assert said.count("\n") == 1 and "npm ci && npm run build" in said
+
+
+async def test_open_the_table_on_the_table_message_launches_the_activity(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    _, table, _ = await started(double, bot_runner, tmp_path)
+    opener = f"rummy:table:{table.id}:open"
+    await double.wait_for(
+        lambda: any(opener in m.custom_ids() for m in double.messages_to(double.channel_id))
+    )
+    message = next(m for m in double.messages_to(double.channel_id) if opener in m.custom_ids())
+    pressed = await double.press_button(double.user("carol"), message, opener)  # anyone in the channel
+    assert pressed.response_type == 12 and double.activity_launches == [pressed]
+
+
+async def test_a_sync_keeps_discords_entry_point_command(discord_double, bot_runner, tmp_path):
+    """Discord makes a "Launch" command (PRIMARY_ENTRY_POINT) for an app with an Activity; a bulk
+    overwrite deletes every command it leaves out, so the bot's sync sends it back."""
+    double = discord_double
+    double.global_commands["launch"] = {
+        "id": str(double.snowflake()),
+        "application_id": str(double.application_id),
+        "version": str(double.snowflake()),
+        "type": 4,
+        "name": "launch",
+        "description": "",
+        "handler": 2,
+        "integration_types": [0, 1],
+        "contexts": [0, 1, 2],
+    }
+    await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    assert len(double.requests_matching("PUT", r"/applications/\d+/commands")) == 1
+    assert {"rummy", "launch"} <= set(double.global_commands)
+    assert double.global_commands["launch"]["type"] == 4 and double.global_commands["launch"]["handler"] == 2
