@@ -40,14 +40,25 @@ log = logging.getLogger(__name__)
 ViewCheck = Callable[[int, int, int], Awaitable[bool]]
 # Hands what a page's move changed to the other front ends (the Discord presenter).
 Publish = Callable[[list[TableEvent]], None]
+# The shard whose process serves a server's tables, when that is another process's (else None).
+ShardElsewhere = Callable[[int], int | None]
 HELLO_SECONDS = 10.0  # a connection that has not said who it is by then is closed
 REFUSED = 4003  # the close code of a connection whose hello was refused
+ELSEWHERE = 4004  # ... whose table another shard's process serves: the page goes there
 MAX_MESSAGE = 16 * 1024  # a move is a few hundred bytes
 HEARTBEAT_SECONDS = 20.0  # pings that find a dropped connection (the page reconnects)
 CANNOT_SEE = N_("You cannot see that channel, so its table is not shown.")
 NOT_PLAYING = N_("You are not playing a deal at this table.")
 NO_TABLE = N_("There is no table in this channel.")
 APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please try again.")
+
+
+class Elsewhere(Exception):
+    """The table is served by another shard's process."""
+
+    def __init__(self, shard: int) -> None:
+        super().__init__(shard)
+        self.shard = shard
 
 
 @dataclass(eq=False)
@@ -74,6 +85,7 @@ class ActivityServer:
         published: Publish,
         web_dir: Path,
         fonts_dir: Path,
+        elsewhere: ShardElsewhere = lambda guild_id: None,
     ) -> None:
         self.service = service
         self.oauth = oauth
@@ -81,6 +93,7 @@ class ActivityServer:
         self.published = published
         self.web_dir = web_dir
         self.fonts_dir = fonts_dir  # the pictures' fonts: Hindi looks on the page as in them
+        self.elsewhere = elsewhere
         self._viewers: dict[int, set[Viewer]] = {}  # by channel
         self._runner: web.AppRunner | None = None
         service.listen(self._heard)
@@ -140,6 +153,10 @@ class ActivityServer:
         await ws.prepare(request)
         try:
             viewer = await self._hello(ws)
+        except Elsewhere as moved:  # the page connects again under /shard/N/ (README)
+            await ws.send_json({"type": "elsewhere", "shard": moved.shard})
+            await ws.close(code=ELSEWHERE)
+            return ws
         except (SignInRefusedError, TimeoutError, ValueError) as refused:
             text = str(refused) if isinstance(refused, RummyError) else SIGN_IN_FAILED
             await ws.send_json({"type": "refused", "text": text})
@@ -174,6 +191,8 @@ class ActivityServer:
         if not (_digits(guild) and _digits(channel)):
             raise ValueError("no channel")
         person = await self.oauth.person(token if isinstance(token, str) else "")
+        if (shard := self.elsewhere(int(str(guild)))) is not None:
+            raise Elsewhere(shard)
         locale = hello.get("locale")
         _ = words(language_of(locale if isinstance(locale, str) else None) or language_of(person.locale))
         if not await self.may_view(person.user_id, int(str(guild)), int(str(channel))):

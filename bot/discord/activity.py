@@ -14,6 +14,7 @@ import discord.http
 
 from bot.activity import ActivityServer, DiscordOAuth
 from bot.service import TableEvent
+from bot.store.shards import shard_of
 from render.fonts import FONT_DIR
 
 if TYPE_CHECKING:
@@ -68,8 +69,18 @@ async def start_activity(bot: RummyBot, settings: ActivitySettings) -> tuple[Act
     def published(events: list[TableEvent]) -> None:
         bot.in_background(bot.presenter.publish(events))
 
+    def elsewhere(guild_id: int) -> int | None:
+        shards = bot.ownership.shards if bot.ownership is not None else None
+        return None if shards is None or shards.owns(guild_id) else shard_of(guild_id, shards.count)
+
     server = ActivityServer(
-        bot.service, oauth, may_view=check, published=published, web_dir=settings.web_dir, fonts_dir=FONT_DIR
+        bot.service,
+        oauth,
+        may_view=check,
+        published=published,
+        web_dir=settings.web_dir,
+        fonts_dir=FONT_DIR,
+        elsewhere=elsewhere,
     )
     port = await server.serve(settings.host, settings.port)
     log.info("the Activity on http://%s:%d/", settings.host, port)

@@ -162,6 +162,9 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
         await bob_plays_a_turn(double, bot)
     await page.locator("#pick-closed:not([disabled])").wait_for()
     await page.screenshot(path=shots / "phone-table.png")
+    await page.set_viewport_size(DESKTOP)
+    await page.screenshot(path=shots / "desktop-table.png")
+    await page.set_viewport_size(PHONE)
     await watcher.wait_for_function("document.fonts.status === 'loaded'")  # the Hindi font
     await watcher.screenshot(path=shots / "desktop-spectator-hindi.png")
 

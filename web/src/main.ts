@@ -65,6 +65,7 @@ type Frame =
   | StateFrame
   | { type: "welcome"; user_id: string; language: string }
   | { type: "done"; id: string }
+  | { type: "elsewhere"; shard: number }
   | { type: "refused"; id?: string; text: string };
 
 const app = document.getElementById("app") as HTMLElement;
@@ -118,17 +119,26 @@ async function finish(
 
 // ------------------------------------------------------------------ the live connection
 
+// Where the live connection goes: the root, or `shard/N/` when another shard's process serves the
+// channel's table (the proxy in front of the bot routes that prefix to it; see the README).
+let livePath = "api/live";
+
 function connect(who: { token: string; guild: string; channel: string }, delay = 500): void {
-  const url = new URL("api/live", location.href);
+  const url = new URL(livePath, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
     ws.send(JSON.stringify({ type: "hello", access_token: who.token, guild_id: who.guild, channel_id: who.channel }));
   };
-  ws.onmessage = (message) => heard(JSON.parse(String(message.data)) as Frame);
+  ws.onmessage = (message) => {
+    const frame = JSON.parse(String(message.data)) as Frame;
+    if (frame.type === "elsewhere") livePath = `shard/${frame.shard}/api/live`;
+    else heard(frame);
+  };
   ws.onclose = (closed) => {
     if (closed.code === 4003) return; // refused: said on the page, nothing to retry
+    if (closed.code === 4004) return connect(who); // at once, to the process that serves the table
     notice = say("Reconnecting…");
     draw();
     setTimeout(() => connect(who, Math.min(delay * 2, 8000)), delay);
