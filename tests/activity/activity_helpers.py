@@ -23,7 +23,7 @@ CARD = re.compile(r"^(?:10|[2-9AJQK])[SHDC]$|^JK$")
 def web_dir(tmp_path: Path) -> Path:
     """A stand-in for the built web client (the browser tests serve the real one)."""
     folder = tmp_path / "web"
-    (folder / "assets").mkdir(parents=True)
+    (folder / "assets").mkdir(parents=True, exist_ok=True)
     (folder / "index.html").write_text("<!doctype html><title>rummy</title>")
     return folder
 

@@ -9,7 +9,7 @@ import time
 import aiohttp
 import pytest
 from activity_helpers import activity_bot, cards_in, open_page, sign_in
-from test_discord_frontend import button, hand_message, start_table
+from test_discord_frontend import button, first_option, hand_message, select_id, start_table
 
 from bot.service import ManualClock
 
@@ -55,18 +55,33 @@ async def test_a_seated_player_gets_their_own_hand_and_a_spectator_no_hidden_car
     )
     seen = await watcher.next("state")
     assert seen["hand"] is None and seen["seat"] is None
-    # Bob moves by his DM buttons; the spectator's page follows, and never holds a hidden card
+    # Alice at her page and Bob by his DM buttons each play a turn (a pick from the closed deck,
+    # which only the picker may see, then a discard); the spectator's page follows, and never
+    # holds a hidden card
     bob = double.user("bob")
     deal = table.match.deal
-    mover = bob if deal.turn == table.seat_of(bob.id) else alice
-    if mover is alice:
-        done = await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"])
-        assert done["type"] == "done", done
-    else:
-        dm = hand_message(double, bob)
-        await double.press_button(bob, dm, button(dm, "closed"))
+    for _ in range(2):
+        if deal.turn == seat:
+            state = await page.state_where(lambda s: s["hand"]["legal"]["pick_closed"])
+            assert (await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"]))[
+                "type"
+            ] == "done"
+            state = await page.state_where(lambda s: s["hand"]["picked"])
+            kept = state["hand"]["picked"]  # kept: seen by Alice alone
+            throw = {
+                "kind": "discard",
+                "card": next(c for c in state["hand"]["legal"]["discards"] if c != kept),
+            }
+            assert (await page.move(throw, state["hand"]["turn"]))["type"] == "done"
+        else:
+            dm = hand_message(double, bob)
+            await double.press_button(bob, dm, button(dm, "closed"))
+            await bot.idle()
+            dm = hand_message(double, bob)
+            await double.select(bob, dm, select_id(dm), [first_option(dm)])
         await bot.idle()
-    await watcher.state_where(lambda s: any(s["table"]["match"]["deal"]["has_picked"]))
+    assert deal.turn_number == 3
+    await watcher.state_where(lambda s: s["table"]["match"]["deal"]["turn_number"] == deal.turn_number)
     public = {card.code for card in deal.open_pile} | {card.code for _, card in deal.discards}
     public |= {deal.cut_joker.code} if deal.cut_joker else set()
     assert cards_in(watcher.frames) <= public
@@ -89,8 +104,6 @@ async def test_moves_from_the_page_reach_the_dm_player_and_a_retry_is_applied_on
         await double.press_button(bob, dm, button(dm, "closed"))
         await bot.idle()
         dm = hand_message(double, bob)
-        from test_discord_frontend import first_option, select_id
-
         await double.select(bob, dm, select_id(dm), [first_option(dm)])
         await bot.idle()
         state = await page.state_where(lambda s: s["hand"]["legal"]["pick_closed"])
@@ -288,3 +301,54 @@ async def test_a_move_reaches_the_other_players_page_soon(discord_double, bot_ru
     p95 = statistics.quantiles(took, n=20)[-1]
     print(f"move to the other page: median {statistics.median(took) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
     assert p95 < 1.0
+
+
+async def test_a_declaration_from_the_page_is_judged_as_a_buttons_is(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    _, table, base = await started(double, bot_runner, tmp_path)
+    seat = table.match.deal.turn
+    user = next(u for u in (double.user("alice"), double.user("bob")) if table.seat_of(u.id) == seat)
+    page, _ = await open_page(
+        http, base, await sign_in(double, http, base, user), double.guild_id, double.channel_id
+    )
+    state = await page.next("state")
+    await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"])
+    state = await page.state_where(lambda s: s["hand"]["legal"]["declare"])
+    groups = state["hand"]["suggested"]
+    wrong = state["hand"]["legal"]["wrong_show_cost"]
+    declared = await page.move({"kind": "declare", "groups": groups, "finish": None}, state["hand"]["turn"])
+    assert declared["type"] == "done", declared
+    over = await page.state_where(lambda s: s["table"]["match"]["history"])
+    shown = {event["kind"] for event in over["events"]}
+    assert shown & {"declared", "wrong_show"}
+    if "wrong_show" in shown:  # a hand seldom shows at its first pick: the table's cost is paid
+        assert over["table"]["match"]["history"][0][seat] == wrong
+    # a group naming a card the player does not hold is refused, changing nothing
+    refused = await page.move({"kind": "declare", "groups": [["QS", "QS", "QS"]]}, state["hand"]["turn"])
+    assert refused["type"] == "refused"
+
+
+async def test_a_move_retried_after_a_bot_restart_is_applied_once(discord_double, bot_runner, tmp_path, http):
+    double = discord_double
+    bot, table, base = await started(double, bot_runner, tmp_path)
+    seat = table.match.deal.turn
+    user = next(u for u in (double.user("alice"), double.user("bob")) if table.seat_of(u.id) == seat)
+    token = await sign_in(double, http, base, user)
+    page, _ = await open_page(http, base, token, double.guild_id, double.channel_id)
+    state = await page.next("state")
+    pick = {"kind": "pick", "source": "closed"}
+    assert (await page.move(pick, state["hand"]["turn"], client_id="once"))["type"] == "done"
+    await bot.idle()
+    played = len(table.match.log)
+    bot = await bot_runner.restart(bot, activity_bot(tmp_path, ManualClock()))
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    while (await page.ws.receive()).type is aiohttp.WSMsgType.TEXT:
+        pass  # the states sent before: then the old process closed the connection
+    page, _ = await open_page(http, base, token, double.guild_id, double.channel_id)  # as the page does
+    again = await page.next("state")
+    assert again["hand"]["picked"] is not None  # the view as it is now: the pick was kept
+    retried = await page.move(pick, state["hand"]["turn"], client_id="once")
+    assert retried["type"] == "refused"
+    assert len(bot.service.table(table.id).match.log) == played
