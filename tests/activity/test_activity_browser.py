@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import time
 from pathlib import Path
 
@@ -158,8 +157,14 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
             latencies.append(time.perf_counter() - pressed)
             assert len(alice_frames) > before
         turns += 1
-    if table.match.deal.turn != seat:
-        await bob_plays_a_turn(double, bot)
+    if table.match.deal.turn == seat:
+        await alice_plays_a_turn(page, bot, table, drag=False)
+    # Alice's connection drops (the server ends it) while Bob plays: her page reconnects by
+    # itself and shows the table as it is now
+    for viewer in list(bot.activity_server._viewers.get(double.channel_id, ())):
+        if viewer.user_id == alice.id:
+            await viewer.ws.close()
+    await bob_plays_a_turn(double, bot)
     await page.locator("#pick-closed:not([disabled])").wait_for()
     await page.screenshot(path=shots / "phone-table.png")
     await page.set_viewport_size(DESKTOP)
@@ -194,6 +199,17 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
         await page.locator(f".hand .group[data-group='{groups - 1}'] .card").first.get_attribute("data-card")
         == moved
     )
+    # and dragged back into the first group
+    card = page.locator(f".hand .card[data-card='{moved}']").first
+    start, goal = await card.bounding_box(), await page.locator(".hand .group[data-group='0']").bounding_box()
+    await page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    await page.mouse.down()
+    await page.mouse.move(goal["x"] + goal["width"] - 4, goal["y"] + goal["height"] / 2, steps=8)
+    await page.mouse.up()
+    assert moved in await page.locator(".hand .group[data-group='0'] .card").evaluate_all(
+        "(cards) => cards.map((card) => card.dataset.card)"
+    )
+    assert await page.locator(".hand .group:not(.new-group)").count() == groups - 1
 
     # Alice drops through the page's confirmation, which says the table's cost: the deal ends
     cost = (await bot.service.hand(table.id, alice.id)).legal.drop_cost
@@ -231,10 +247,11 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     seen = {text for frame in received for text in strings(frame) if CARD.match(text)}
     assert seen <= public and not seen & hidden
     assert not [frame for frame in received if frame.get("hand")]
+    # A DM player's whole turn (a press and a menu through the double, each answered by the bot)
+    # until the page offers the next pick: the move-to-screen figure is test_activity_server's
     elapsed = time.perf_counter() - started_at
-    p95 = statistics.quantiles(latencies, n=20)[-1] if len(latencies) > 1 else latencies[0]
-    print(f"move to the other screen: p95 {p95 * 1000:.0f} ms over {len(latencies)}; test {elapsed:.1f} s")
-    assert p95 < 1.0  # the target is 300 ms on a quiet machine: this fails only when far off
+    slowest = max(latencies) * 1000
+    print(f"a DM turn to the page: at most {slowest:.0f} ms ({len(latencies)}); test {elapsed:.1f} s")
 
 
 async def test_a_forged_sign_in_is_refused_on_the_page(discord_double, bot_runner, tmp_path, browser):
