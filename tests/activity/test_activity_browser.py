@@ -13,6 +13,7 @@ Without Chromium, Playwright or a built page these tests skip, saying why, unles
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import time
@@ -58,13 +59,19 @@ def missing() -> str | None:
     return None
 
 
-@pytest.fixture
-async def browser():
+def need_browser() -> None:
+    """Skips, saying why, where Chromium, Playwright or the built page is missing; fails there
+    instead with `RUMMY_REQUIRE_BROWSER` (CI)."""
     problem = missing()
     if problem is not None:
         if os.environ.get("RUMMY_REQUIRE_BROWSER"):
             pytest.fail(f"{problem}, and RUMMY_REQUIRE_BROWSER is set", pytrace=False)
         pytest.skip(problem)
+
+
+@pytest.fixture
+async def browser():
+    need_browser()
     from playwright.async_api import async_playwright
 
     async with async_playwright() as driver:  # each launch has a new empty profile of its own
@@ -262,3 +269,15 @@ async def test_a_forged_sign_in_is_refused_on_the_page(discord_double, bot_runne
     page = await context.new_page()
     await page.goto(f"{base}/?mock&code=forged&guild={double.guild_id}&channel={double.channel_id}")
     await page.get_by_text("Sign-in failed").wait_for()
+
+
+def test_the_page_weighs_at_most_500_kb_gzipped_with_its_hindi_font_too():
+    """Issue 27: the page at most 500 KB gzipped. The Hindi font (the pictures' own) is fetched
+    only by a page that shows Devanagari, and keeps it under the limit as well."""
+    need_browser()
+    from render.fonts import DEVANAGARI, FONT_DIR
+
+    page = sum(len(gzip.compress(path.read_bytes(), 9)) for path in BUILT.rglob("*") if path.is_file())
+    font = len(gzip.compress((FONT_DIR / DEVANAGARI).read_bytes(), 9))
+    print(f"the page: {page / 1000:.0f} KB gzipped, {(page + font) / 1000:.0f} KB with the Hindi font")
+    assert page + font <= 500_000
