@@ -154,13 +154,11 @@ class ActivityServer:
         try:
             viewer = await self._hello(ws)
         except Elsewhere as moved:  # the page connects again under /shard/N/ (README)
-            await ws.send_json({"type": "elsewhere", "shard": moved.shard})
-            await ws.close(code=ELSEWHERE)
+            await _last_word(ws, {"type": "elsewhere", "shard": moved.shard}, ELSEWHERE)
             return ws
         except (SignInRefusedError, TimeoutError, ValueError) as refused:
             text = str(refused) if isinstance(refused, RummyError) else SIGN_IN_FAILED
-            await ws.send_json({"type": "refused", "text": text})
-            await ws.close(code=REFUSED)
+            await _last_word(ws, {"type": "refused", "text": text}, REFUSED)
             return ws
         watching = self._viewers.setdefault(viewer.channel_id, set())
         watching.add(viewer)
@@ -296,3 +294,10 @@ class ActivityServer:
 def _digits(value: object) -> bool:
     """A Discord id as a page sends it: digits, as text."""
     return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 24
+
+
+async def _last_word(ws: web.WebSocketResponse, frame: Json, code: int) -> None:
+    """Says why and closes; a page already gone hears neither."""
+    with contextlib.suppress(ConnectionError):
+        await ws.send_json(frame)
+        await ws.close(code=code)
