@@ -151,6 +151,8 @@ function heard(frame: Frame): void {
     document.documentElement.lang = frame.language;
     notice = "";
   } else if (frame.type === "state") {
+    const dealNumber = frame.table?.match?.deal_number ?? 0;
+    if (dealNumber !== state?.table?.match?.deal_number) custom = false; // a new hand: suggested again
     state = frame;
     received = Date.now() / 1000;
     if (frame.hand) {
