@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +30,22 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from bot.activity.oauth import SIGN_IN_FAILED, DiscordOAuth, SignInRefusedError
-from bot.activity.wire import Json, events_json, hand_json, read_move, table_json
+from bot.activity.wire import (
+    Json,
+    events_json,
+    hand_json,
+    judged_json,
+    read_judging,
+    read_move,
+    table_json,
+)
+from bot.engine.commands import BadCommandError
+from bot.engine.declaration import best_declaration
 from bot.engine.errors import RummyError
+from bot.engine.melds import judge_groups
 from bot.i18n import N_, Words, language_of, words
 from bot.service import TableEvent, TableService
-from bot.service.views import TableView
+from bot.service.views import HandView, TableView
 
 log = logging.getLogger(__name__)
 # Whether a user may see a channel: (user id, guild id, channel id) as the page claims them.
@@ -199,11 +211,15 @@ class ActivityServer:
         return Viewer(ws, person.user_id, int(str(channel)), _)
 
     async def _received(self, viewer: Viewer, data: str) -> None:
-        """A move: played as the user's own, answered `done` or `refused` with its id."""
+        """A move: played as the user's own, answered `done` or `refused` with its id. A
+        question about the user's groups: answered `judged` (or `refused`)."""
         client_id: object = None
         try:
             raw = json.loads(data)
             client_id = raw.get("id") if isinstance(raw, dict) else None
+            if isinstance(raw, dict) and raw.get("type") == "judge":
+                await viewer.ws.send_json(await self._judge(viewer, raw))
+                return
             if not isinstance(raw, dict) or raw.get("type") != "move":
                 return
             events = await self._play(viewer, raw)
@@ -219,14 +235,33 @@ class ActivityServer:
         self.published(events)
         await viewer.ws.send_json({"type": "done", "id": client_id})
 
-    async def _play(self, viewer: Viewer, raw: dict[str, object]) -> list[TableEvent]:
-        move = read_move(raw)
+    async def _hand(self, viewer: Viewer) -> HandView:
+        """The user's own view of the deal in progress in their channel, or a refusal."""
         view = self.service.view_in(viewer.channel_id)
         if view is None:
             raise RummyError(NO_TABLE)
         hand = await self.service.hand(view.id, viewer.user_id)
         if hand is None:
             raise RummyError(NOT_PLAYING)
+        return hand
+
+    async def _judge(self, viewer: Viewer, raw: dict[str, object]) -> Json:
+        """The engine's judgement of the user's groups, or of the declaration they would make."""
+        judging = read_judging(raw)
+        seen = (await self._hand(viewer)).seen
+        if judging.declare:
+            declaration = best_declaration(seen, judging.groups, judging.finish)
+            groups, finish = declaration.groups, declaration.finish
+        elif Counter(card for group in judging.groups for card in group) != Counter(seen.hand):
+            raise BadCommandError("Your groups must hold exactly the cards in your hand, each once.")
+        else:
+            groups, finish = judging.groups, None
+        judgement = judge_groups(groups, seen.wild_rank, seen.rules)
+        return judged_json(judging, groups, finish, judgement, viewer._)
+
+    async def _play(self, viewer: Viewer, raw: dict[str, object]) -> list[TableEvent]:
+        move = read_move(raw)
+        hand = await self._hand(viewer)
         return await self.service.play(
             viewer.channel_id,
             viewer.user_id,

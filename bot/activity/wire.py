@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.commands import BadCommandError, Command, Discard, Drop, Pick, Source, read_card
 from bot.engine.deal import SeatView
 from bot.engine.declaration import best_declaration
+from bot.engine.melds import Judgement
+from bot.i18n import Words
 from bot.present.hand_layout import suggested_groups
+from bot.present.show_reasons import reason_words
 from bot.service.table_events import TableEvent
 from bot.service.views import HandView, TableView
 
@@ -181,18 +185,64 @@ def read_move(raw: object) -> Move:
     if kind == "discard":
         return Move(client_id, turn, kind, card=read_card(move.get("card")))
     if kind == "declare":
-        groups = move.get("groups")
-        if not isinstance(groups, Sequence) or isinstance(groups, str) or len(groups) > MAX_CLIENT_ID:
-            raise BadCommandError("A command must be a set of named fields.")
         finish = _text(move, "finish")
-        return Move(
-            client_id,
-            turn,
-            kind,
-            card=read_card(finish) if finish is not None else None,
-            groups=tuple(_group(group) for group in groups),
-        )
+        card = read_card(finish) if finish is not None else None
+        return Move(client_id, turn, kind, card=card, groups=_groups(move))
     return Move(client_id, turn, kind)
+
+
+def _groups(move: Mapping[Any, object]) -> tuple[tuple[Card, ...], ...]:
+    groups = move.get("groups")
+    if not isinstance(groups, Sequence) or isinstance(groups, str) or len(groups) > MAX_CLIENT_ID:
+        raise BadCommandError("A command must be a set of named fields.")
+    return tuple(_group(group) for group in groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """A page asks how the engine judges its groups: as they are (the page colours each group by
+    its kind), or, with `declare`, as the declaration it is about to confirm (the finish card
+    taken out as the Declare button's would be), so that the confirmation says whether it is
+    valid before a wrong show costs anything."""
+
+    client_id: str
+    groups: tuple[tuple[Card, ...], ...]
+    finish: Card | None
+    declare: bool
+
+
+def read_judging(raw: Mapping[str, object]) -> Judging:
+    """A page's `{"id", "groups", "finish", "declare"}`, every field checked."""
+    client_id, finish = raw.get("id"), raw.get("finish")
+    if not isinstance(client_id, str) or not 0 < len(client_id) <= MAX_CLIENT_ID:
+        raise BadCommandError("A move needs an id.")
+    return Judging(
+        client_id,
+        _groups(raw),
+        read_card(finish) if finish is not None else None,
+        raw.get("declare") is True,
+    )
+
+
+def judged_json(
+    judging: Judging,
+    groups: Sequence[Sequence[Card]],
+    finish: Card | None,
+    judgement: Judgement,
+    _: Words,
+) -> Json:
+    """The engine's verdict on the groups it judged (a declaration's without its finish card),
+    each group's kind, and what to fix first, in the reader's words."""
+    return {
+        "type": "judged",
+        "id": judging.client_id,
+        "declare": judging.declare,
+        "groups": [[card.code for card in group] for group in groups],
+        "kinds": [kind.value for kind in judgement.kinds],
+        "finish": card_code(finish),
+        "valid": judgement.valid,
+        "reason": None if judgement.valid else reason_words(judgement.reason, _),
+    }
 
 
 def _text(move: object, key: str) -> object:

@@ -103,12 +103,21 @@ async def state_of(page) -> str:
     return await page.locator("header.status .what").inner_text()
 
 
-async def alice_plays_a_turn(page, bot, table, *, drag: bool) -> None:
+async def alice_plays_a_turn(page, bot, table, *, drag: bool, look_at_declaring: Path | None = None) -> None:
     """Picks from the closed deck with a tap, then throws the card just picked: with a tap on
-    it and on the open card, or dragged onto the open pile."""
+    it and on the open card, or dragged onto the open pile. `look_at_declaring` (a folder for
+    its screenshot): first asks to declare, reads the confirmation (the groups, the engine's
+    verdict, the cost) and cancels."""
     await page.locator("#pick-closed:not([disabled])").click()
     picked = page.locator(".hand .card.picked")
     await picked.wait_for()
+    if look_at_declaring:
+        await page.locator(".hand .group[data-kind]").first.wait_for()  # coloured by its kind
+        await page.locator("#declare:not([disabled])").click()
+        asked = await page.locator(".dialog").inner_text()
+        assert "finish card?" in asked and "valid" in asked and "A wrong show costs" in asked, asked
+        await page.screenshot(path=look_at_declaring / "phone-declare.png")
+        await page.locator("#confirm-no").click()
     if drag:
         box = await picked.bounding_box()
         pile = await page.locator("#open-pile").bounding_box()
@@ -155,7 +164,9 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     turns = 0
     while turns < 4:
         if table.match.deal.turn == seat:
-            await alice_plays_a_turn(page, bot, table, drag=turns % 2 == 1)
+            await alice_plays_a_turn(
+                page, bot, table, drag=turns % 2 == 1, look_at_declaring=shots if turns < 2 else None
+            )
         else:
             before = len(alice_frames)
             pressed = time.perf_counter()

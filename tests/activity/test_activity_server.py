@@ -352,3 +352,36 @@ async def test_a_move_retried_after_a_bot_restart_is_applied_once(discord_double
     retried = await page.move(pick, state["hand"]["turn"], client_id="once")
     assert retried["type"] == "refused"
     assert len(bot.service.table(table.id).match.log) == played
+
+
+async def test_the_page_asks_how_its_groups_and_its_declaration_are_judged(
+    discord_double, bot_runner, tmp_path, http
+):
+    double = discord_double
+    _, table, base = await started(double, bot_runner, tmp_path)
+    seat = table.match.deal.turn
+    user = next(u for u in (double.user("alice"), double.user("bob")) if table.seat_of(u.id) == seat)
+    page, _ = await open_page(
+        http, base, await sign_in(double, http, base, user), double.guild_id, double.channel_id
+    )
+    state = await page.next("state")
+    groups = state["hand"]["suggested"]
+    await page.ws.send_json({"type": "judge", "id": "j1", "groups": groups})
+    judged = await page.next("judged")
+    assert judged["id"] == "j1" and judged["groups"] == groups and len(judged["kinds"]) == len(groups)
+    # before a pick, the rules allow no declaration: refused in words, as the button's is
+    await page.ws.send_json({"type": "judge", "id": "j2", "groups": groups, "declare": True})
+    assert (await page.next_answer())["type"] == "refused"
+    await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"])
+    state = await page.state_where(lambda s: s["hand"]["legal"]["declare"])
+    await page.ws.send_json(
+        {"type": "judge", "id": "j3", "groups": state["hand"]["suggested"], "declare": True}
+    )
+    verdict = await page.next("judged")
+    held = [*(c for g in verdict["groups"] for c in g), verdict["finish"]]
+    assert sorted(held) == sorted(state["hand"]["cards"])  # thirteen shown, one to finish with
+    assert verdict["valid"] or verdict["reason"]  # what to fix first, when it is not valid
+    # groups that are not the hand are refused, and nothing was played meanwhile
+    await page.ws.send_json({"type": "judge", "id": "j4", "groups": [["QS"]]})
+    assert (await page.next_answer())["type"] == "refused"
+    assert table.match.deal.turn == seat

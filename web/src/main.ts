@@ -6,7 +6,7 @@
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { cardBack, cardFace, parseCard, rankLabel, SYMBOLS } from "./cards";
 import { follow, groupOf, moveCard, type Groups } from "./hand";
-import { STATUS_WORDS, wordsFor, type Say } from "./words";
+import { KIND_WORDS, STATUS_WORDS, wordsFor, type Say } from "./words";
 import "./style.css";
 
 interface Seat {
@@ -55,6 +55,17 @@ interface HandJson {
     wrong_show_cost: number;
   };
 }
+// The engine's judgement of the player's groups (`declare`: of the declaration they would make).
+interface Judged {
+  type: "judged";
+  id: string;
+  declare: boolean;
+  groups: Groups;
+  kinds: string[];
+  finish: string | null;
+  valid: boolean;
+  reason: string | null;
+}
 interface StateFrame {
   type: "state";
   table: TableJson | null;
@@ -66,6 +77,7 @@ type Frame =
   | { type: "welcome"; user_id: string; language: string }
   | { type: "done"; id: string }
   | { type: "elsewhere"; shard: number }
+  | Judged
   | { type: "refused"; id?: string; text: string };
 
 const app = document.getElementById("app") as HTMLElement;
@@ -75,6 +87,8 @@ let received = 0; // the page's clock when the state came (seconds), for the cou
 let groups: Groups = [];
 let custom = false; // the player moved a card: their groups, not the solver's
 let selected: string | null = null;
+let kinds: string[] = []; // the engine's kind of each group, as last judged (their colours)
+let declaring = ""; // the id of the declaration being judged before it is confirmed
 let socket: WebSocket | null = null;
 let moves = 0;
 let notice = "";
@@ -158,16 +172,31 @@ function heard(frame: Frame): void {
     if (frame.hand) {
       groups = custom ? follow(groups, frame.hand.cards) : frame.hand.suggested;
       if (selected && !frame.hand.cards.includes(selected)) selected = null;
+      judge();
     } else {
       groups = [];
       custom = false;
       selected = null;
     }
     notice = "";
+  } else if (frame.type === "judged") {
+    if (!frame.declare && JSON.stringify(frame.groups) === JSON.stringify(groups)) kinds = frame.kinds;
+    if (frame.declare && frame.id === declaring) confirmDeclaration(frame);
   } else if (frame.type === "refused") {
     notice = frame.text;
   }
   draw();
+}
+
+/** Asks the engine how the groups are judged now (`declare`: as a declaration); the answer comes
+ * as a `judged` frame with the id this returns. */
+function judge(declare = false, finish: string | null = null): string {
+  if (!socket || !state?.hand) return "";
+  moves += 1;
+  const id = `j${moves}`;
+  socket.send(JSON.stringify({ type: "judge", id, groups, finish, declare }));
+  if (!declare) kinds = [];
+  return id;
 }
 
 function play(move: Record<string, unknown>): void {
@@ -301,6 +330,10 @@ function handArea(hand: HandJson, deal: DealView): HTMLElement[] {
   groups.forEach((group, index) => {
     const box = el("div", "group");
     box.dataset.group = String(index);
+    if (kinds[index]) {
+      box.dataset.kind = kinds[index];
+      box.setAttribute("aria-label", say(KIND_WORDS[kinds[index]] ?? kinds[index]));
+    }
     for (const code of group) {
       const face = cardFace(code, deal.wild_rank, cardName(code));
       if (code === selected) face.classList.add("selected");
@@ -330,15 +363,9 @@ function handArea(hand: HandJson, deal: DealView): HTMLElement[] {
       play({ kind: "drop" }),
     ),
   );
+  // The engine judges the declaration first; the confirmation says whether it is valid.
   const declare = button(say("Declare"), "declare", hand.legal.declare, () => {
-    const finish = selected;
-    const question = finish
-      ? say("Declare with {card} as the finish card? A wrong show costs {points} points.", {
-          card: cardName(finish),
-          points: hand.legal.wrong_show_cost,
-        })
-      : say("Declare your groups as they are? A wrong show costs {points} points.", { points: hand.legal.wrong_show_cost });
-    confirmThen(question, () => play({ kind: "declare", groups, finish }));
+    declaring = judge(true, selected);
   });
   actions.append(throwIt, sort, drop, declare);
   const hint = el("p", "hint", say("Tap a card, then a group to move it, or the open card to discard it."));
@@ -358,6 +385,7 @@ function place(card: string, to: number): void {
   groups = moveCard(groups, card, from, to);
   custom = true;
   selected = null;
+  judge();
   draw();
 }
 
@@ -397,10 +425,26 @@ function grab(event: PointerEvent, code: string, from: number): void {
   window.addEventListener("pointerup", letGo);
 }
 
+function confirmDeclaration(judged: Judged): void {
+  const hand = state?.hand;
+  if (!hand) return;
+  const question = judged.finish
+    ? say("Declare with {card} as the finish card?", { card: cardName(judged.finish) })
+    : say("Show your 13 cards now, before picking?");
+  const shown = judged.groups.map(
+    (group, index) => `${say(KIND_WORDS[judged.kinds[index]] ?? "")}: ${group.map(cardName).join(" ")}`,
+  );
+  const verdict = judged.valid ? say("This looks valid.") : say("This is not valid: {reason}", { reason: judged.reason ?? "" });
+  const cost = say("A wrong show costs {points} points.", { points: hand.legal.wrong_show_cost });
+  confirmThen([question, ...shown, verdict, cost].join("\n"), () =>
+    play({ kind: "declare", groups: [...judged.groups, ...(judged.finish ? [[judged.finish]] : [])], finish: judged.finish }),
+  );
+}
+
 function confirmThen(question: string, act: () => void): void {
   const dialog = el("div", "dialog");
   dialog.setAttribute("role", "dialog");
-  dialog.append(el("p", "", question));
+  for (const line of question.split("\n")) dialog.append(el("p", "", line));
   const yes = button(say("Yes"), "confirm-yes", true, () => {
     dialog.remove();
     act();

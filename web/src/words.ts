@@ -28,10 +28,16 @@ const HINDI: Catalog = {
   "Yes": "हाँ",
   "Cancel": "रद्द करें",
   "Drop out of this deal? It costs {points} points.": "इस डील से ड्रॉप करें? इसके {points} अंक लगेंगे।",
-  "Declare with {card} as the finish card? A wrong show costs {points} points.":
-    "{card} को फ़िनिश पत्ता रखकर डिक्लेयर करें? गलत शो के {points} अंक लगते हैं।",
-  "Declare your groups as they are? A wrong show costs {points} points.":
-    "अपने ग्रुप जैसे हैं वैसे डिक्लेयर करें? गलत शो के {points} अंक लगते हैं।",
+  "Declare with {card} as the finish card?": "{card} को फ़िनिश पत्ता बनाकर डिक्लेयर करें?",
+  "Show your 13 cards now, before picking?": "उठाने से पहले अभी अपने 13 पत्ते शो करें?",
+  "This looks valid.": "यह सही लगता है।",
+  "This is not valid: {reason}": "यह सही नहीं है: {reason}",
+  "A wrong show costs {points} points.": "गलत शो के {points} अंक लगते हैं।",
+  "pure sequence": "प्योर सीक्वेंस",
+  "impure sequence": "इम्प्योर सीक्वेंस",
+  "set": "सेट",
+  "spare jokers": "बचे जोकर",
+  "not a group": "ग्रुप नहीं",
   "You are watching this table.": "आप यह टेबल देख रहे हैं।",
   "Results": "नतीजे",
   "Score: {n}": "स्कोर: {n}",
@@ -48,6 +54,15 @@ const HINDI: Catalog = {
   "Tap a card, then a group to move it, or the open card to discard it.":
     "पत्ता छुएँ, फिर उसे ले जाने के लिए कोई ग्रुप, या फेंकने के लिए खुला पत्ता।",
   "Sign-in failed: open the table again.": "साइन-इन नहीं हो सका: टेबल फिर से खोलें।",
+};
+
+// A group's kind as the engine judges it (`GroupKind`), as the bot's words name it.
+export const KIND_WORDS: Record<string, string> = {
+  pure_sequence: "pure sequence",
+  impure_sequence: "impure sequence",
+  set: "set",
+  spare_jokers: "spare jokers",
+  invalid: "not a group",
 };
 
 // A seat's state in the deal (the engine's `SeatStatus`), as the seats row says it.
