@@ -190,9 +190,9 @@ class ActivityServer:
         return ws
 
     async def _hello(self, ws: web.WebSocketResponse) -> Viewer:
-        """The first message: `{"type": "hello", "access_token", "guild_id", "channel_id",
-        "locale"}`. The user is whoever Discord says the token is; the channel must be one they
-        may see."""
+        """The first message: `{"type": "hello", "access_token", "user_id", "guild_id",
+        "channel_id", "locale"}`. The user is whoever Discord says the token is (a token that is
+        another user's than the page's is refused); the channel must be one they may see."""
         message = await ws.receive(timeout=HELLO_SECONDS)
         hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
         if not isinstance(hello, dict) or hello.get("type") != "hello":
@@ -201,6 +201,9 @@ class ActivityServer:
         if not (_digits(guild) and _digits(channel)):
             raise ValueError("no channel")
         person = await self.oauth.person(token if isinstance(token, str) else "")
+        claimed = hello.get("user_id")  # whom the SDK's `authenticate` named: the same user
+        if claimed is not None and claimed != str(person.user_id):
+            raise SignInRefusedError(SIGN_IN_FAILED)
         if (shard := self.elsewhere(int(str(guild)))) is not None:
             raise Elsewhere(shard)
         locale = hello.get("locale")

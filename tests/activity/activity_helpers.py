@@ -115,11 +115,14 @@ async def open_page(
     guild_id: int,
     channel_id: int,
     locale: str | None = None,
+    user_id: int | None = None,
 ) -> tuple[Page, dict[str, Any]]:
-    """A live connection that said hello; returns it with the server's first answer."""
+    """A live connection that said hello (naming `user_id`, as the SDK's `authenticate` did, if
+    given); returns it with the server's first answer."""
     ws = await http.ws_connect(f"{base}/api/live")
     hello = {"type": "hello", "access_token": token, "guild_id": str(guild_id), "channel_id": str(channel_id)}
-    await ws.send_json({**hello, "locale": locale})
+    claimed = {"user_id": str(user_id)} if user_id is not None else {}
+    await ws.send_json({**hello, **claimed, "locale": locale})
     page = Page(ws)
     message = await ws.receive(timeout=5)
     assert message.type is aiohttp.WSMsgType.TEXT, message

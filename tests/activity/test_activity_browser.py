@@ -95,7 +95,8 @@ async def open_at(browser, double, base, user, size, frames=None):
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     code = double.authorization_code(user)
-    await page.goto(f"{base}/?mock&code={code}&guild={double.guild_id}&channel={double.channel_id}")
+    where = f"guild={double.guild_id}&channel={double.channel_id}"
+    await page.goto(f"{base}/?mock&code={code}&user={user.id}&{where}")
     return page
 
 
@@ -278,7 +279,12 @@ async def test_a_forged_sign_in_is_refused_on_the_page(discord_double, bot_runne
     base = f"http://127.0.0.1:{bot.activity_port}"
     context = await browser.new_context(viewport=PHONE)
     page = await context.new_page()
-    await page.goto(f"{base}/?mock&code=forged&guild={double.guild_id}&channel={double.channel_id}")
+    where = f"guild={double.guild_id}&channel={double.channel_id}"
+    await page.goto(f"{base}/?mock&code=forged&{where}")
+    await page.get_by_text("Sign-in failed").wait_for()
+    # Bob's sign-in on a page whose SDK names Alice: the token is another user's
+    alice, bob = double.user("alice"), double.user("bob")
+    await page.goto(f"{base}/?mock&code={double.authorization_code(bob)}&user={alice.id}&{where}")
     await page.get_by_text("Sign-in failed").wait_for()
 
 

@@ -167,6 +167,11 @@ async def test_a_forged_token_a_forged_channel_and_a_stranger_are_refused(
     assert refused["type"] == "refused" and "Sign-in failed" in refused["text"]
     assert (await forged.ws.receive()).type is aiohttp.WSMsgType.CLOSE and forged.ws.close_code == 4003
     token = await sign_in(double, http, base, alice)
+    bob = double.user("bob")
+    _, refused = await open_page(http, base, token, double.guild_id, double.channel_id, user_id=bob.id)
+    assert refused["type"] == "refused"  # Alice's token on a page that says it is Bob's
+    _, welcome = await open_page(http, base, token, double.guild_id, double.channel_id, user_id=alice.id)
+    assert welcome["type"] == "welcome"
     other_guild = double.add_guild("elsewhere")
     elsewhere = double.add_channel("elsewhere", guild_id=other_guild)
     for guild_id, channel_id in (

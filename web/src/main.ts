@@ -95,13 +95,30 @@ let notice = "";
 
 // ------------------------------------------------------------------ signing in
 
-async function signIn(): Promise<{ token: string; guild: string; channel: string }> {
+interface Who {
+  token: string;
+  user: string;
+  guild: string;
+  channel: string;
+}
+
+async function signIn(): Promise<Who> {
   const params = new URLSearchParams(location.search);
   const config = (await (await fetch("api/config")).json()) as { client_id: string };
   if (params.has("mock")) {
     const sdk = new DiscordSDKMock(config.client_id, params.get("guild"), params.get("channel"), null);
     const code = params.get("code") ?? "";
-    sdk._updateCommandMocks({ authorize: async () => ({ code }) });
+    const user = { id: params.get("user") ?? "", username: "", discriminator: "0", bot: false, avatar: null };
+    sdk._updateCommandMocks({
+      authorize: async () => ({ code }),
+      authenticate: async ({ access_token }) => ({
+        access_token: access_token ?? "",
+        user: { ...user, public_flags: 0, global_name: null },
+        scopes: ["identify"],
+        expires: "",
+        application: { id: config.client_id, name: "", description: "", icon: null },
+      }),
+    });
     return finish(sdk, config.client_id);
   }
   const sdk = new DiscordSDK(config.client_id);
@@ -109,10 +126,7 @@ async function signIn(): Promise<{ token: string; guild: string; channel: string
   return finish(sdk, config.client_id);
 }
 
-async function finish(
-  sdk: DiscordSDK | DiscordSDKMock,
-  clientId: string,
-): Promise<{ token: string; guild: string; channel: string }> {
+async function finish(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promise<Who> {
   const { code } = await sdk.commands.authorize({
     client_id: clientId,
     response_type: "code",
@@ -127,8 +141,8 @@ async function finish(
   });
   if (!answer.ok) throw new Error("sign-in");
   const { access_token } = (await answer.json()) as { access_token: string };
-  await sdk.commands.authenticate({ access_token });
-  return { token: access_token, guild: sdk.guildId ?? "", channel: sdk.channelId ?? "" };
+  const { user } = await sdk.commands.authenticate({ access_token });
+  return { token: access_token, user: user.id, guild: sdk.guildId ?? "", channel: sdk.channelId ?? "" };
 }
 
 // ------------------------------------------------------------------ the live connection
@@ -137,13 +151,14 @@ async function finish(
 // channel's table (the proxy in front of the bot routes that prefix to it; see the README).
 let livePath = "api/live";
 
-function connect(who: { token: string; guild: string; channel: string }, delay = 500): void {
+function connect(who: Who, delay = 500): void {
   const url = new URL(livePath, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", access_token: who.token, guild_id: who.guild, channel_id: who.channel }));
+    const hello = { type: "hello", access_token: who.token, user_id: who.user, guild_id: who.guild, channel_id: who.channel };
+    ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (message) => {
     const frame = JSON.parse(String(message.data)) as Frame;
