@@ -265,6 +265,7 @@ function draw(): void {
 
 function statusLine(table: TableJson, deal: DealView | null): HTMLElement {
   const line = el("header", "status");
+  line.setAttribute("role", "status");
   const match = table.match;
   let text: string;
   if (!match) text = say("Waiting for the host to start the match.");
@@ -277,9 +278,15 @@ function statusLine(table: TableJson, deal: DealView | null): HTMLElement {
   else text = say("{name}'s turn", { name: table.seats[deal.turn].name });
   line.append(el("span", "what", text));
   const left = secondsLeft(table);
-  if (left !== null && match?.phase !== "over") line.append(el("span", "clock", say("{s} s left", { s: left })));
+  if (left !== null && match?.phase !== "over") line.append(clockText(left));
   if (match) line.append(el("span", "deal", say("Deal {n}", { n: match.deal_number })));
   return line;
+}
+
+function clockText(seconds: number): HTMLElement {
+  const clock = el("span", "clock", say("{s} s left", { s: seconds }));
+  clock.dataset.clock = "";
+  return clock;
 }
 
 function seats(table: TableJson, deal: DealView | null): HTMLElement {
@@ -293,7 +300,7 @@ function seats(table: TableJson, deal: DealView | null): HTMLElement {
       const status = deal.statuses[index];
       const shown = status === "playing" ? say("{n} cards", { n: deal.hand_sizes[index] }) : say(STATUS_WORDS[status] ?? status);
       box.append(el("span", "count", shown));
-      if (table.clock?.seat === index) box.append(el("span", "clock", say("{s} s left", { s: secondsLeft(table) ?? 0 })));
+      if (table.clock?.seat === index) box.append(clockText(secondsLeft(table) ?? 0));
     }
     if (table.match) box.append(el("span", "score", say("Score: {n}", { n: table.match.standings[index] })));
     row.append(box);
@@ -494,8 +501,12 @@ function results(table: TableJson): HTMLElement {
 
 // ------------------------------------------------------------------ start
 
+// The clocks count down in place (the rest is drawn anew only when something changed).
 setInterval(() => {
-  if (state?.table?.clock) draw();
+  const table = state?.table;
+  if (!table?.clock) return;
+  const text = say("{s} s left", { s: secondsLeft(table) ?? 0 });
+  for (const clock of document.querySelectorAll<HTMLElement>("[data-clock]")) clock.textContent = text;
 }, 1000);
 draw();
 signIn()
