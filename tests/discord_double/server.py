@@ -38,6 +38,9 @@ from .records import (
 API_PREFIX = "/api/v10"
 LOADING = 1 << 7
 LAUNCH_ACTIVITY = 12  # the interaction callback that opens the application's Activity
+# Routes Discord documents (docs.discord.com, "OAuth2": the token URL) that its OpenAPI
+# description leaves out: checked by their handlers, not against the description.
+OUTSIDE_DESCRIPTION = {("POST", "/oauth2/token")}
 REC = web.RequestKey("rec", Recorded)
 ALL_PERMISSIONS = str((1 << 53) - 1)
 APP_PERMISSIONS = str((1 << 53) - 1)
@@ -356,6 +359,8 @@ class DiscordDouble(UserActions):
 
     def _validate(self, rec: Recorded) -> Violation | None:
         """Check a request against Discord's description and its documented limits (README)."""
+        if (rec.method, rec.path) in OUTSIDE_DESCRIPTION:
+            return None  # its handler checks what Discord's docs say it takes
         described = spec.load()
         if described is not None:
             outcome = described.check(rec.method, rec.path, rec.query, rec.body)
