@@ -104,6 +104,14 @@ async def state_of(page) -> str:
     return await page.locator("header.status .what").inner_text()
 
 
+async def settled(page) -> None:
+    """Waits until every group of the hand shows the kind the engine judged it: the page's
+    answer to a change has come and been drawn, so an element measured now stays in place."""
+    await page.wait_for_function(
+        "() => !document.querySelector('.hand .group:not(.new-group):not([data-kind])')"
+    )
+
+
 async def alice_plays_a_turn(page, bot, table, *, drag: bool, look_at_declaring: Path | None = None) -> None:
     """Picks from the closed deck with a tap, then throws the card just picked: with a tap on
     it and on the open card, or dragged onto the open pile. `look_at_declaring` (a folder for
@@ -120,6 +128,7 @@ async def alice_plays_a_turn(page, bot, table, *, drag: bool, look_at_declaring:
         await page.screenshot(path=look_at_declaring / "phone-declare.png")
         await page.locator("#confirm-no").click()
     if drag:
+        await settled(page)
         box = await picked.bounding_box()
         pile = await page.locator("#open-pile").bounding_box()
         await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -219,6 +228,7 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
         == moved
     )
     # and dragged back into the first group
+    await settled(page)
     card = page.locator(f".hand .card[data-card='{moved}']").first
     start, goal = await card.bounding_box(), await page.locator(".hand .group[data-group='0']").bounding_box()
     await page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
