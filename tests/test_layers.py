@@ -10,6 +10,8 @@ those inside functions too (only `if TYPE_CHECKING:` blocks, never run, are left
     bot.present     words and scenes front ends share: the engine, the leagues' core, render's
                     scenes and the service's views
     bot.app         the process: settings, metrics, start-up, workers; anything but a front end
+    bot.activity    the Activity's server, a front end: the engine's commands and cards, the service's
+                    door and frozen views, shared words; never a live table, a Match, a Deal or a row
     bot.discord, bot.terminal: anything
 """
 
@@ -37,6 +39,7 @@ ALLOWED = {
         "bot.store",
     },
     "bot/app": {"bot.engine", "bot.leagues", "bot.i18n", "bot.store", "bot.service"},
+    "bot/activity": {"bot.engine", "bot.i18n", "bot.present", "bot.service"},
 }
 # Metrics (prometheus_client) live in bot/app/metrics.py: the service reports through its observer.
 OUTSIDE = {
@@ -47,6 +50,18 @@ OUTSIDE = {
     "bot/service": {"discord", "PIL", "prometheus_client"},
     "bot/present": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
     "bot/app": {"discord"},
+    "bot/activity": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
+}
+# What a front end that reads the read model never holds: the live table, the engine's game
+# objects (a `Match`, a `Deal`: a deal's every hand and its deck order) and the store's rows.
+NEVER_IN_ACTIVITY = {
+    "LiveTable",
+    "Match",
+    "Deal",
+    "TableRecord",
+    "SeatRecord",
+    "ActiveTable",
+    "CommandRecord",
 }
 
 
@@ -74,6 +89,25 @@ def test_a_layer_imports_only_the_layers_beneath_it(layer):
         for path in (ROOT / layer).rglob("*.py")
     }
     assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def imported_names(path: Path) -> set[str]:
+    return {
+        alias.name
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def test_the_activity_reads_frozen_views_never_a_live_table_a_match_or_a_row():
+    """Issue 27: the web table serves the read model's views, so a hidden card can only reach a
+    page through a seat's own `HandView`."""
+    held = {
+        str(path.relative_to(ROOT)): sorted(imported_names(path) & NEVER_IN_ACTIVITY)
+        for path in (ROOT / "bot/activity").rglob("*.py")
+    }
+    assert {path: names for path, names in held.items() if names} == {}
 
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path):

@@ -17,10 +17,12 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.activity import ActivityServer
 from bot.app import runtime
 from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST, REPOST_SECONDS
 from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
+from bot.discord.activity import ActivitySettings, start_activity
 from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
@@ -75,6 +77,19 @@ SHUTDOWN_SECONDS = 8.0
 # the longest, so that an outage of hours costs a line a minute and its end is noticed soon.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
+# The entry point command (an application command of this type) and what a sync sends back of it.
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = (
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "nsfw",
+)
 # What says Discord could not be reached (no answer, or its servers' 5xx), not that it refused.
 UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError)
 
@@ -99,6 +114,7 @@ class RummyBot(commands.Bot):
         picture_workers: bool = False,
         table_limits: TableLimits = DEFAULT_LIMITS,
         repost_seconds: float = REPOST_SECONDS,
+        table_activity: ActivitySettings | None = None,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
@@ -118,7 +134,8 @@ class RummyBot(commands.Bot):
         and stops with it (`bot.discord.pictures`); without, on threads. `table_limits`: how many
         tables a member and a server may take (production's service; a `service_factory` sets its
         own). `/rummy table` posts the table message again at most once per channel in
-        `repost_seconds`."""
+        `repost_seconds`. With `table_activity`, the table is served as a Discord Activity on a
+        port of its own (`bot.activity`; `activity_port` says which once it is served)."""
         # Slash commands and components only: no message content or member intents needed. No
         # voice either, so discord.py's warnings that its voice libraries are missing say nothing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -142,6 +159,9 @@ class RummyBot(commands.Bot):
         self.picture_workers = picture_workers
         self.table_limits = table_limits
         self.repost_seconds = repost_seconds
+        self.activity_settings = table_activity
+        self.activity_server: ActivityServer | None = None
+        self.activity_port: int | None = None
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -283,6 +303,8 @@ class RummyBot(commands.Bot):
             # a press handed on earlier would find none and be answered "this table has closed"
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
+        if self.activity_settings is not None:
+            self.activity_server, self.activity_port = await start_activity(self, self.activity_settings)
         self.retention = Retention(
             self.store,
             self.service.clock,
@@ -322,8 +344,26 @@ class RummyBot(commands.Bot):
         if await self.store.front_end_state(key) == digest:
             log.info("Slash commands unchanged since the last sync: not synced again.")
             return
-        await self.tree.sync(guild=guild)
+        if guild is None:
+            assert self.application_id is not None  # known once logged in
+            payload += await self._entry_points(self.application_id)
+            await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        else:
+            await self.tree.sync(guild=guild)
         await self.store.set_front_end_state(key, digest, self.service.clock.now())
+
+    async def _entry_points(self, application_id: int) -> list[dict[str, Any]]:
+        """The application's entry point (the "Launch" command Discord makes for an Activity) as
+        Discord has it: a global sync sends it back unchanged, since a bulk overwrite deletes
+        every command it leaves out, and discord.py's command tree knows nothing of it."""
+        existing: list[dict[str, Any]] = [
+            dict(command) for command in await self.http.get_global_commands(application_id)
+        ]
+        return [
+            {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+            for command in existing
+            if command.get("type") == PRIMARY_ENTRY_POINT
+        ]
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act
@@ -423,6 +463,8 @@ class RummyBot(commands.Bot):
                 SHUTDOWN_SECONDS,
             )
         await self.presenter.call_off_mentions()
+        if self.activity_server is not None:  # its pages reconnect to whoever serves the table next
+            await self.activity_server.close()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once

@@ -24,7 +24,7 @@ import discord
 from bot.app.config import MENTION_WATCHING_AFTER
 from bot.discord import limits
 from bot.discord.budget import RequestBudget
-from bot.discord.components import behind_view, lobby_view
+from bot.discord.components import behind_view, lobby_view, with_open_button
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.safe_text import escaped, pinging, seat_names
 from bot.discord.shown import Posted, Shown, move_lines
@@ -1099,6 +1099,8 @@ class Presenter:
                 )
             )
             view = behind_view(table.id, _)  # a press shows it now (`show_table_through`)
+        if self.bot.activity_server is not None and record.status.active:  # the Activity is served
+            view = with_open_button(view, table.id, _)
         content = limits.message("\n".join(lines))
         if scene is None:
             return content, [], view

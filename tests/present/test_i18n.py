@@ -28,6 +28,7 @@ REFUSALS_CONVERTED = [
     "bot/*.py",
     "bot/present/*.py",
     "bot/app/*.py",
+    "bot/activity/*.py",
     "bot/engine/**/*.py",
     "bot/service/*.py",
     "bot/leagues/*.py",
