@@ -22,7 +22,6 @@ from bot.discord.replay_cog import ReplayCommands
 from bot.discord.safe_text import escaped
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
-from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
@@ -30,6 +29,7 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES
 from bot.present.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
 from bot.present.rules_text import describe_rules
 from bot.present.scene_builders import standings_scene
+from bot.present.shuffle_proof import how_to_verify, read_reveal, typed_shuffle, verify_words
 from bot.service import LiveTable
 from bot.service.preferences import Deck
 from bot.service.refusals import TableDamagedError
@@ -476,32 +476,34 @@ class RummyCog(
 
         await self.run(interaction, work)
 
-    @app_commands.command(
-        name="verify", description="Check a deal's shuffle against its published commitment"
-    )
+    @app_commands.command(name="verify", description="Check that a deal's shuffle was fixed before the deal")
     @app_commands.describe(
+        file="The .txt file from the deal's result post",
+        reveal="Or paste that file's text",
+        commitment="The seal from the table message (or a commitment to check salt and order against)",
+        salt="Revealed at the end (without a file)",
+        order="The revealed deck order (without a file)",
         reshuffle="For a reshuffled deck: its number (1, 2…); leave out for the deal's own deck",
-        commitment="The hash shown when the deal started",
-        salt="Revealed at the end",
-        order="The revealed deck order",
     )
     async def verify_shuffle(
         self,
         interaction: discord.Interaction[Any],
-        commitment: str,
-        salt: str,
-        order: str,
+        file: discord.Attachment | None = None,
+        reveal: str | None = None,
+        commitment: str | None = None,
+        salt: str | None = None,
+        order: str | None = None,
         reshuffle: app_commands.Range[int, 0, 99] = 0,
     ) -> None:
         async def work() -> None:
-            label = f"reshuffle {reshuffle}" if reshuffle else "deal"
-            ok = verify(commitment, salt.strip(), parse_cards(order), label)
             _ = await self.bot.readers.asker(interaction)
-            text = (
-                _("✅ The deck order and salt match the commitment: the deck was fixed before the deal.")
-                if ok
-                else _("❌ They do not match this commitment.")
-            )
-            await interaction.response.send_message(text, ephemeral=True)
+            if file is not None or reveal:
+                text = (await file.read()).decode(errors="replace") if file is not None else reveal or ""
+                answer = verify_words(read_reveal(text), commitment, _)
+            elif commitment and salt and order:
+                answer = verify_words([typed_shuffle(commitment, salt, order, reshuffle)], None, _)
+            else:
+                answer = how_to_verify(_)
+            await interaction.response.send_message(limits.message(answer), ephemeral=True)
 
         await self.run(interaction, work)

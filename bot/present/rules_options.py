@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.engine.errors import RulesError
 from bot.engine.formats import Family, FormatSpec
-from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, Rules
+from bot.engine.rules import ClosedDeckEmpty, Rules
 from bot.i18n import EN, N_, Words
 
 DeckPlan = tuple[tuple[int, int], ...]
@@ -238,16 +238,6 @@ def drop_words(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
 
 
 def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
-    """The rules' name and key numbers, for the lobby, the table message and the terminal."""
-    played = spec.deal_rules(rules)
-    return " · ".join(
-        (
-            rules_name(rules, _),
-            _("{least}-{most} players", least=MIN_PLAYERS, most=rules.max_players),
-            plan_words(rules.deck_plan, _),
-            drop_words(spec, rules, _),
-            _("wrong show {points}", points=played.wrong_declaration),
-            _("cap {points}", points=played.score_cap),
-            clock_words(rules, _),
-        )
-    )
+    """The rules' name and the numbers a player meets every turn, for the lobby, the table message
+    and the terminal: short, since `/rummy rules` says the rest (issue 26)."""
+    return " · ".join((rules_name(rules, _), drop_words(spec, rules, _), clock_words(rules, _)))

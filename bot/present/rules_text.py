@@ -324,9 +324,9 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1, _: Words
         _leaving_line(rules, _),
         _empty_deck_line(rules, _),
         _(
-            "**Fair shuffle**: each deal publishes a SHA-256 commitment before the first card. At the "
-            "end the deck order and a salt are revealed: sha256 of {formula} must equal the "
-            "commitment (check with `/rummy verify` or any sha256 tool).",
+            "**Fair shuffle**: each deal's deck is sealed before the first card (the table message shows "
+            "the seal). The result post attaches the deck order as a .txt file: `/rummy verify` checks "
+            "it, or any sha256 tool (sha256 of {formula} starts with the seal).",
             formula=f"`{PREFIX}|deal|<salt>|<order>`",
         ),
     ]

@@ -221,5 +221,5 @@ async def test_a_hindi_host_edits_the_rules_in_hindi(discord_double, bot_runner,
     lobby, table_id = await open_table(double, bot, asha)
     ix = await double.press_button(asha, lobby, f"rummy:lobby:{table_id}:rules")
     words = ix.response_data or {}
-    assert words["content"].startswith("**नियम**: standard · 2-6 खिलाड़ी")
+    assert words["content"].startswith("**नियम**: standard · ड्रॉप 20/40 · एक बारी 30 से.")
     assert "एक विकल्प बदलें…" in str(words) and "फर्स्ट ड्रॉप" in str(words)
