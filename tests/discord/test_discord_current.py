@@ -75,7 +75,7 @@ async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_ot
                 own_hand = dm.content.splitlines()[1]  # only their own moves change it
                 words = dm.content.replace(own_hand, "")
                 assert not [u.name for u in users if u.name in words], dm.content
-                assert not CARD.search(words) and "Not your turn" in words, dm.content
+                assert not CARD.search(words) and "Not your turn yet" in words, dm.content
             if user not in (mover, to_act):  # a bystander's DM costs no request
                 assert len(dm_edits(double, dms[user])) == edits[user], user.name
 

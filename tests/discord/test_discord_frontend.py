@@ -533,10 +533,12 @@ async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_do
     alice, bob = double.user("alice"), double.user("bob")
     double.set_permissions(bob, 0)  # a member without Manage Server
     nothing_here = await answer(double, await double.slash_command(bob, "rummy help"))
-    assert "`/rummy new`" in nothing_here and "Admins" not in nothing_here
+    assert "`/rummy new`" in nothing_here and "admins" not in nothing_here.lower()
+    assert "`/rummy replay`" in nothing_here and "`/rummy history`" in nothing_here
+    assert "/league-admin" not in nothing_here and "`/rummy cancel`" not in nothing_here
     lobby, table_id = await open_table(double, bot, alice)
     hosting = await answer(double, await double.slash_command(alice, "rummy help"))
-    assert "You host this table" in hosting and "Admins (Manage Server)" in hosting
+    assert "You host this table" in hosting and "For admins (Manage Server)" in hosting
     assert "press **Join**" in await answer(double, await double.slash_command(bob, "rummy help"))
     await double.press_button(bob, lobby, f"rummy:lobby:{table_id}:join")
     await settle(bot)
@@ -544,11 +546,9 @@ async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_do
     await settle(bot)
     deal = bot.service.table_in(double.channel_id).match.deal
     to_act, waiting = (alice, bob) if deal.turn == 0 else (bob, alice)
-    assert "It is your turn: pick a card" in await answer(
-        double, await double.slash_command(to_act, "rummy help")
-    )
+    assert "Your turn: pick a card" in await answer(double, await double.slash_command(to_act, "rummy help"))
     waiting_help = await answer(double, await double.slash_command(waiting, "rummy help"))
-    assert f"Wait for {to_act.name}" in waiting_help
+    assert f"It's {to_act.name}'s turn." in waiting_help
 
 
 async def test_slash_commands_are_synced_only_when_they_changed(discord_double, bot_runner, tmp_path):
@@ -578,7 +578,7 @@ async def test_a_refusal_names_the_player_to_wait_for_not_a_seat_number(discord_
     to_act, waiting = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
     early = await double.slash_command(waiting, "rummy pick", options={"source": "closed"})
     words = await answer(double, early)
-    assert words == f"It is not your turn: wait for {to_act.name}." and "seat" not in words
+    assert words == f"It's {to_act.name}'s turn." and "seat" not in words
 
 
 async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_card_just_taken(
