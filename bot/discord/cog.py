@@ -20,13 +20,15 @@ from bot.discord.help_text import help_text
 from bot.discord.presses import message_link
 from bot.discord.replay_cog import ReplayCommands
 from bot.discord.safe_text import escaped
+from bot.discord.translator import said
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES
-from bot.present.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Words
+from bot.present.game_words import format_title
+from bot.present.rules_options import MOST_SEATS, preset, preset_summary, rules_line, with_turn_seconds
 from bot.present.rules_text import describe_rules
 from bot.present.scene_builders import standings_scene
 from bot.present.shuffle_proof import how_to_verify, read_reveal, typed_shuffle, verify_words
@@ -39,13 +41,28 @@ if TYPE_CHECKING:
     from bot.discord.actions import Actions
     from bot.discord.bot import RummyBot
 
-FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
-# Each preset with its one line (Discord shows a choice's name, at most 100 characters).
+FORMAT_CHOICES = [app_commands.Choice(name=said(format_title, f.spec), value=f.value) for f in Format]
+
+
+def preset_choice(name: str, _: Words) -> str:
+    """A preset with its one line (Discord shows a choice's name, at most 100 characters)."""
+    return f"{name} · {preset_summary(name, _)}"
+
+
 PRESET_CHOICES = [
-    app_commands.Choice(name=limits.choice_name(f"{name} · {Rules.PRESET_SUMMARIES[name]}"), value=name)
-    for name in Rules.PRESET_NAMES
+    app_commands.Choice(name=said(preset_choice, name), value=name) for name in Rules.PRESET_NAMES
 ]
-DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
+DECK_WORDS = {
+    Deck.TWO_COLOUR: N_("two colours: red and black"),
+    Deck.FOUR_COLOUR: N_("four colours: one a suit"),
+}
+
+
+def deck_words(deck: Deck, _: Words) -> str:
+    return _(DECK_WORDS[deck])
+
+
+DECK_CHOICES = [app_commands.Choice(name=said(deck_words, deck), value=deck.value) for deck in Deck]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
 SCOPE_CHOICES = [
     app_commands.Choice(name="user: your own settings", value="user"),

@@ -17,16 +17,23 @@ from bot.discord import limits
 from bot.discord.cog import PRESET_CHOICES
 from bot.discord.league_cog import LEAGUE_OPTION, WAITING_NIGHT, Interaction, LeagueCommands, Reason
 from bot.discord.safe_text import escaped
+from bot.discord.translator import said
+from bot.engine.formats import Format
 from bot.engine.marks import N_
 from bot.i18n import Words
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
-from bot.leagues.schedule import matching_zones, zone
+from bot.leagues.schedule import DAY_NAMES, matching_zones, zone
+from bot.present.game_words import format_title
 from bot.present.rules_options import MOST_SEATS
 from bot.service.league_events import LeagueDeleted, LeagueEvent
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
+
+
+def pool_title(format: str, _: Words) -> str:
+    return format_title(Format(format).spec, _)
 
 
 @app_commands.guild_only()
@@ -57,7 +64,8 @@ class LeagueAdminCog(
         rules="Whose rules the tables play (standard if left out); fixed for a season",
     )
     @app_commands.choices(
-        format=[app_commands.Choice(name=f, value=f) for f in POOL_FORMATS], rules=PRESET_CHOICES
+        format=[app_commands.Choice(name=said(pool_title, f), value=f) for f in POOL_FORMATS],
+        rules=PRESET_CHOICES,
     )
     async def create(
         self,
@@ -308,7 +316,11 @@ class LeagueAdminCog(
             return []
         zone_name = record.league.timezone
         local = night.starts_at.astimezone(zone(zone_name))
-        name = f"Night {night.number} · {local:%a %Y-%m-%d %H:%M} {zone_name}"
+        _ = await self.bot.readers.asker(interaction)
+        day = _(DAY_NAMES[local.weekday()])
+        name = _(
+            "Night {number} · {when}", number=night.number, when=f"{day} {local:%Y-%m-%d %H:%M} {zone_name}"
+        )
         return [app_commands.Choice(name=limits.choice_name(name), value=night.number)]
 
     @create.autocomplete("timezone")

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.engine.errors import RulesError
 from bot.engine.formats import Family, FormatSpec
-from bot.engine.rules import ClosedDeckEmpty, Rules
+from bot.engine.rules import MIN_PLAYERS, ClosedDeckEmpty, Rules
 from bot.i18n import EN, N_, Words
 
 DeckPlan = tuple[tuple[int, int], ...]
@@ -235,6 +235,42 @@ def drop_words(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     if not played.drops_allowed:
         return _("no drops")
     return _("drops {first}/{middle}", first=played.first_drop, middle=played.middle_drop)
+
+
+# Each preset in a line, for the lists players choose a preset from; every figure read from it.
+_SUMMARIES = {
+    "standard": N_(
+        "The big apps: {least}-{most} players, drops {first}/{middle}, wrong show {wrong}, cap {cap}"
+    ),
+    "octro": N_(
+        "Octro: {least}-{most} players, {jokers} jokers a deck, one joker a run, a 4-card life, Ace {ace}"
+    ),
+    "app": N_(
+        "App screen: {pick} s to pick + {discard} s to discard, missed show {missed}, empty deck: lowest wins"
+    ),
+    "home": N_(
+        "Home: up to {most} players, drops {first}/{middle}, a pure run frees every run, early rummy ×2 or ½"
+    ),
+}
+
+
+def preset_summary(name: str, _: Words = EN) -> str:
+    """A preset's line in the reader's words: "The big apps: 2-6 players, drops 20/40, …"."""
+    rules = preset(name)
+    return _(
+        _SUMMARIES[name],
+        least=MIN_PLAYERS,
+        most=rules.max_players,
+        first=rules.first_drop,
+        middle=rules.middle_drop,
+        wrong=rules.wrong_declaration,
+        cap=rules.score_cap,
+        jokers=rules.printed_jokers_per_deck,
+        ace=rules.ace_points,
+        pick=rules.turn_seconds,
+        discard=rules.discard_seconds,
+        missed=rules.missed_declaration_points,
+    )
 
 
 def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:

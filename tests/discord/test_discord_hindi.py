@@ -148,6 +148,13 @@ async def test_command_descriptions_are_synced_in_hindi_and_names_stay_english(
     fmt = next(option for option in new["options"] if option["name"] == "format")
     assert fmt["description_localizations"] == {"hi": HI("Points, Deals or Pool")}
     assert not fmt.get("name_localizations")
+    # A choice built from figures is said in Hindi too (issue 26), its English name kept.
+    points = next(choice for choice in fmt["choices"] if choice["value"] == "points")
+    assert points["name"] == "Points" and points["name_localizations"] == {"hi": HI("Points")}
+    rules = next(option for option in new["options"] if option["name"] == "rules")
+    standard = next(choice for choice in rules["choices"] if choice["value"] == "standard")
+    assert standard["name"].startswith("standard · The big apps: 2-6 players")
+    assert standard["name_localizations"]["hi"].startswith("standard · बड़े ऐप जैसे: 2-6 खिलाड़ी")
     league = double.global_commands["league"]
     assert league["description_localizations"] == {"hi": HI("Scheduled pool-rummy leagues")}
 
