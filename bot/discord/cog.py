@@ -520,7 +520,9 @@ class RummyCog(
             elif commitment and salt and order:
                 answer = verify_words([typed_shuffle(commitment, salt, order, reshuffle)], None, _)
             else:
-                answer = how_to_verify(_)
+                table = self.bot.service.table_in(channel_of(interaction))
+                deal = table.match.deal if table is not None and table.match is not None else None
+                answer = how_to_verify(deal.commitment if deal is not None else None, _)
             await interaction.response.send_message(limits.message(answer), ephemeral=True)
 
         await self.run(interaction, work)

@@ -145,13 +145,17 @@ def typed_shuffle(commitment: str, salt: str, order: str, reshuffle: int = 0) ->
     return Shuffle(label, given, salt.strip().lower(), tuple(parse_cards(order)))
 
 
-def how_to_verify(_: Words = EN) -> str:
-    """`/rummy verify` given nothing to check: how to check a deal."""
-    return _(
+def how_to_verify(playing: str | None = None, _: Words = EN) -> str:
+    """`/rummy verify` given nothing to check: how to check a deal, and the whole commitment of
+    the deal `playing` here now (the table message shows its start), to copy."""
+    how = _(
         "Each deal's shuffle is sealed before the first card: the table message shows its seal. "
         "After the deal, the result post has a .txt file with the deck order: attach it here "
         "(`file:`), or paste its text (`reveal:`). I check that the order matches the seal."
     )
+    if playing is None:
+        return how
+    return how + "\n" + _("The deal being played here is sealed with {commitment}", commitment=f"`{playing}`")
 
 
 def paid_line(deal: FinishedDeal, names: Sequence[str], _: Words = EN) -> str:

@@ -143,6 +143,9 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     stranger = await double.slash_command(double.user("carol"), "rummy drop")
     assert "not seated" in await answer(double, stranger)
     await settle(bot)
+    # During the deal, anyone can copy its whole seal; the table message shows its start.
+    how = await answer(double, await double.slash_command(double.user("carol"), "rummy verify"))
+    sealed = re.search(r"sealed with `([0-9a-f]{64})`", how)[1]
 
     table = bot.service.table_in(double.channel_id)
     match = table.match
@@ -186,6 +189,7 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     ]
     assert published, "the seal was shown before the reveal"
     assert not [m for m in double.requests_matching("PATCH") if commitment in str(m.json or m.payload_json)]
+    assert commitment == sealed
     check = await double.slash_command(
         alice, "rummy verify", options={"file": reveal, "commitment": commitment[:32]}
     )

@@ -88,7 +88,8 @@ def test_a_commitment_typed_as_its_seal_is_checked_like_the_whole(deal):
 def test_text_that_is_no_reveal_is_refused_in_words():
     with pytest.raises(RevealError, match="not a shuffle reveal"):
         read_reveal("hello")
-    assert "`file:`" in how_to_verify()
+    assert "`file:`" in how_to_verify() and "sealed with" not in how_to_verify()
+    assert how_to_verify("5e12" * 16).endswith(f"sealed with `{'5e12' * 16}`")
 
 
 def test_the_result_says_who_won_and_what_each_paid(deal):
