@@ -11,13 +11,12 @@ checked by attaching it (or pasting its text) to `/rummy verify`, or with any sh
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards import Card, parse_cards
-from bot.engine.commitment import PREFIX, commitment_text
+from bot.engine.commitment import PREFIX, commit, commitment_text
 from bot.engine.errors import RummyError
 from bot.engine.history import FinishedDeal
 from bot.engine.outcomes import Outcome
@@ -53,7 +52,7 @@ class Shuffle:
     def holds(self) -> bool:
         """Whether the commitment is the sha256 of the deck order with its salt (a commitment
         given shorter, as the seal is shown, must be the start of it)."""
-        digest = hashlib.sha256(commitment_text(self.salt, self.order, self.label).encode()).hexdigest()
+        digest = commit(self.salt, self.order, self.label)
         return len(self.commitment) >= SEAL_DIGITS and digest.startswith(self.commitment)
 
 
@@ -86,8 +85,8 @@ def reveal_file(deal: FinishedDeal, _: Words = EN) -> str:
     decks = [("deal", deal.shoe)]
     decks += [(f"reshuffle {n}", order) for n, order in enumerate(deal.reshuffles, start=1)]
     for label, order in decks:
-        text = commitment_text(deal.salt, order, label)
-        lines += ["", f"commitment: {hashlib.sha256(text.encode()).hexdigest()}", f"hashed: {text}"]
+        hashed = commitment_text(deal.salt, order, label)
+        lines += ["", f"commitment: {commit(deal.salt, order, label)}", f"hashed: {hashed}"]
     return "\n".join(lines) + "\n"
 
 
@@ -125,7 +124,7 @@ def verify_words(shuffles: Sequence[Shuffle], sealed: str | None = None, _: Word
         else:
             lines.append(_("❌ {deck}: the order does not match its seal.", deck=deck))
     if sealed is not None:
-        given = sealed.strip().lower().rstrip("…. ")
+        given = _typed(sealed)
         deal = next((shuffle for shuffle in shuffles if shuffle.label == "deal"), None)
         if len(given) < SEAL_DIGITS or not _HEX.fullmatch(given):
             lines.append(
@@ -141,8 +140,12 @@ def verify_words(shuffles: Sequence[Shuffle], sealed: str | None = None, _: Word
 def typed_shuffle(commitment: str, salt: str, order: str, reshuffle: int = 0) -> Shuffle:
     """A deck typed into `/rummy verify` option by option."""
     label = f"reshuffle {reshuffle}" if reshuffle else "deal"
-    given = commitment.strip().lower().rstrip("…. ")
-    return Shuffle(label, given, salt.strip().lower(), tuple(parse_cards(order)))
+    return Shuffle(label, _typed(commitment), salt.strip().lower(), tuple(parse_cards(order)))
+
+
+def _typed(commitment: str) -> str:
+    """A commitment as a player pastes it: perhaps in backticks or ending in "…", as shown."""
+    return commitment.strip("`…. \n").lower()
 
 
 def how_to_verify(playing: str | None = None, _: Words = EN) -> str:

@@ -78,7 +78,7 @@ def test_a_changed_card_or_seal_fails(deal):
 
 def test_a_commitment_typed_as_its_seal_is_checked_like_the_whole(deal):
     order = " ".join(card.code for card in deal.shoe)
-    assert typed_shuffle(deal.commitment[:SEAL_DIGITS] + "…", deal.salt, order).holds
+    assert typed_shuffle(f"`{deal.commitment[:SEAL_DIGITS]}`…", deal.salt, order).holds
     assert typed_shuffle(deal.commitment, deal.salt, order).holds
     assert not typed_shuffle(deal.commitment[:8], deal.salt, order).holds  # too short to bind
     reshuffled = " ".join(card.code for card in deal.reshuffles[1])
