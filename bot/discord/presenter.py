@@ -28,7 +28,6 @@ from bot.discord.components import behind_view, lobby_view, with_open_button
 from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.safe_text import escaped, pinging, seat_names
 from bot.discord.shown import Posted, Shown, move_lines
-from bot.engine.cards import format_cards
 from bot.engine.deal import Deal, SeatStatus
 from bot.engine.errors import RummyError
 from bot.engine.events import (
@@ -52,6 +51,7 @@ from bot.present.hand_layout import HandLayout
 from bot.present.rules_options import rules_line
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import result_scene, standings_scene, table_scene
+from bot.present.shuffle_proof import paid_line, reveal_file, reveal_name, seal_line
 from bot.service import LiveTable, TableEvent, visible_events
 from bot.service.table_events import Cancelled, Damaged, Deadline, Finished, Resumed
 from render import render_result, render_standings, render_table, result_alt, standings_alt, table_alt
@@ -1044,7 +1044,7 @@ class Presenter:
             state = damaged_words(table, _) if record.status.active else _("*This table is closed.*")
             return _("**This table is set aside.** {why}", why=state), [], None
         spec = Format(record.format).spec
-        rules = _("Rules: {rules}", rules=rules_line(spec, table.rules, _))
+        rules = _("Rules: {rules} · all of them: `/rummy rules`", rules=rules_line(spec, table.rules, _))
         if match is None:
             seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seat_names(record.seats)))
             heading = _(
@@ -1079,7 +1079,7 @@ class Presenter:
                 )
             else:
                 lines.append(_("Turn: {who} · {wild}", who=who, wild=wild))
-            lines.append(_("Shuffle commitment: {commitment}", commitment=f"`{deal.commitment}`"))
+            lines.append(seal_line(deal.commitment, _))
         else:
             deadline = shown.deadline_for(None)
             if deadline:
@@ -1124,23 +1124,10 @@ class Presenter:
         result = result_scene(match, names, _=_)
         png = await self.bot.pictures.draw(render_result, result)
         deal = match.finished_deals[-1]
-        reveal = [
-            _(
-                "**Deal {number} result.** Shuffle reveal (check with `/rummy verify`):",
-                number=deal.number,
-            ),
-            _(
-                "commitment {commitment} · salt {salt}",
-                commitment=f"`{deal.commitment}`",
-                salt=f"`{deal.salt}`",
-            ),
-            _("order: {order}", order=f"`{format_cards(deal.shoe)}`"),
-        ]
-        reveal += [
-            _("reshuffle {number} order: {order}", number=n, order=f"`{format_cards(order)}`")
-            for n, order in enumerate(deal.reshuffles, start=1)
-        ]
+        reveal = [paid_line(deal, [escaped(name) for name in names], _)]
+        proof = reveal_file(deal, _).encode()
         files = [discord.File(io.BytesIO(png), filename="result.png", description=result_alt(result))]
+        files.append(discord.File(io.BytesIO(proof), filename=reveal_name(deal.number)))
         if match.phase is MatchPhase.OVER:
             if match.winner is not None:
                 winner = escaped(names[match.winner])
