@@ -304,6 +304,12 @@ def run(env_file: Path) -> int:
     if settings.token is None:
         print(NO_TOKEN.format(env=env_file.resolve()), file=sys.stderr)
         return 2
+    if settings.activity_secret is not None:
+        from bot.discord.activity import web_client_missing
+
+        if problem := web_client_missing(settings.activity_web):
+            _say("", problem)
+            return 2
     import discord
 
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -311,6 +317,7 @@ def run(env_file: Path) -> int:
 
     if problem := check_complex_layout():  # English pictures still draw: said, not fatal
         logging.getLogger("rummy-bot").warning(problem)
+    from bot.discord.activity import ActivitySettings
     from bot.discord.bot import RummyBot, ShardedRummyBot
     from bot.discord.serve import serve
     from bot.service.table_limits import TableLimits
@@ -332,6 +339,11 @@ def run(env_file: Path) -> int:
             tables_per_server=settings.server_tables or None,
         ),
         "repost_seconds": settings.repost_seconds,
+        "table_activity": None
+        if settings.activity_secret is None
+        else ActivitySettings(
+            settings.activity_secret, settings.activity_host, settings.activity_port, settings.activity_web
+        ),
     }
     if settings.shards is None:
         bot = RummyBot(settings.database, **options)

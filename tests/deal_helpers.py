@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import Counter
 from collections.abc import Sequence
 
 from bot.engine.cards import Card, build_shoe, parse_cards
 from bot.engine.deal import Deal, Phase, Source
+from bot.engine.errors import IllegalActionError
 from bot.engine.rules import Rules
 
 
@@ -84,3 +86,13 @@ def _random_show(seat: int, cards: list[Card], finish: Card | None) -> dict:
 
 def _codes(cards: Sequence[Card]) -> str:
     return " ".join(card.code for card in cards)
+
+
+def ended_deal(seed: int, rules: Rules | None = None) -> Deal:
+    """A three-player deal played to its end by careless random players."""
+    rng = random.Random(seed)
+    deal, _ = Deal.start(3, rules or Rules(), rng)
+    while deal.phase is not Phase.OVER:
+        with contextlib.suppress(IllegalActionError):  # a careless player's move, refused
+            deal.apply(random_command(deal, rng, 0.5))
+    return deal

@@ -10,6 +10,8 @@ those inside functions too (only `if TYPE_CHECKING:` blocks, never run, are left
     bot.present     words and scenes front ends share: the engine, the leagues' core, render's
                     scenes and the service's views
     bot.app         the process: settings, metrics, start-up, workers; anything but a front end
+    bot.activity    the Activity's server, a front end: the engine's commands and cards, the service's
+                    door and frozen views, shared words; never a live table, a Match, a Deal or a row
     bot.discord, bot.terminal: anything, but Discord reads the service's views only (`NEVER`)
 """
 
@@ -37,6 +39,7 @@ ALLOWED = {
         "bot.service.replay_views",
     },
     "bot/app": {"bot.engine", "bot.leagues", "bot.i18n", "bot.store", "bot.service"},
+    "bot/activity": {"bot.engine", "bot.i18n", "bot.present", "bot.service"},
 }
 # Metrics (prometheus_client) live in bot/app/metrics.py: the service reports through its observer.
 OUTSIDE = {
@@ -47,27 +50,26 @@ OUTSIDE = {
     "bot/service": {"discord", "PIL", "prometheus_client"},
     "bot/present": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
     "bot/app": {"discord"},
+    "bot/activity": {"discord", "aiosqlite", "asyncpg", "PIL", "prometheus_client"},
 }
-
-
 # What a layer may import of the layers beneath it but must never hold: front ends read the
 # service's frozen views (`bot.service.views`), never its live tables, the engine's live match and
 # deal, or the store's rows (a module, or `module.Name` for one name of a module).
 STORED_ROWS = ("ActiveTable", "CommandRecord", "DealSummary", "MatchSummary", "Pruned", "SeatRecord")
 STORED_ROWS += ("StandingRow", "StatsDelta", "StoredDeal", "StoredLeague", "StoredMatch", "TableRecord")
-NEVER = {
-    "bot/discord": {
-        "bot.service.live_table",
-        "bot.service.LiveTable",
-        "bot.engine.match.Match",
-        "bot.engine.deal.Deal",
-        "bot.store.records",
-        "bot.store.snapshots",
-        "bot.store.replay_rows",
-        "bot.store.league_rows",
-        *(f"bot.store.{row}" for row in STORED_ROWS),
-    },
+LIVE_OBJECTS = {
+    "bot.service.live_table",
+    "bot.service.LiveTable",
+    "bot.engine.match.Match",
+    "bot.engine.deal.Deal",
+    "bot.store.records",
+    "bot.store.snapshots",
+    "bot.store.replay_rows",
+    "bot.store.league_rows",
+    *(f"bot.store.{row}" for row in STORED_ROWS),
 }
+# The Activity's pages get a hidden card only through a seat's own `HandView` (issue 27).
+NEVER = {"bot/discord": LIVE_OBJECTS, "bot/activity": LIVE_OBJECTS}
 
 
 def imports(path: Path) -> set[str]:

@@ -40,6 +40,10 @@ SERVER_TABLES = 50  # RUMMY_SERVER_TABLES: open tables (lobbies and matches) in 
 # RUMMY_TABLE_REPOST_SECONDS unless set: `/rummy table` posts the table message again at most once
 # per channel in this time (later calls are pointed to the fresh one)
 REPOST_SECONDS = 10
+ACTIVITY_PORT = 8091  # RUMMY_ACTIVITY_PORT unless set: the Activity's page and live connections
+ACTIVITY_HOST = "127.0.0.1"  # RUMMY_ACTIVITY_HOST unless set: behind a proxy on this machine
+# The built web client (`npm run build` in web/) unless RUMMY_ACTIVITY_WEB says otherwise
+ACTIVITY_WEB = Path(__file__).resolve().parents[2] / "web" / "dist"
 
 
 class SettingsError(ValueError):
@@ -178,9 +182,9 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "RUMMY_SHARD_LEASE_SECONDS",
         "lease_seconds",
-        whole(2),
+        whole(5),  # a holder stops sending 2 s before its lease ends (`bot.store.leases.LeaseClock`)
         str(LEASE_SECONDS),
-        "a whole number of seconds, 2 or more",
+        "a whole number of seconds, 5 or more",
         "how long a shard's lease outlives its process",
     ),
     Field(
@@ -288,6 +292,38 @@ FIELDS: tuple[Field, ...] = (
         "a whole number of seconds, 0 or more",
         "`/rummy table` posts the table message again at most once per channel in this time",
     ),
+    Field(
+        "RUMMY_ACTIVITY_CLIENT_SECRET",
+        "activity_secret",
+        text,
+        None,
+        "the application's OAuth2 client secret",
+        "serve the table as a Discord Activity (off unless set): the OAuth2 client secret",
+    ),
+    Field(
+        "RUMMY_ACTIVITY_PORT",
+        "activity_port",
+        whole(1, 65535),
+        str(ACTIVITY_PORT),
+        "a port number (1-65535)",
+        "the port the Activity's page and live connections are served on",
+    ),
+    Field(
+        "RUMMY_ACTIVITY_HOST",
+        "activity_host",
+        text,
+        ACTIVITY_HOST,
+        "an address",
+        "the address the Activity is served on (behind an HTTPS proxy)",
+    ),
+    Field(
+        "RUMMY_ACTIVITY_WEB",
+        "activity_web",
+        Path,
+        str(ACTIVITY_WEB),
+        "a folder",
+        "the built web client (`npm ci && npm run build` in web/ makes web/dist)",
+    ),
 )
 
 
@@ -314,6 +350,10 @@ class Settings:
     member_opens_minutes: int = MEMBER_OPENS_MINUTES
     server_tables: int = SERVER_TABLES
     repost_seconds: int = REPOST_SECONDS  # `/rummy table` reposts at most once per channel in this time
+    activity_secret: str | None = None  # the Activity is served (`bot.activity`) only with it
+    activity_port: int = ACTIVITY_PORT
+    activity_host: str = ACTIVITY_HOST
+    activity_web: Path = ACTIVITY_WEB  # the built web client the Activity serves
 
     @property
     def database(self) -> str | Path:
@@ -341,7 +381,17 @@ class Settings:
         values.update(os.environ if environ is None else environ)
         settings = cls(**{field.attr: field.read(values) for field in FIELDS})
         settings.check_shards()
+        settings.check_activity()
         return settings
+
+    def check_activity(self) -> None:
+        """The Activity needs a port of its own (never the metrics port); whether its web client
+        was built is checked where the bot starts (`python -m bot`)."""
+        if self.activity_secret is not None and self.activity_port == self.metrics_port:
+            raise SettingsError(
+                f"RUMMY_ACTIVITY_PORT must differ from RUMMY_METRICS_PORT ({self.metrics_port}): "
+                "the Activity is served on a port of its own."
+            )
 
     def check_shards(self) -> None:
         """`RUMMY_SHARD_COUNT` and `RUMMY_SHARD_IDS` (both or neither), the ids below the count.

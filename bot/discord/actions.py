@@ -112,7 +112,9 @@ class Actions:
                 else self.presenter.table(table_id)
             )
         names = seat_names(table.seats) if table is not None else []
-        return error.render(lambda seat: names[seat] if seat < len(names) else f"seat {seat + 1}", _, escaped)
+        return error.render(
+            lambda seat: names[seat] if seat < len(names) else _("seat {number}", number=seat + 1), _, escaped
+        )
 
     async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private answer, whether or not the interaction was already acknowledged."""

@@ -17,10 +17,12 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.activity import ActivityServer
 from bot.app import runtime
 from bot.app.config import KEEP_DAYS, LEASE_SECONDS, MENTION_WATCHING_AFTER, METRICS_HOST, REPOST_SECONDS
 from bot.app.metrics import Metrics
 from bot.discord.actions import Actions
+from bot.discord.activity import ActivitySettings, start_activity
 from bot.discord.budget import share_budget
 from bot.discord.cog import RummyCog
 from bot.discord.components import DYNAMIC_ITEMS, interaction_field
@@ -75,6 +77,19 @@ SHUTDOWN_SECONDS = 8.0
 # the longest, so that an outage of hours costs a line a minute and its end is noticed soon.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
+# The entry point command (an application command of this type) and what a sync sends back of it.
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = (
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "nsfw",
+)
 # What says Discord could not be reached (no answer, or its servers' 5xx), not that it refused.
 UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError)
 
@@ -99,6 +114,7 @@ class RummyBot(commands.Bot):
         picture_workers: bool = False,
         table_limits: TableLimits = DEFAULT_LIMITS,
         repost_seconds: float = REPOST_SECONDS,
+        table_activity: ActivitySettings | None = None,
         **options: Any,
     ) -> None:
         """`db_path`: the SQLite file, or a `postgresql://` URL (see `open_store`). `tune_gc` is
@@ -118,7 +134,8 @@ class RummyBot(commands.Bot):
         and stops with it (`bot.discord.pictures`); without, on threads. `table_limits`: how many
         tables a member and a server may take (production's service; a `service_factory` sets its
         own). `/rummy table` posts the table message again at most once per channel in
-        `repost_seconds`."""
+        `repost_seconds`. With `table_activity`, the table is served as a Discord Activity on a
+        port of its own (`bot.activity`; `activity_port` says which once it is served)."""
         # Slash commands and components only: no message content or member intents needed. No
         # voice either, so discord.py's warnings that its voice libraries are missing say nothing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -142,6 +159,9 @@ class RummyBot(commands.Bot):
         self.picture_workers = picture_workers
         self.table_limits = table_limits
         self.repost_seconds = repost_seconds
+        self.activity_settings = table_activity
+        self.activity_server: ActivityServer | None = None
+        self.activity_port: int | None = None
         self.pictures = Pictures()
         self.request_budget = request_budget
         self.presenter = Presenter(
@@ -150,6 +170,7 @@ class RummyBot(commands.Bot):
             republish_concurrency=republish_concurrency,
             request_budget=request_budget,
             mention_watching_after=mention_watching_after,
+            may_send=self.may_send,
         )
         self.presenter.budget.watch(trace)  # retries too, and the other presenters' requests
         self.league_presenter = LeaguePresenter(self)
@@ -168,6 +189,8 @@ class RummyBot(commands.Bot):
         if shards is None and is_database_url(db_path):
             shards = Shards(1, (0,))
         self.ownership = None if shards is None else ShardOwnership(shards, lease_seconds, self._lost_shards)
+        if self.ownership is not None:  # past its leases, no request leaves (`may_send`)
+            self.ownership.fence_requests(trace)
         self.failure: StoreError | None = None  # why the bot stopped itself (a lost shard lease)
         self._stopping: asyncio.Task[None] | None = None
         self._waiting_for: str | None = None  # what start-up waits for, as `/healthz` says it
@@ -275,11 +298,15 @@ class RummyBot(commands.Bot):
         self._resumed = await self.service.resume()
         await self.presenter.restore()
         await self.league_presenter.restore()
+        if self.ownership is not None:  # past its leases, no press is answered (`may_send`)
+            self.ownership.fence_presses(self._connection.parsers)
         if self.ownership is not None and self.ownership.shared():  # once its tables are loaded:
             # a press handed on earlier would find none and be answered "this table has closed"
             self.ownership.relay_dms(self.store, self._connection.parsers, self.runs_table, self._stop)
         self._woken = await self.leagues.load()
         self.service.listen(self._to_leagues)  # from now on: a restart's events settle nothing
+        if self.activity_settings is not None:
+            self.activity_server, self.activity_port = await start_activity(self, self.activity_settings)
         self.retention = Retention(
             self.store,
             self.service.clock,
@@ -319,8 +346,26 @@ class RummyBot(commands.Bot):
         if await self.store.front_end_state(key) == digest:
             log.info("Slash commands unchanged since the last sync: not synced again.")
             return
-        await self.tree.sync(guild=guild)
+        if guild is None:
+            assert self.application_id is not None  # known once logged in
+            payload += await self._entry_points(self.application_id)
+            await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        else:
+            await self.tree.sync(guild=guild)
         await self.store.set_front_end_state(key, digest, self.service.clock.now())
+
+    async def _entry_points(self, application_id: int) -> list[dict[str, Any]]:
+        """The application's entry point (the "Launch" command Discord makes for an Activity) as
+        Discord has it: a global sync sends it back unchanged, since a bulk overwrite deletes
+        every command it leaves out, and discord.py's command tree knows nothing of it."""
+        existing: list[dict[str, Any]] = [
+            dict(command) for command in await self.http.get_global_commands(application_id)
+        ]
+        return [
+            {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+            for command in existing
+            if command.get("type") == PRIMARY_ENTRY_POINT
+        ]
 
     async def on_ready(self) -> None:
         """After a restart, each resumed table gets a fresh table message and the player to act
@@ -435,6 +480,8 @@ class RummyBot(commands.Bot):
                 SHUTDOWN_SECONDS,
             )
         await self.presenter.call_off_mentions()
+        if self.activity_server is not None:  # its pages reconnect to whoever serves the table next
+            await self.activity_server.close()
         await super().close()
         if self._thinkers is not None:  # no timer is left to ask them anything
             self._thinkers.close()  # on the loop, whose pipes it unwatches; idle workers leave at once
@@ -452,6 +499,12 @@ class RummyBot(commands.Bot):
         if hasattr(self, "service"):
             await self.service.shut_down()
         await self.idle()
+
+    def may_send(self) -> bool:
+        """Whether this process may send Discord anything: always, but for a sharded one whose
+        shard leases have ended by its own clock (`ShardOwnership.may_send`), which never may
+        again."""
+        return self.ownership is None or self.ownership.may_send()
 
     def runs_table(self, table_id: int) -> bool:
         """Whether this process runs that table (a sharded one runs its shards' only)."""

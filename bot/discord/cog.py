@@ -20,16 +20,18 @@ from bot.discord.help_text import help_text
 from bot.discord.presses import message_link
 from bot.discord.replay_cog import ReplayCommands
 from bot.discord.safe_text import escaped
+from bot.discord.translator import said
 from bot.engine.cards import parse_cards
 from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
-from bot.engine.commitment import verify
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES
-from bot.present.rules_options import MOST_SEATS, preset, rules_line, with_turn_seconds
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Words
+from bot.present.game_words import format_title
+from bot.present.rules_options import MOST_SEATS, preset, preset_summary, rules_line, with_turn_seconds
 from bot.present.rules_text import describe_rules
 from bot.present.scene_builders import standings_scene
+from bot.present.shuffle_proof import how_to_verify, read_reveal, typed_shuffle, verify_words
 from bot.service.preferences import Deck
 from bot.service.refusals import TableDamagedError
 from bot.service.views import TableView
@@ -39,13 +41,28 @@ if TYPE_CHECKING:
     from bot.discord.actions import Actions
     from bot.discord.bot import RummyBot
 
-FORMAT_CHOICES = [app_commands.Choice(name=f.spec.title, value=f.value) for f in Format]
-# Each preset with its one line (Discord shows a choice's name, at most 100 characters).
+FORMAT_CHOICES = [app_commands.Choice(name=said(format_title, f.spec), value=f.value) for f in Format]
+
+
+def preset_choice(name: str, _: Words) -> str:
+    """A preset with its one line (Discord shows a choice's name, at most 100 characters)."""
+    return f"{name} · {preset_summary(name, _)}"
+
+
 PRESET_CHOICES = [
-    app_commands.Choice(name=limits.choice_name(f"{name} · {Rules.PRESET_SUMMARIES[name]}"), value=name)
-    for name in Rules.PRESET_NAMES
+    app_commands.Choice(name=said(preset_choice, name), value=name) for name in Rules.PRESET_NAMES
 ]
-DECK_CHOICES = [app_commands.Choice(name=deck.value, value=deck.value) for deck in Deck]
+DECK_WORDS = {
+    Deck.TWO_COLOUR: N_("two colours: red and black"),
+    Deck.FOUR_COLOUR: N_("four colours: one a suit"),
+}
+
+
+def deck_words(deck: Deck, _: Words) -> str:
+    return _(DECK_WORDS[deck])
+
+
+DECK_CHOICES = [app_commands.Choice(name=said(deck_words, deck), value=deck.value) for deck in Deck]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
 SCOPE_CHOICES = [
     app_commands.Choice(name="user: your own settings", value="user"),
@@ -475,32 +492,36 @@ class RummyCog(
 
         await self.run(interaction, work)
 
-    @app_commands.command(
-        name="verify", description="Check a deal's shuffle against its published commitment"
-    )
+    @app_commands.command(name="verify", description="Check that a deal's shuffle was fixed before the deal")
     @app_commands.describe(
+        file="The .txt file from the deal's result post",
+        reveal="Or paste that file's text",
+        commitment="The seal from the table message (or a commitment to check salt and order against)",
+        salt="Revealed at the end (without a file)",
+        order="The revealed deck order (without a file)",
         reshuffle="For a reshuffled deck: its number (1, 2…); leave out for the deal's own deck",
-        commitment="The hash shown when the deal started",
-        salt="Revealed at the end",
-        order="The revealed deck order",
     )
     async def verify_shuffle(
         self,
         interaction: discord.Interaction[Any],
-        commitment: str,
-        salt: str,
-        order: str,
+        file: discord.Attachment | None = None,
+        reveal: str | None = None,
+        commitment: str | None = None,
+        salt: str | None = None,
+        order: str | None = None,
         reshuffle: app_commands.Range[int, 0, 99] = 0,
     ) -> None:
         async def work() -> None:
-            label = f"reshuffle {reshuffle}" if reshuffle else "deal"
-            ok = verify(commitment, salt.strip(), parse_cards(order), label)
             _ = await self.bot.readers.asker(interaction)
-            text = (
-                _("✅ The deck order and salt match the commitment: the deck was fixed before the deal.")
-                if ok
-                else _("❌ They do not match this commitment.")
-            )
-            await interaction.response.send_message(text, ephemeral=True)
+            if file is not None or reveal:
+                text = (await file.read()).decode(errors="replace") if file is not None else reveal or ""
+                answer = verify_words(read_reveal(text), commitment, _)
+            elif commitment and salt and order:
+                answer = verify_words([typed_shuffle(commitment, salt, order, reshuffle)], None, _)
+            else:
+                table = self.bot.service.view_in(channel_of(interaction))
+                match = table.match if table is not None else None
+                answer = how_to_verify(match.commitment if match is not None else None, _)
+            await interaction.response.send_message(limits.message(answer), ephemeral=True)
 
         await self.run(interaction, work)

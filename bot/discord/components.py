@@ -41,6 +41,8 @@ HAND_ACTIONS = {
 }
 TABLE_ACTIONS = {
     "now": (N_("Show the table now"), discord.ButtonStyle.secondary),
+    # where the bot serves the Activity: the table as a web page inside Discord (`bot.activity`)
+    "open": (N_("Open the table"), discord.ButtonStyle.primary),
 }
 
 
@@ -117,6 +119,9 @@ class TableButton(ui.DynamicItem[ui.Button[Any]], template=r"rummy:table:(?P<tab
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.action not in TABLE_ACTIONS:
             await refuse_unknown(interaction)
+            return
+        if self.action == "open":  # Discord opens the Activity on this channel, whose table it shows
+            await interaction.response.launch_activity()
             return
         await _bot(interaction).actions.table_now(interaction, self.table_id)
 
@@ -246,6 +251,13 @@ def lobby_view(table_id: int, _: Words = EN) -> ui.View:
 def behind_view(table_id: int, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
     view.add_item(TableButton(table_id, "now", _))
+    return view
+
+
+def with_open_button(view: ui.View | None, table_id: int, _: Words = EN) -> ui.View:
+    """The table message's buttons and "Open the table", which launches the Activity."""
+    view = view or ui.View(timeout=None)
+    view.add_item(TableButton(table_id, "open", _))
     return view
 
 

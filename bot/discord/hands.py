@@ -30,7 +30,7 @@ from render.scenes import HandScene
 # player's DM on every move would spend the bot's request limit several times over), so it says
 # only what stays true until their own turn: whose turn it is and the open card are the table
 # message's to show (the hand picture shows neither).
-WAITING = N_("Not your turn: the table message shows whose turn it is and the open card.")
+WAITING = N_("Not your turn yet: I'll tell you when it is. The table shows the open card.")
 
 # Everything a player sees of their hand message: the words, the picture's scene, the controls.
 HandLooks = tuple[str, HandScene, list[dict[str, Any]]]

@@ -12,16 +12,15 @@ from bot.service.views import TableView
 from bot.store import TableStatus
 
 PLAYER_COMMANDS = N_(
-    "`/rummy hand` your cards privately · `/rummy rules` this table's rules · "
-    "`/rummy table` the table again · `/rummy standings` · `/rummy stats` · "
-    "`/rummy verify` check a deal's shuffle · `/rummy settings` your deck and language · `/rummy leave`"
+    "`/rummy hand` your cards · `/rummy rules` all the rules · `/rummy table` the table again · "
+    "`/rummy standings` · `/rummy stats` · `/rummy replay` watch a deal again · "
+    "`/rummy history` your past games · `/rummy verify` check a shuffle · "
+    "`/rummy settings` your deck and language · `/rummy leave`"
 )
 ADMIN_COMMANDS = N_(
-    "**Admins (Manage Server)**: `/rummy cancel` any table here · "
-    "`/rummy settings scope:server rules:` the rules `/rummy new` plays by default, "
-    "`language:` the language of the tables' posts · "
-    "`/league-admin` create and run scheduled pool leagues (create, season, postpone, cancel, "
-    "abandon, add, remove, adjust)."
+    "**For admins (Manage Server)**: `/rummy cancel` any table here · "
+    "`/rummy settings scope:server` the server's default rules and language · "
+    "`/league-admin` run pool leagues."
 )
 
 
@@ -40,39 +39,35 @@ def help_text(table: TableView | None, user_id: int, *, admin: bool, _: Words = 
 def next_step(table: TableView | None, user_id: int, _: Words = EN) -> str:
     if table is None or not table.status.active:
         return _(
-            "There is no table in this channel. Open one with `/rummy new` (choose a format and "
-            "rules), then others press **Join** and the host presses **Start**."
+            "No table here yet. Open one with `/rummy new`: friends press **Join**, then you press **Start**."
         )
     if table.damage is not None:
-        return _("This table is set aside (its saved state is damaged): the host can `/rummy cancel` it.")
+        return _(
+            "This table's saved game is damaged, so it can't go on: the host can close it with "
+            "`/rummy cancel`."
+        )
     seat = table.seat_of(user_id)
     if table.status is TableStatus.OPEN:
         if seat is None:
-            return _("A table is waiting for players: press **Join** on its message (or `/rummy join`).")
+            return _("A table is waiting for players: press **Join** on it.")
         if table.host_id == user_id:
             return _(
-                "You host this table: add computer players or wait for others to join, look at "
-                "**Rules** (you may change them before the start), then press **Start**."
+                "You host this table: wait for friends or add computer players, change the **Rules** "
+                "if you like, then press **Start**."
             )
-        return _("You are seated. The host starts the match; your hand will come by DM.")
+        return _("You're in! The host starts the game; your cards will come by DM.")
     match = table.match
     if seat is None:
-        return _("A match is being played here: watch the table message, or open a table elsewhere.")
+        return _("A game is on here: watch the table, or open your own in another channel.")
     if match is None or match.phase is not MatchPhase.PLAYING or match.deal is None:
-        return _("The next deal starts shortly; your new hand will come by DM.")
+        return _("The next deal starts soon; your new cards will come by DM.")
     deal = match.deal
     if deal.turn != seat or deal.statuses[seat] is not SeatStatus.PLAYING:
         name = escaped(table.seats[deal.turn].name)
-        return _(
-            "Wait for {name}. Your hand is in your DMs (or `/rummy hand`): arrange it with Sort / group.",
-            name=name,
-        )
+        return _("It's {name}'s turn. Your cards are in your DMs (or `/rummy hand`).", name=name)
     if deal.phase is Phase.PICK:
         return _(
-            "It is your turn: pick a card, from the closed deck or the open pile (buttons in your "
-            "DM, or `/rummy pick`). Or drop out of the deal (**Drop** says what it costs)."
+            "Your turn: pick a card from the closed deck or the open pile (buttons in your DM). "
+            "Or **Drop** out of this deal."
         )
-    return _(
-        "It is your turn: discard a card (the menu in your DM, or `/rummy discard`), or "
-        "**Declare** if your hand is complete."
-    )
+    return _("Your turn: discard a card (the menu in your DM), or **Declare** if your hand is ready.")

@@ -17,15 +17,23 @@ from bot.discord import limits
 from bot.discord.cog import PRESET_CHOICES
 from bot.discord.league_cog import LEAGUE_OPTION, WAITING_NIGHT, Interaction, LeagueCommands, Reason
 from bot.discord.safe_text import escaped
+from bot.discord.translator import said
+from bot.engine.formats import Format
+from bot.engine.marks import N_
 from bot.i18n import Words
 from bot.leagues import LeagueError
 from bot.leagues.league import DEFAULT_RULES, POOL_FORMATS
-from bot.leagues.schedule import matching_zones, zone
+from bot.leagues.schedule import DAY_NAMES, matching_zones, zone
+from bot.present.game_words import format_title
 from bot.present.rules_options import MOST_SEATS
 from bot.service.league_events import LeagueDeleted, LeagueEvent
 
 if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
+
+
+def pool_title(format: str, _: Words) -> str:
+    return format_title(Format(format).spec, _)
 
 
 @app_commands.guild_only()
@@ -56,7 +64,8 @@ class LeagueAdminCog(
         rules="Whose rules the tables play (standard if left out); fixed for a season",
     )
     @app_commands.choices(
-        format=[app_commands.Choice(name=f, value=f) for f in POOL_FORMATS], rules=PRESET_CHOICES
+        format=[app_commands.Choice(name=said(pool_title, f), value=f) for f in POOL_FORMATS],
+        rules=PRESET_CHOICES,
     )
     async def create(
         self,
@@ -92,7 +101,7 @@ class LeagueAdminCog(
             created = _("**{name}** is created and season 1 is on.", name=escaped(record.league.name))
             return f"{created} {self.upcoming(record, _)}\n" + text.table_rules(record.league, _)
 
-        await self.answer(interaction, work, manage="create a league")
+        await self.answer(interaction, work, manage=N_("create a league"))
 
     @season.command(name="start", description="Start a new season (Manage Server)")
     @app_commands.describe(
@@ -123,7 +132,7 @@ class LeagueAdminCog(
                 + f" {self.upcoming(record, _)}\n{text.table_rules(record.league, _)}"
             )
 
-        await self.answer(interaction, work, manage="start a season")
+        await self.answer(interaction, work, manage=N_("start a season"))
 
     @season.command(
         name="end", description="End the season; a night not yet seated is cancelled (Manage Server)"
@@ -135,7 +144,7 @@ class LeagueAdminCog(
             await self.show(await self.service.end_season(interaction.guild_id, league))
             return _("The season is over; its standings are posted in the league channel.")
 
-        await self.answer(interaction, work, manage="end a season")
+        await self.answer(interaction, work, manage=N_("end a season"))
 
     # ----------------------------------------------------------------- admin tools
 
@@ -160,7 +169,7 @@ class LeagueAdminCog(
             said = _("Postponed night {number}.", number=events[0].night)
             return f"{said} {self.upcoming(self.find(interaction, league), _)}"
 
-        await self.answer(interaction, work, manage="postpone a night")
+        await self.answer(interaction, work, manage=N_("postpone a night"))
 
     @app_commands.command(name="cancel", description="Cancel the next night (Manage Server)")
     @app_commands.describe(reason="Shown to members", night=WAITING_NIGHT)
@@ -179,7 +188,7 @@ class LeagueAdminCog(
             said = _("Cancelled night {number}.", number=cancelled.night)
             return f"{said} {self.upcoming(self.find(interaction, league), _)}"
 
-        await self.answer(interaction, work, manage="cancel a night")
+        await self.answer(interaction, work, manage=N_("cancel a night"))
 
     @app_commands.command(
         name="abandon", description="Give up a stuck table of the night: no points, a reason (Manage Server)"
@@ -214,7 +223,7 @@ class LeagueAdminCog(
                 night=night,
             )
 
-        await self.answer(interaction, work, manage="abandon a table")
+        await self.answer(interaction, work, manage=N_("abandon a table"))
 
     @app_commands.command(
         name="add", description="Sign a member up for the next night, until seating (Manage Server)"
@@ -226,7 +235,7 @@ class LeagueAdminCog(
             await self.show(events)
             return _("{member} is signed up.", member=member.mention)
 
-        await self.answer(interaction, work, manage="add a player")
+        await self.answer(interaction, work, manage=N_("add a player"))
 
     @app_commands.command(
         name="remove", description="Take a member off the next night, until seating (Manage Server)"
@@ -239,7 +248,7 @@ class LeagueAdminCog(
             await self.show(await self.service.remove(interaction.guild_id, league, member.id))
             return _("{member} is no longer signed up.", member=member.mention)
 
-        await self.answer(interaction, work, manage="remove a player")
+        await self.answer(interaction, work, manage=N_("remove a player"))
 
     @app_commands.command(
         name="adjust", description="Correct a member's points for a night, with a reason (Manage Server)"
@@ -271,7 +280,7 @@ class LeagueAdminCog(
                 night=night,
             )
 
-        await self.answer(interaction, work, manage="adjust a result")
+        await self.answer(interaction, work, manage=N_("adjust a result"))
 
     @app_commands.command(
         name="delete", description="Delete a league for good, a damaged one too (Manage Server)"
@@ -287,7 +296,7 @@ class LeagueAdminCog(
             deleted = next(event for event in events if isinstance(event, LeagueDeleted))
             return _("Deleted **{name}**.", name=escaped(deleted.name))
 
-        await self.answer(interaction, work, manage="delete a league")
+        await self.answer(interaction, work, manage=N_("delete a league"))
 
     # ----------------------------------------------------------------- autocomplete
 
@@ -307,7 +316,11 @@ class LeagueAdminCog(
             return []
         zone_name = record.league.timezone
         local = night.starts_at.astimezone(zone(zone_name))
-        name = f"Night {night.number} · {local:%a %Y-%m-%d %H:%M} {zone_name}"
+        _ = await self.bot.readers.asker(interaction)
+        day = _(DAY_NAMES[local.weekday()])
+        name = _(
+            "Night {number} · {when}", number=night.number, when=f"{day} {local:%Y-%m-%d %H:%M} {zone_name}"
+        )
         return [app_commands.Choice(name=limits.choice_name(name), value=night.number)]
 
     @create.autocomplete("timezone")

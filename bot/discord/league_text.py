@@ -16,9 +16,10 @@ from bot.discord.safe_text import escaped
 from bot.engine.formats import Format
 from bot.i18n import EN, N_, Words
 from bot.leagues import League, Night, NightStatus, Placing
-from bot.leagues.points import PointsTable, ordinal_form
+from bot.leagues.points import PointsTable
 from bot.leagues.schedule import DAY_NAMES, Schedule, discord_timestamp
 from bot.present.game_words import format_title
+from bot.present.ordinals import ordinal
 from bot.present.rules_options import preset, rules_line
 from bot.store.forgetting import FORMER_PLAYER
 
@@ -123,9 +124,9 @@ def schedule_words(schedule: Schedule, _: Words = EN) -> str:
 
 
 def points_words(table: PointsTable, _: Words = EN) -> str:
-    """`PointsTable.describe()` in the reader's words: "1st 10, 2nd 6, …"."""
+    """The points each place earns, in the reader's words: "1st 10, 2nd 6, …"."""
     places = enumerate(table.by_position, start=1)
-    return ", ".join(f"{_(ordinal_form(place), n=place)} {points}" for place, points in places)
+    return ", ".join(f"{ordinal(place, _)} {points}" for place, points in places)
 
 
 def table_rules(league: League, _: Words = EN) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -113,9 +113,13 @@ class Outbox:
                 await asyncio.sleep(turn - now)
         await self.spend(urgent=urgent)
 
-    async def guard(self, table: TableView, step: Awaitable[Any]) -> None:
+    async def guard(self, table: TableView, step: Coroutine[Any, Any, Any]) -> None:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
-        what the table shows; a deleted channel closes its table."""
+        what the table shows; a deleted channel closes its table. Nothing is begun once
+        `may_send()` says no."""
+        if not self.may_send():
+            step.close()
+            return
         try:
             await step
         except NotSending:

@@ -12,9 +12,9 @@ from bot.discord import limits
 from bot.discord.outbox import Outbox
 from bot.discord.safe_text import escaped
 from bot.discord.shown import Shown
-from bot.engine.cards import format_cards
 from bot.engine.match import MatchPhase
 from bot.present.scene_builders import result_scene, standings_scene
+from bot.present.shuffle_proof import paid_line, reveal_file, reveal_name
 from bot.service.views import TableView
 from render import render_result, render_standings, result_alt, standings_alt
 
@@ -38,23 +38,10 @@ class Results:
         result = result_scene(match, names, _=_)
         png = await self.bot.pictures.draw(render_result, result)
         deal = match.finished_deals[-1]
-        reveal = [
-            _(
-                "**Deal {number} result.** Shuffle reveal (check with `/rummy verify`):",
-                number=deal.number,
-            ),
-            _(
-                "commitment {commitment} · salt {salt}",
-                commitment=f"`{deal.commitment}`",
-                salt=f"`{deal.salt}`",
-            ),
-            _("order: {order}", order=f"`{format_cards(deal.shoe)}`"),
-        ]
-        reveal += [
-            _("reshuffle {number} order: {order}", number=n, order=f"`{format_cards(order)}`")
-            for n, order in enumerate(deal.reshuffles, start=1)
-        ]
+        reveal = [paid_line(deal, [escaped(name) for name in names], _)]
+        proof = reveal_file(deal, _).encode()
         files = [discord.File(io.BytesIO(png), filename="result.png", description=result_alt(result))]
+        files.append(discord.File(io.BytesIO(proof), filename=reveal_name(deal.number)))
         if match.phase is MatchPhase.OVER:
             if match.winner is not None:
                 winner = escaped(names[match.winner])

@@ -6,8 +6,12 @@ one); a keeper renews them while it runs; at a clean shutdown they are released 
 write is committed, so a process started next for those shards takes them at once. A lease lost
 while running (the database names another holder, or it could not be renewed in time) fences
 the store, so nothing more is saved, and the bot shuts down: a shard's tables are never run by
-two processes. Discord sends DM presses to shard 0 alone: a press on a table another shard's
-process runs is handed to that process through the database (`relay_dms`, `bot.store.relay`).
+two processes. Nor are they shown by two: the process knows by its own clock when its leases
+end (`LeaseClock`), and from then on it sends Discord nothing (`fence_requests`: every request
+leaves through one check) and answers no press (`fence_presses`), however late its loop wakes
+up; it shuts down as if it had lost them. Discord sends DM presses to shard 0 alone: a press on
+a table another shard's process runs is handed to that process through the database
+(`relay_dms`, `bot.store.relay`).
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import asyncpg
+import discord
 
 from bot.store import LeaseLostError, Shards, Store, StoreError
-from bot.store.leases import LeaseKeeper, ShardLeases, new_holder
+from bot.store.leases import LeaseClock, LeaseKeeper, ShardLeases, new_holder
 from bot.store.postgres import PostgresStore
 from bot.store.relay import InteractionRelay
 from bot.store.shards import shard_of
@@ -44,6 +51,9 @@ class ShardOwnership:
         self.lease_seconds = lease_seconds
         self.on_lost = on_lost
         self.holder = new_holder()
+        self.clock: LeaseClock | None = None  # from when the leases are taken
+        self.lost: LeaseLostError | None = None
+        self._losing: asyncio.Future[None] | None = None
         self._leases: ShardLeases | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._receiver: asyncio.Task[None] | None = None
@@ -56,9 +66,61 @@ class ShardOwnership:
             raise StoreError("a sharded bot needs a PostgreSQL database (RUMMY_DATABASE_URL)")
         store.serve_shards(self.shards)
         leases = store.leases(self.shards, self.holder, self.lease_seconds)
+        clock = LeaseClock(self.lease_seconds)
+        sent = clock.now()
         await leases.acquire()
-        self._leases = leases  # released at the end only once taken
-        self._keeper = asyncio.create_task(LeaseKeeper(leases, self.on_lost).run(stop))
+        clock.renewed(sent)
+        self._leases, self.clock = leases, clock  # released at the end only once taken
+        self._keeper = asyncio.create_task(LeaseKeeper(leases, clock, self._lose).run(stop))
+
+    async def _lose(self, error: LeaseLostError) -> None:
+        """The leases are lost (or may be): `on_lost`, once, however many notice."""
+        if self.lost is None:
+            self.lost = error
+            await self.on_lost(error)
+
+    def may_send(self) -> bool:
+        """Whether this process may still send Discord anything: not once its leases have ended
+        by its own clock, or its session that says it lives has, or they were lost. The first
+        time it may not, the leases are lost as if the keeper had found out."""
+        if self.lost is not None:
+            return False
+        if self.clock is None or self._leases is None:
+            return True  # none taken yet: logging in
+        if self.clock.holds() and self._leases.in_session():
+            return True
+        why = "its lease ended by its own clock, or its database session did, before it was renewed"
+        self.lost = LeaseLostError(
+            f"this process lost {self.shards.named()}: {why}; it sends and saves nothing more"
+        )
+        self._losing = asyncio.ensure_future(self.on_lost(self.lost))
+        return False
+
+    def fence_requests(self, trace: aiohttp.TraceConfig) -> None:
+        """Every HTTP request discord.py makes (REST, interaction answers, the gateway's
+        connection) passes `trace` as it starts: one past `may_send` is refused there, before it
+        connects, as `NotSent` (a `discord.HTTPException`, so that whoever sent it takes it as
+        any refusal)."""
+
+        async def fence(*_: object) -> None:
+            if not self.may_send():
+                raise NotSent()
+
+        trace.on_request_start.append(fence)
+
+    def fence_presses(self, parsers: MutableMapping[str, Parser]) -> None:
+        """Every interaction, from this process's gateway or handed on by another process
+        (`relay_dms`, which wraps this), passes discord.py's INTERACTION_CREATE parser: past
+        `may_send` it is dropped unanswered; the process that holds the shard now answers it."""
+        parse = parsers["INTERACTION_CREATE"]
+
+        def checked(data: Any) -> None:
+            if self.may_send():
+                parse(data)
+            else:
+                log.info("an interaction came after this process's leases ended: left to their holder")
+
+        parsers["INTERACTION_CREATE"] = checked
 
     def relay_dms(
         self,
@@ -74,7 +136,7 @@ class ShardOwnership:
         original as if this process's gateway had sent it. `runs`: whether a table is loaded here."""
         assert isinstance(store, PostgresStore)  # `take` refused any other
         parse = parsers["INTERACTION_CREATE"]
-        relay = store.relay(self.shards)
+        relay = store.relay(self.shards, self.holder)
 
         def route(data: Any) -> None:
             table_id = _dm_table(data)
@@ -104,7 +166,8 @@ class ShardOwnership:
 
     async def release(self, store: Store) -> None:
         """After the bot stopped (`stop` set): once every write is committed, the leases go."""
-        tasks = [task for task in (self._keeper, self._receiver, *self._forwarding) if task is not None]
+        running = (self._keeper, self._receiver, self._losing, *self._forwarding)
+        tasks = [task for task in running if task is not None]
         for failed in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(failed, Exception):
                 log.error("a shard task had failed", exc_info=failed)
@@ -125,6 +188,14 @@ class ShardOwnership:
     def syncs_commands(self) -> bool:
         """Slash commands are one per bot, not per shard: the process of shard 0 syncs them."""
         return 0 in self.shards.ids
+
+
+class NotSent(discord.HTTPException):
+    """A request this process did not send: its shard leases have ended (`may_send`)."""
+
+    def __init__(self) -> None:
+        response = SimpleNamespace(status=0, reason="not sent")
+        super().__init__(response, "not sent: this process's shard leases have ended")
 
 
 def _dm_table(data: Any) -> int | None:

@@ -28,6 +28,7 @@ from bot.engine.events import (
 from bot.i18n import EN, Words
 from bot.present.hand_layout import HandLayout
 from bot.present.narrate import event_lines
+from bot.present.shuffle_proof import reshuffle_seal_line
 from bot.service.views import TableView
 from render.scenes import TableScene
 
@@ -47,8 +48,8 @@ def move_lines(moves: Iterable[Event], names: Sequence[str], _: Words = EN) -> l
     lines: list[str] = []
     for event in moves:
         lines.extend(line for line in event_lines(event, -1, names, _) if line.strip("─ "))
-        if isinstance(event, Reshuffled):
-            lines.append(_("New closed deck committed: {commitment}", commitment=f"`{event.commitment}`"))
+        if isinstance(event, Reshuffled) and event.commitment is not None:
+            lines.append(reshuffle_seal_line(event.commitment, _))
     return lines
 
 

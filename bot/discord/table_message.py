@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord import limits
-from bot.discord.components import behind_view, lobby_view
+from bot.discord.components import behind_view, lobby_view, with_open_button
 from bot.discord.outbox import Outbox
 from bot.discord.safe_text import seat_names
 from bot.discord.shown import Shown
@@ -27,6 +27,7 @@ from bot.present.game_words import format_title
 from bot.present.rules_options import rules_line
 from bot.present.rules_text import wild_words
 from bot.present.scene_builders import table_scene
+from bot.present.shuffle_proof import seal_line
 from bot.service.views import TableView
 from render import render_table, table_alt
 from render.scenes import TableScene
@@ -286,7 +287,7 @@ class TableMessages:
             state = damaged_words(table, _) if table.status.active else _("*This table is closed.*")
             return _("**This table is set aside.** {why}", why=state), [], None
         spec = table.spec
-        rules = _("Rules: {rules}", rules=rules_line(spec, table.rules, _))
+        rules = _("Rules: {rules} · all of them: `/rummy rules`", rules=rules_line(spec, table.rules, _))
         if match is None:
             seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seat_names(table.seats)))
             heading = _(
@@ -321,7 +322,8 @@ class TableMessages:
                 )
             else:
                 lines.append(_("Turn: {who} · {wild}", who=who, wild=wild))
-            lines.append(_("Shuffle commitment: {commitment}", commitment=f"`{match.commitment}`"))
+            if match.commitment is not None:  # always, with a deal in progress
+                lines.append(seal_line(match.commitment, _))
         else:
             deadline = shown.deadline_for(None)
             if deadline:
@@ -341,6 +343,8 @@ class TableMessages:
                 )
             )
             view = behind_view(table.id, _)  # a press shows it now (`show_table_through`)
+        if self.bot.activity_server is not None and table.status.active:  # the Activity is served
+            view = with_open_button(view, table.id, _)
         content = limits.message("\n".join(lines))
         if scene is None:
             return content, [], view

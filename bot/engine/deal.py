@@ -743,7 +743,7 @@ class Deal:
         if not self.seats[seat].in_play:
             raise IllegalActionError("You are out of this deal.")
         if seat != self.turn:
-            raise IllegalActionError("It is not your turn: wait for {player}.", seats={"player": self.turn})
+            raise IllegalActionError("It's {player}'s turn.", seats={"player": self.turn})
         if self.phase is not phase:
             if self.phase is Phase.PICK:
                 raise IllegalActionError(

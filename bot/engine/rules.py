@@ -81,7 +81,6 @@ class Rules:
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("standard", "octro", "app", "home")
     PRESETS: ClassVar[dict[str, Rules]]
-    PRESET_SUMMARIES: ClassVar[dict[str, str]]
 
     def __post_init__(self) -> None:
         if self.preset not in self.PRESET_NAMES:
@@ -287,29 +286,3 @@ Rules.PRESETS = {
         pick_discarded_joker=True,
     ),
 }
-
-
-def _summaries(presets: dict[str, Rules]) -> dict[str, str]:
-    """One line per preset for choice lists, its figures read from the preset itself."""
-    standard, octro, app, home = (presets[name] for name in Rules.PRESET_NAMES)
-    return {
-        "standard": (
-            f"The big apps: {MIN_PLAYERS}-{standard.max_players} players, drops {standard.first_drop}/"
-            f"{standard.middle_drop}, wrong show {standard.wrong_declaration}, cap {standard.score_cap}"
-        ),
-        "octro": (
-            f"Octro: {MIN_PLAYERS}-{octro.max_players} players, {octro.printed_jokers_per_deck} jokers "
-            f"a deck, one joker a run, a 4-card life, Ace {octro.ace_points}"
-        ),
-        "app": (
-            f"App screen: {app.turn_seconds} s to pick + {app.discard_seconds} s to discard, missed "
-            f"show {app.missed_declaration_points}, empty deck: lowest hand wins"
-        ),
-        "home": (
-            f"Home: up to {home.max_players} players, drops {home.first_drop}/{home.middle_drop}, "
-            "a pure run frees every run, early rummy x2 or half"
-        ),
-    }
-
-
-Rules.PRESET_SUMMARIES = _summaries(Rules.PRESETS)

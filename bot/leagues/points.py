@@ -30,7 +30,6 @@ from typing import Any
 from bot.engine.commands import Leave
 from bot.engine.events import Eliminated, Rejoined
 from bot.engine.formats import Family
-from bot.engine.marks import N_
 from bot.engine.match import Match, MatchPhase
 from bot.leagues.league_error import LeagueError
 
@@ -51,9 +50,6 @@ class PointsTable:
 
     def for_position(self, position: int) -> int:
         return self.by_position[position - 1] if 1 <= position <= len(self.by_position) else 0
-
-    def describe(self) -> str:
-        return ", ".join(f"{ordinal_form(i + 1).format(n=i + 1)} {p}" for i, p in enumerate(self.by_position))
 
     def to_json(self) -> dict[str, Any]:
         return {"by_position": list(self.by_position), "no_show": self.no_show}
@@ -258,12 +254,3 @@ def rank_key(tally: Tally) -> tuple[float, ...]:
 
 def ranked(tallies: Mapping[int, Tally]) -> list[Tally]:
     return sorted(tallies.values(), key=rank_key)
-
-
-ORDINALS = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}
-NTH = N_("{n}th")
-
-
-def ordinal_form(n: int) -> str:
-    """English's ordinal of `n` as a template ("{n}nd"), for a front end to look up."""
-    return NTH if 10 <= n % 100 <= 20 else ORDINALS.get(n % 10, NTH)

@@ -237,17 +237,43 @@ def drop_words(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
     return _("drops {first}/{middle}", first=played.first_drop, middle=played.middle_drop)
 
 
-def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
-    """The rules' name and key numbers, for the lobby, the table message and the terminal."""
-    played = spec.deal_rules(rules)
-    return " · ".join(
-        (
-            rules_name(rules, _),
-            _("{least}-{most} players", least=MIN_PLAYERS, most=rules.max_players),
-            plan_words(rules.deck_plan, _),
-            drop_words(spec, rules, _),
-            _("wrong show {points}", points=played.wrong_declaration),
-            _("cap {points}", points=played.score_cap),
-            clock_words(rules, _),
-        )
+# Each preset in a line, for the lists players choose a preset from; every figure read from it.
+_SUMMARIES = {
+    "standard": N_(
+        "The big apps: {least}-{most} players, drops {first}/{middle}, wrong show {wrong}, cap {cap}"
+    ),
+    "octro": N_(
+        "Octro: {least}-{most} players, {jokers} jokers a deck, one joker a run, a 4-card life, Ace {ace}"
+    ),
+    "app": N_(
+        "App screen: {pick} s to pick + {discard} s to discard, missed show {missed}, empty deck: lowest wins"
+    ),
+    "home": N_(
+        "Home: up to {most} players, drops {first}/{middle}, a pure run frees every run, early rummy ×2 or ½"
+    ),
+}
+
+
+def preset_summary(name: str, _: Words = EN) -> str:
+    """A preset's line in the reader's words: "The big apps: 2-6 players, drops 20/40, …"."""
+    rules = preset(name)
+    return _(
+        _SUMMARIES[name],
+        least=MIN_PLAYERS,
+        most=rules.max_players,
+        first=rules.first_drop,
+        middle=rules.middle_drop,
+        wrong=rules.wrong_declaration,
+        cap=rules.score_cap,
+        jokers=rules.printed_jokers_per_deck,
+        ace=rules.ace_points,
+        pick=rules.turn_seconds,
+        discard=rules.discard_seconds,
+        missed=rules.missed_declaration_points,
     )
+
+
+def rules_line(spec: FormatSpec, rules: Rules, _: Words = EN) -> str:
+    """The rules' name and the numbers a player meets every turn, for the lobby, the table message
+    and the terminal: short, since `/rummy rules` says the rest (issue 26)."""
+    return " · ".join((rules_name(rules, _), drop_words(spec, rules, _), clock_words(rules, _)))

@@ -137,11 +137,11 @@ def _meld_lines(rules: Rules, _: Words) -> list[str]:
     )
     lines = [
         _(
-            "**Melds**: a sequence is 3+ cards of one suit in a row (A-2-3 and Q-K-A count, K-A-2 does "
-            "not); it is pure without a joker standing in, with {joker_runs}. A set is 3 to {largest} "
-            "cards of the same rank, each of a different suit (same rank, not same suit); jokers may "
-            "fill in, and {alone}. A wild card may always be itself: with sevens wild, 5♥ 6♥ 7♥ is a "
-            "pure sequence and 7♠ 7♥ 7♦ or 7♠ 7♥ JK a set.",
+            "**Melds**: a sequence is 3 or more cards of one suit in a row (A-2-3 and Q-K-A count, "
+            "K-A-2 does not). It is pure when no joker stands in for a card; {joker_runs}. A set is 3 "
+            "to {largest} cards of the same rank, all of different suits (same rank, not same suit); "
+            "jokers may fill in, and {alone}. A wild card can also be just itself: with sevens wild, "
+            "5♥ 6♥ 7♥ is a pure sequence and 7♠ 7♥ 7♦ or 7♠ 7♥ JK a set.",
             joker_runs=joker_runs,
             largest=rules.max_set_size,
             alone=alone,
@@ -180,23 +180,23 @@ def _protection_words(rules: Rules, _: Words) -> str:
         # 003 "the value of cards that are not in sequence are calculated": read, once both
         # sequences are there, as cards in no valid group (sets go free too).
         return _(
-            "With a pure sequence a loser pays for the cards outside sequences; with a second "
-            "sequence too, only for the cards in no valid group (sets go free then). Without a "
-            "pure sequence every card counts."
+            "If you lose with a pure sequence, you pay for the cards outside sequences; with a second "
+            "sequence too, only for cards in no group (sets are free then). No pure sequence: every "
+            "card counts."
         )
     if rules.pure_sequence_protects:
         return _(
-            "A loser holding a pure sequence pays nothing for it or for any other sequence, but pays "
-            "for sets and loose cards. Without a pure sequence every card counts."
+            "If you lose with a pure sequence, your sequences are free, but sets and loose cards count. "
+            "No pure sequence: every card counts."
         )
     if rules.sets_protected:
         return _(
-            "A loser with a pure sequence and a second sequence pays only for the cards in no group; "
-            "without both, every card counts."
+            "If you lose with a pure sequence and a second sequence, you pay only for cards in no "
+            "group. Otherwise every card counts."
         )
     return _(
-        "A loser with a pure sequence and a second sequence pays for every card outside sequences "
-        "(sets pay too); without both, every card counts."
+        "If you lose with a pure sequence and a second sequence, you pay for every card outside "
+        "sequences (sets count too). Otherwise every card counts."
     )
 
 
@@ -212,8 +212,8 @@ def _points_line(rules: Rules, _: Words) -> str:
     if rules.missed_declaration_points is not None:
         parts.append(
             _(
-                "A missed declaration: a loser whose 13 cards already made a valid show when another "
-                "player declared pays {points} instead of its count.",
+                "Missed declaration: if your 13 cards already made a valid show when another player "
+                "declared, you pay {points} instead of their count.",
                 points=rules.missed_declaration_points,
             )
         )
@@ -260,10 +260,10 @@ def _turn_line(rules: Rules, _: Words) -> str:
         parts.append(_("A hand that can show when its time runs out declares by itself."))
     parts.append(
         _.n(
-            "A turn in which the clock played for you counts as one missed turn; {count} missed turn in "
-            "a row count as a middle drop ({points}).",
-            "A turn in which the clock played for you counts as one missed turn; {count} missed turns "
-            "in a row count as a middle drop ({points}).",
+            "When the clock plays for you, that is a missed turn; {count} missed turn in a row counts "
+            "as a middle drop ({points}).",
+            "When the clock plays for you, that is a missed turn; {count} missed turns in a row count "
+            "as a middle drop ({points}).",
             rules.max_missed_turns,
             points=rules.middle_drop,
         )
@@ -324,9 +324,9 @@ def describe_rules(spec: FormatSpec, base: Rules, point_value: int = 1, _: Words
         _leaving_line(rules, _),
         _empty_deck_line(rules, _),
         _(
-            "**Fair shuffle**: each deal publishes a SHA-256 commitment before the first card. At the "
-            "end the deck order and a salt are revealed: sha256 of {formula} must equal the "
-            "commitment (check with `/rummy verify` or any sha256 tool).",
+            "**Fair shuffle**: each deal's deck is sealed before the first card (the table message shows "
+            "the seal). The result post attaches the deck order as a .txt file: `/rummy verify` checks "
+            "it, or any sha256 tool (sha256 of {formula} starts with the seal).",
             formula=f"`{PREFIX}|deal|<salt>|<order>`",
         ),
     ]

@@ -215,7 +215,12 @@ def _note(outcome: Outcome | None, stakes: Stakes | None, hand_points: int | Non
         if stakes is Stakes.DOUBLE:
             return _("double: {points} × 2", points=hand_points)
         return _("half of {points}", points=hand_points)
-    return _(_OUTCOME_NOTES.get(outcome, "")) if outcome else ""
+    return outcome_words(outcome, _) if outcome else ""
+
+
+def outcome_words(outcome: Outcome, _: Words = EN) -> str:
+    """How a seat's deal ended, in a word or two ("first drop", "wrong show")."""
+    return _(_OUTCOME_NOTES.get(outcome, ""))
 
 
 def _revealed(result: SeatResult, scored: bool) -> bool:

@@ -24,8 +24,8 @@ class TableDamagedError(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             N_(
-                "This table's saved game is damaged, so it cannot go on. It is kept as it was for an "
-                "admin to look at; the host or a member with Manage Server can cancel it."
+                "This table's saved game is damaged, so it can't go on. The host or a server admin can "
+                "close it with `/rummy cancel`."
             )
         )
 
@@ -36,9 +36,8 @@ class CannotSaveError(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             N_(
-                "I can't save moves right now (the server's disk is not taking writes), so that did not "
-                "happen. The table is safe as it was: try again in a moment. Play goes on by itself as "
-                "soon as saving works again."
+                "I can't save moves right now, so that didn't happen. Try again in a moment: the game "
+                "is safe."
             )
         )
 
@@ -48,11 +47,7 @@ class SavingStoppedError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            N_(
-                "I've stopped taking moves: my database file was removed or replaced while I was running, "
-                "so I could not keep them. Every table is safe as it was last saved; my admin has been "
-                "alerted and needs to restart me."
-            )
+            N_("I can't take moves until I'm restarted. The game is saved, and my admin has been told.")
         )
 
 
@@ -62,10 +57,7 @@ class ShuttingDownError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            N_(
-                "I'm restarting, so that did not happen. Every table is saved as it is: "
-                "try again in a minute."
-            )
+            N_("I'm restarting, so that didn't happen. The game is saved: try again in a minute.")
         )
 
 
@@ -75,8 +67,8 @@ class HandedOverError(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             N_(
-                "I've stopped taking moves for this server here: another copy of me has taken its tables "
-                "over. Every table is safe as it was last saved; try again in a moment."
+                "I'm moving this server's tables, so that didn't happen. The game is saved: try again "
+                "in a moment."
             )
         )
 

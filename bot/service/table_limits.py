@@ -60,8 +60,8 @@ class TableQuota:
         most = self.limits.seats_per_member
         if most is not None and sum(1 for table in tables if _sits_at(table, user_id)) >= most:
             raise ServiceError(
-                "You already sit at {count} tables, as many as one member may at once: leave one "
-                "first (`/rummy leave` in its channel).",
+                "You're already at {count} tables, the most at once: leave one first (`/rummy leave` "
+                "in its channel).",
                 count=most,
             )
 

@@ -78,6 +78,7 @@ class PostgresStore(Store):
         self._pool = readers
         self._refusals = Refusals()
         self._leases: ShardLeases | None = None  # a sharded process's: every write checks them
+        self._holders: list[ShardLeases] = []  # every one made here: their sessions end with the store
 
     @classmethod
     async def connect(cls, url: str, create: bool = True) -> PostgresStore:
@@ -103,18 +104,21 @@ class PostgresStore(Store):
     def leases(self, shards: Shards, holder: str, seconds: float) -> ShardLeases:
         """The leases of a sharded process's shards in this database (see `bot.store.leases`),
         which every write from now on checks inside its transaction: none is saved without them."""
-        self._leases = ShardLeases(self._pool, shards, holder, seconds)
+        self._leases = ShardLeases(self._url, self._pool, shards, holder, seconds)
+        self._holders.append(self._leases)
         return self._leases
 
-    def relay(self, shards: Shards) -> InteractionRelay:
+    def relay(self, shards: Shards, holder: str) -> InteractionRelay:
         """DM presses handed between sharded processes (see `bot.store.relay`)."""
-        return InteractionRelay(self._url, self._pool, shards)
+        return InteractionRelay(self._url, self._pool, shards, holder)
 
     @property
     def refusing(self) -> WritesRefusedError | None:
         return self._refusals.refusing
 
     async def _close(self) -> None:
+        for leases in self._holders:
+            await leases.close()
         await self._pool.close()
         await self._conn.close()
 

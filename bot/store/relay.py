@@ -6,10 +6,11 @@ shard 0 gets a press for a table of a shard it does not run, it hands the raw in
 (`forward`: a row in `forwarded_interactions` and a NOTIFY on `rummy_interactions`). The
 process of that shard takes the row (`InteractionRelay.run`) and treats the payload as if its
 own gateway had received it; it answers Discord itself, since an interaction is answered over
-REST with its token, from anywhere. Discord wants the first answer within 3 s: a row older than
-that cannot be answered any more and is dropped (the player's client says the interaction
-failed, and they press again). Rows for a shard whose process is down wait for the next one,
-which drops them the same way.
+REST with its token, from anywhere; it takes only the rows of shards it holds the live lease of
+(so a process that woke up after its lease takes none from the one that holds it now). Discord
+wants the first answer within 3 s: a row older than that cannot be answered any more and is
+dropped (the player's client says the interaction failed, and they press again). Rows for a
+shard whose process is down wait for the next one, which drops them the same way.
 """
 
 from __future__ import annotations
@@ -31,16 +32,18 @@ CHANNEL = "rummy_interactions"
 ANSWER_WINDOW = 3.0  # seconds Discord waits for an interaction's first answer
 _POLL = 1.0  # seconds between looks without a notification (one missed while reconnecting, say)
 _TAKE = (
-    "DELETE FROM forwarded_interactions WHERE shard_id = ANY($1::bigint[]) "
-    f"RETURNING payload, {DATABASE_NOW} - at"
+    "DELETE FROM forwarded_interactions AS f WHERE shard_id = ANY($1::bigint[]) AND EXISTS ("
+    "SELECT FROM shard_leases AS l WHERE l.shard_id = f.shard_id AND l.holder = $2 "
+    f"AND l.expires_at > {DATABASE_NOW}) RETURNING payload, {DATABASE_NOW} - at"
 )
 
 
 class InteractionRelay:
-    """A sharded process's end of the relay: `forward` to other shards, `run` to receive its own."""
+    """A sharded process's end of the relay: `forward` to other shards, `run` to receive its own
+    (those whose lease `holder` holds)."""
 
-    def __init__(self, url: str, pool: asyncpg.Pool, shards: Shards) -> None:
-        self.url, self.pool, self.shards = url, pool, shards
+    def __init__(self, url: str, pool: asyncpg.Pool, shards: Shards, holder: str) -> None:
+        self.url, self.pool, self.shards, self.holder = url, pool, shards, holder
 
     async def forward(self, shard: int, payload: dict[str, Any]) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
@@ -77,7 +80,7 @@ class InteractionRelay:
         await conn.add_listener(CHANNEL, lambda *_: woken.set())
         while not stop.is_set() and not conn.is_closed():
             woken.clear()
-            for payload, age in await conn.fetch(_TAKE, list(self.shards.ids)):
+            for payload, age in await conn.fetch(_TAKE, list(self.shards.ids), self.holder):
                 if age > ANSWER_WINDOW:
                     log.info("a DM press forwarded %.1f s ago is too old to answer: dropped", age)
                     continue

@@ -25,7 +25,7 @@ from bot.engine.ai import Level
 from bot.engine.formats import Format
 from bot.i18n import ENGLISH, LANGUAGES, N_, Words, language_of, words
 from bot.present.game_words import format_title
-from bot.present.rules_options import preset, rules_line, with_turn_seconds
+from bot.present.rules_options import preset, preset_summary, rules_line, with_turn_seconds
 from bot.service import ServiceSettings, TableEvent, TableService, seeded, system_random
 from bot.store import StoreError, open_store
 from bot.terminal.console import Lines, Screen, TypedLines, quiet_closed_output
@@ -56,8 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rules",
         default="standard",
         choices=Rules.PRESET_NAMES,
-        help="whose rules: "
-        + "; ".join(f"{name}: {Rules.PRESET_SUMMARIES[name]}" for name in Rules.PRESET_NAMES),
+        help="whose rules: " + "; ".join(preset_summary(name) for name in Rules.PRESET_NAMES),
     )
     parser.add_argument("--point-value", type=int, default=1)
     parser.add_argument(

@@ -27,26 +27,41 @@ from discord_double.records import walk_components
 pytestmark = pytest.mark.postgres
 
 LAUNCHER = Path(__file__).resolve().parents[1] / "discord_double" / "launch.py"
+CHECKOUT = Path(__file__).resolve().parents[2]  # the bot the processes run: this one's
 # RUMMY_SHARD_LEASE_SECONDS: short, so a killed process's shard frees soon; not so short that a
 # busy machine misses a renewal
 LEASE_SECONDS = 5
 
 
 class BotProcess:
-    """`python -m bot` for one shard of two, in a process group of its own (so that killing it
-    takes its computer players' worker processes too); its log in a file."""
+    """`python -m bot` for one shard of `count`, in a process group of its own (so that killing
+    it takes its computer players' worker processes too); its log in a file. With a `source`
+    address, its requests come from there (`discord_double/launch.py`)."""
 
-    def __init__(self, double: DiscordDouble, url: str, shard: int, token: str, folder: Path) -> None:
+    def __init__(
+        self,
+        double: DiscordDouble,
+        url: str,
+        shard: int,
+        token: str,
+        folder: Path,
+        *,
+        count: int = 2,
+        lease: int = LEASE_SECONDS,
+        source: str = "",
+    ) -> None:
         self.token = token
         self.log = folder / f"{token}.log"
         env = {
             **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
             "DISCORD_DOUBLE_URL": double.base_url,
+            "DISCORD_DOUBLE_SOURCE_ADDRESS": source,
             "DISCORD_TOKEN": token,
             "RUMMY_DATABASE_URL": url,
-            "RUMMY_SHARD_COUNT": "2",
+            "RUMMY_SHARD_COUNT": str(count),
             "RUMMY_SHARD_IDS": str(shard),
-            "RUMMY_SHARD_LEASE_SECONDS": str(LEASE_SECONDS),
+            "RUMMY_SHARD_LEASE_SECONDS": str(lease),
             "RUMMY_LOG_LEVEL": "INFO",
         }
         with self.log.open("w") as out:
@@ -82,6 +97,9 @@ class BotProcess:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+    def signal(self, number: signal.Signals) -> None:
+        os.killpg(self.process.pid, number)
 
 
 def hand(double: DiscordDouble, user) -> object:
@@ -137,6 +155,14 @@ async def open_and_start(double: DiscordDouble, channel: int, host, guest) -> No
     await double.press_button(guest, lobby, f"rummy:lobby:{table_id}:join", timeout=15)
     await double.wait_for(lambda: guest.name in double.message(lobby.id).content, timeout=15)
     await double.press_button(host, lobby, f"rummy:lobby:{table_id}:start", timeout=15)
+
+
+async def query(url: str, sql: str, *args: object) -> object:
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchrow(sql, *args)
+    finally:
+        await conn.close()
 
 
 async def lease_expired(url: str, shard: int) -> bool:
@@ -214,3 +240,90 @@ async def test_two_shard_processes_survive_a_kill_and_a_restart_resumes_its_tabl
         )
         synced = {request.token for request in double.requests_matching("PUT", r"/applications/\d+/commands")}
         assert synced == {"first-0"}  # only the process of shard 0 syncs slash commands
+
+
+async def test_a_process_that_wakes_after_its_lease_sends_discord_nothing_more(postgres_url, tmp_path):
+    """Issue 23: shard 1's process is stopped (SIGSTOP) past its lease, a new process takes the
+    shard over and plays on, and the first is let run again (SIGCONT) with work waiting for it:
+    a command in its server its gateway took in while stopped, its clocks' timers. By its own
+    clock its lease ended, so it answers nothing, edits and posts nothing, and shuts down
+    saying it lost the shard. Its requests are told apart by the address they come from."""
+    stale_address = "127.0.0.2"
+    processes: list[BotProcess] = []
+    async with DiscordDouble() as double:
+        double.shard_count = 2
+        carol, dave = double.user("carol"), double.user("dave")
+        double.add_guild("Shard Zero", shard=(0, 2))
+        one = double.add_channel("one", guild_id=double.add_guild("Shard One", shard=(1, 2)))
+        try:
+            zero = BotProcess(double, postgres_url, 0, "zero-0", tmp_path)
+            stale = BotProcess(double, postgres_url, 1, "stale-1", tmp_path, source=stale_address)
+            processes += [zero, stale]
+            await asyncio.gather(zero.ready(), stale.ready())
+            await double.wait_for(lambda: "rummy" in double.global_commands, timeout=15)
+            await open_and_start(double, one, carol, dave)
+            await take_a_turn(double, (carol, dave))
+            assert any(request.peer == stale_address for request in double.requests)
+
+            stale.signal(signal.SIGSTOP)
+            while not await lease_expired(postgres_url, 1):
+                await asyncio.sleep(0.1)
+            again = BotProcess(double, postgres_url, 1, "again-1", tmp_path)
+            processes.append(again)
+            await again.ready()
+            await take_a_turn(double, (carol, dave))  # the new holder plays the table on
+            # A command in shard 1's server: both gateway sessions of shard 1 get it, the
+            # stopped process in its socket's buffer; the new holder answers it.
+            asked = await double.slash_command(carol, "rummy hand", channel=one, timeout=15)
+            await double.wait_for(lambda: double.original_response(asked) is not None, timeout=15)
+
+            continued_at = asyncio.get_running_loop().time()
+            stale.signal(signal.SIGCONT)
+            assert await stale.exit_code() == 1
+            assert "lost shard 1 of 2" in stale.said()
+            late = [r for r in double.requests if r.peer == stale_address and r.at >= continued_at]
+            assert not late, "the stale process sent " + ", ".join(f"{r.method} {r.path}" for r in late)
+            await take_a_turn(double, (carol, dave))  # what players see is the new holder's
+        finally:
+            for process in processes:
+                process.kill()
+
+
+async def test_a_process_restarted_after_a_crash_takes_its_shard_back_before_the_lease_ends(
+    postgres_url, tmp_path
+):
+    """A killed process's database session ends with it, and so does the lock that said it
+    lived: the process started after it takes the shard over while the dead one's lease still
+    had most of its length to run, rather than exiting until it has run out."""
+    lease = 60
+    processes: list[BotProcess] = []
+    async with DiscordDouble() as double:
+        alice = double.user("alice")
+        channel = double.add_channel("table", guild_id=double.add_guild("Server"))
+
+        def start(token: str) -> BotProcess:
+            processes.append(BotProcess(double, postgres_url, 0, token, tmp_path, count=1, lease=lease))
+            return processes[-1]
+
+        try:
+            first = start("first")
+            await first.ready()
+            first.kill()
+            row = "SELECT holder, acquired_at, expires_at FROM shard_leases WHERE shard_id = 0"
+            dead = await query(postgres_url, row)
+            again = start("again")
+            await again.ready()
+            taken = await query(postgres_url, row)
+            assert taken["holder"] != dead["holder"]
+            # Renewed every quarter of the lease, the dead one had three quarters of it left at
+            # least: taken in the first half of them.
+            assert taken["acquired_at"] < dead["expires_at"] - lease / 4
+            assert "taken over at once: its database session had ended" in again.said()
+            await double.wait_for(lambda: "rummy" in double.global_commands, timeout=15)
+            opened = await double.slash_command(
+                alice, "rummy new", options={"format": "points"}, channel=channel, timeout=15
+            )
+            await double.wait_for(lambda: double.original_response(opened).custom_ids(), timeout=15)
+        finally:
+            for process in processes:
+                process.kill()

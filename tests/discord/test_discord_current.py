@@ -8,7 +8,16 @@ from __future__ import annotations
 import asyncio
 import re
 
-from test_discord_frontend import answer, button, hand_message, make_bot, open_table, settle, start_table
+from test_discord_frontend import (
+    answer,
+    button,
+    hand_message,
+    make_bot,
+    open_table,
+    result_posts,
+    settle,
+    start_table,
+)
 from test_discord_stale import AT_ONCE
 
 from bot.service import ManualClock
@@ -66,7 +75,7 @@ async def test_a_waiting_players_dm_stays_true_though_it_is_not_edited_on_the_ot
                 own_hand = dm.content.splitlines()[1]  # only their own moves change it
                 words = dm.content.replace(own_hand, "")
                 assert not [u.name for u in users if u.name in words], dm.content
-                assert not CARD.search(words) and "Not your turn" in words, dm.content
+                assert not CARD.search(words) and "Not your turn yet" in words, dm.content
             if user not in (mover, to_act):  # a bystander's DM costs no request
                 assert len(dm_edits(double, dms[user])) == edits[user], user.name
 
@@ -226,7 +235,7 @@ async def test_a_result_waiting_for_discord_holds_up_no_players_next_move(
 
 
 def results(double) -> list:
-    return [m for m in double.messages_to(double.channel_id) if "Deal 1 result" in m.content]
+    return [m for m in result_posts(double) if "wins deal 1" in m.content]
 
 
 def turn_mentions(double) -> list:

@@ -24,7 +24,7 @@ from bot.store import TableRecord
 pytest_plugins = ("discord_double.fixtures",)
 
 CANNOT_SAVE = "I can't save moves right now"
-STOPPED = "I've stopped taking moves"
+STOPPED = "I can't take moves until I'm restarted"
 
 
 async def pick_refused(double, bot, user, hand) -> str:
@@ -66,7 +66,7 @@ async def test_a_database_file_gone_from_under_the_bot_stops_every_move_with_a_c
 
     with caplog.at_level(logging.CRITICAL, logger="bot.store.health"):
         told = await pick_refused(double, bot, mover, hand)
-    assert STOPPED in told and "safe as it was last saved" in told
+    assert STOPPED in told and "The game is saved" in told
     assert [r for r in caplog.records if r.levelno == logging.CRITICAL], "no critical log line"
     assert bot.service.table_in(double.channel_id).match.to_json() == before  # nothing moved
     # The clocks stop too: a turn running out is not played for anyone while nothing is saved.
@@ -92,7 +92,7 @@ async def test_a_disk_refusing_writes_is_said_to_players_and_play_resumes_by_its
     refusing = disk_full(path) if fault == "full disk" else read_only(path)
     with refusing:
         told = await pick_refused(double, bot, mover, hand)
-        assert CANNOT_SAVE in told and "The table is safe as it was" in told
+        assert CANNOT_SAVE in told and "the game is safe" in told
         assert "something went wrong" not in told  # not the generic apology
         live = bot.service.table_in(double.channel_id)
         assert live.match.to_json() == before  # memory rolled back to what is saved

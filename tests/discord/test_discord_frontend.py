@@ -57,6 +57,18 @@ def hand_message(double: DiscordDouble, user):
     return max(candidates, key=lambda m: m.id)
 
 
+def result_posts(double: DiscordDouble) -> list:
+    """The deals' result posts in the table's channel, first first: each carries its picture."""
+    channel = double.messages_to(double.channel_id)
+    return [m for m in channel if any(f.filename == "result.png" for f in m.files.values())]
+
+
+def result_post(double: DiscordDouble):
+    posts = result_posts(double)
+    assert posts, "no result was posted"
+    return posts[-1]
+
+
 def button(message, action: str) -> str:
     return next(
         cid for cid in message.custom_ids() if cid.startswith("rummy:hand:") and cid.endswith(":" + action)
@@ -133,6 +145,9 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     stranger = await double.slash_command(double.user("carol"), "rummy drop")
     assert "not seated" in await answer(double, stranger)
     await settle(bot)
+    # During the deal, anyone can copy its whole seal; the table message shows its start.
+    how = await answer(double, await double.slash_command(double.user("carol"), "rummy verify"))
+    sealed = re.search(r"sealed with `([0-9a-f]{64})`", how)[1]
 
     table = bot.service.table_in(double.channel_id)
     match = table.match
@@ -155,7 +170,7 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     await settle(bot)
     assert table.match.phase == "over" and table.match.winner == first
     public = double.messages_to(double.channel_id)
-    assert any("result" in m.content.lower() for m in public)
+    assert result_posts(double)
     stats = await double.slash_command(alice, "rummy stats")
     expected = "1 of 1 matches won" if first == 0 else "0 of 1 matches won"
     assert expected in await answer(double, stats)
@@ -165,25 +180,32 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     assert len(table_posts) == 1
     edits = double.requests_matching("PATCH", rf"/channels/{double.channel_id}/messages/{table_posts[0].id}")
     assert edits
-    result = next(m for m in public if "result" in m.content.lower())
-    assert any(f.filename == "result.png" for f in result.files.values())
-    assert "The match is over" in result.content
+    result = result_post(double)
+    assert "The match is over" in result.content and "wins deal 1" in result.content
     assert any(f.filename == "standings.png" for f in result.files.values())
-    salt = re.search(r"salt `([0-9a-f]+)`", result.content)[1]
-    order = re.search(r"order: `([^`]+)`", result.content)[1]
-    commitment = re.search(r"commitment `([0-9a-f]+)`", result.content)[1]
-    published = [m for m in double.requests_matching("PATCH") if commitment in str(m.json or m.payload_json)]
-    assert published, "the commitment was shown before the reveal"
+    assert "salt" not in result.content and len(result.content) < 300  # the reveal is a file
+    reveal = next(aid for aid, f in result.files.items() if f.filename == "deal-1-shuffle.txt")
+    commitment = re.search(r"^commitment: ([0-9a-f]{64})$", result.files[reveal].data.decode(), re.M)[1]
+    published = [
+        m for m in double.requests_matching("PATCH") if commitment[:32] in str(m.json or m.payload_json)
+    ]
+    assert published, "the seal was shown before the reveal"
+    assert not [m for m in double.requests_matching("PATCH") if commitment in str(m.json or m.payload_json)]
+    assert commitment == sealed
     check = await double.slash_command(
-        alice, "rummy verify", options={"commitment": commitment, "salt": salt, "order": order}
+        alice, "rummy verify", options={"file": reveal, "commitment": commitment[:32]}
     )
-    assert "match the commitment" in await answer(double, check)
+    said = await answer(double, check)
+    assert "✅ the deal's deck" in said and "the seal you copied" in said and "❌" not in said
 
     # Privacy, over every request the bot made: each hand image a user received is exactly the
     # picture of their own hand at some moment of the match, and none went to the channel.
     own_pictures = own_hand_pictures(table.match, {alice.id: 0, bob.id: 1})
     hands_seen = 0
     for audience, file, _request in double.deliveries():
+        if file.filename.endswith(".txt"):  # a shuffle's reveal, public
+            assert audience is None and file.filename.endswith("-shuffle.txt")
+            continue
         Image.open(io.BytesIO(file.data)).verify()
         if file.filename == "hand.png":
             assert audience in own_pictures and file.data in own_pictures[audience]
@@ -517,10 +539,12 @@ async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_do
     alice, bob = double.user("alice"), double.user("bob")
     double.set_permissions(bob, 0)  # a member without Manage Server
     nothing_here = await answer(double, await double.slash_command(bob, "rummy help"))
-    assert "`/rummy new`" in nothing_here and "Admins" not in nothing_here
+    assert "`/rummy new`" in nothing_here and "admins" not in nothing_here.lower()
+    assert "`/rummy replay`" in nothing_here and "`/rummy history`" in nothing_here
+    assert "/league-admin" not in nothing_here and "`/rummy cancel`" not in nothing_here
     lobby, table_id = await open_table(double, bot, alice)
     hosting = await answer(double, await double.slash_command(alice, "rummy help"))
-    assert "You host this table" in hosting and "Admins (Manage Server)" in hosting
+    assert "You host this table" in hosting and "For admins (Manage Server)" in hosting
     assert "press **Join**" in await answer(double, await double.slash_command(bob, "rummy help"))
     await double.press_button(bob, lobby, f"rummy:lobby:{table_id}:join")
     await settle(bot)
@@ -528,11 +552,9 @@ async def test_help_says_what_to_do_next_from_where_the_reader_stands(discord_do
     await settle(bot)
     deal = bot.service.table_in(double.channel_id).match.deal
     to_act, waiting = (alice, bob) if deal.turn == 0 else (bob, alice)
-    assert "It is your turn: pick a card" in await answer(
-        double, await double.slash_command(to_act, "rummy help")
-    )
+    assert "Your turn: pick a card" in await answer(double, await double.slash_command(to_act, "rummy help"))
     waiting_help = await answer(double, await double.slash_command(waiting, "rummy help"))
-    assert f"Wait for {to_act.name}" in waiting_help
+    assert f"It's {to_act.name}'s turn." in waiting_help
 
 
 async def test_slash_commands_are_synced_only_when_they_changed(discord_double, bot_runner, tmp_path):
@@ -562,7 +584,7 @@ async def test_a_refusal_names_the_player_to_wait_for_not_a_seat_number(discord_
     to_act, waiting = (alice, bob) if table.match.deal.turn == 0 else (bob, alice)
     early = await double.slash_command(waiting, "rummy pick", options={"source": "closed"})
     words = await answer(double, early)
-    assert words == f"It is not your turn: wait for {to_act.name}." and "seat" not in words
+    assert words == f"It's {to_act.name}'s turn." and "seat" not in words
 
 
 async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_card_just_taken(
@@ -610,12 +632,9 @@ async def test_a_deal_pruned_from_the_database_still_verifies_from_what_was_publ
     mover = (alice, bob)[table.match.deal.turn]
     await double.slash_command(mover, "rummy drop")
     await settle(bot)
-    result = next(m for m in double.messages_to(double.channel_id) if "result" in m.content.lower())
-    options = {
-        "commitment": re.search(r"commitment `([0-9a-f]+)`", result.content)[1],
-        "salt": re.search(r"salt `([0-9a-f]+)`", result.content)[1],
-        "order": re.search(r"order: `([^`]+)`", result.content)[1],
-    }
+    result = result_post(double)
+    reveal = next(f for f in result.files.values() if f.filename.endswith("-shuffle.txt"))
+    options = {"reveal": " ".join(reveal.data.decode().splitlines())}  # pasted: one line
     before = await answer(double, await double.slash_command(alice, "rummy stats"))
 
     clock.advance(91 * 86_400)
@@ -623,5 +642,5 @@ async def test_a_deal_pruned_from_the_database_still_verifies_from_what_was_publ
     assert pruned.matches == 1 and await bot.store.command_log(table.match_id) == []
     assert await bot.store.pruned_at(table.match_id) == clock.now()
     check = await double.slash_command(alice, "rummy verify", options=options)
-    assert "match the commitment" in await answer(double, check)
+    assert "✅ the deal's deck" in await answer(double, check)
     assert await answer(double, await double.slash_command(alice, "rummy stats")) == before

@@ -70,9 +70,9 @@ async def test_a_hindi_player_and_an_english_player_each_read_their_own_language
         double, await double.slash_command(waiter, "rummy pick", options={"source": "closed"})
     )
     if waiter is asha:
-        assert refused.startswith("अभी आपकी बारी नहीं है") and "bob" in refused
+        assert refused == "अभी bob की बारी है।"
     else:
-        assert refused.startswith("It is not your turn")
+        assert refused.endswith("'s turn.")
     carol, dave = double.user("carol"), double.user("dave")
     double.set_locale(carol, "hi")
     assert await answer(double, await double.slash_command(carol, "rummy drop")) == HI(
@@ -148,6 +148,13 @@ async def test_command_descriptions_are_synced_in_hindi_and_names_stay_english(
     fmt = next(option for option in new["options"] if option["name"] == "format")
     assert fmt["description_localizations"] == {"hi": HI("Points, Deals or Pool")}
     assert not fmt.get("name_localizations")
+    # A choice built from figures is said in Hindi too (issue 26), its English name kept.
+    points = next(choice for choice in fmt["choices"] if choice["value"] == "points")
+    assert points["name"] == "Points" and points["name_localizations"] == {"hi": HI("Points")}
+    rules = next(option for option in new["options"] if option["name"] == "rules")
+    standard = next(choice for choice in rules["choices"] if choice["value"] == "standard")
+    assert standard["name"].startswith("standard · The big apps: 2-6 players")
+    assert standard["name_localizations"]["hi"].startswith("standard · बड़े ऐप जैसे: 2-6 खिलाड़ी")
     league = double.global_commands["league"]
     assert league["description_localizations"] == {"hi": HI("Scheduled pool-rummy leagues")}
 
@@ -186,7 +193,7 @@ async def test_a_hindi_servers_league_is_announced_in_hindi(discord_double, bot_
     await double.slash_command(alice, "rummy settings", options={"scope": "server", "language": "hi"})
     await create_league(double, bot)
     joined = await answer(double, await double.slash_command(carol, "league join"))
-    assert joined.startswith("आप साइन अप हो गए। नाइट 1:")
+    assert joined.startswith("आपका साइन-अप हो गया। नाइट 1:")
     post = announcement(double)
     assert f"**{LEAGUE['name']} · नाइट 1**" in post.content and f"साइन अप (1): <@{carol.id}>" in post.content
     assert {HI("Join"), HI("Leave")} <= labels(post)
@@ -221,5 +228,5 @@ async def test_a_hindi_host_edits_the_rules_in_hindi(discord_double, bot_runner,
     lobby, table_id = await open_table(double, bot, asha)
     ix = await double.press_button(asha, lobby, f"rummy:lobby:{table_id}:rules")
     words = ix.response_data or {}
-    assert words["content"].startswith("**नियम**: standard · 2-6 खिलाड़ी")
+    assert words["content"].startswith("**नियम**: standard · ड्रॉप 20/40 · हर बारी 30 सेकंड")
     assert "एक विकल्प बदलें…" in str(words) and "फर्स्ट ड्रॉप" in str(words)

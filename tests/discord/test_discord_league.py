@@ -539,7 +539,7 @@ async def test_a_cancel_submitted_twice_cancels_one_night_and_names_it(discord_d
     alice = double.user("alice")
     offered = await double.autocomplete(alice, "league-admin cancel", focused="night", options={"night": 1})
     assert [choice["value"] for choice in offered] == [1]
-    assert offered[0]["name"] == "Night 1 · Fri 2026-03-06 20:00 Asia/Kolkata"  # the league's own time
+    assert offered[0]["name"] == "Night 1 · Friday 2026-03-06 20:00 Asia/Kolkata"  # the league's own time
     options = {"reason": "Hall booked", "night": 1}
     first, second = await double.at_once(
         double.slash_command(alice, "league-admin cancel", options=options),

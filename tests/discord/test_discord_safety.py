@@ -372,7 +372,7 @@ async def test_a_member_sits_at_three_tables_and_opens_five_in_ten_minutes(
         await settle(bot)
     double.set_locale(alice, "hi")
     fourth = await double.slash_command(alice, "rummy new", options={"format": "points"}, channel=channels[3])
-    assert "आप पहले से 3 टेबलों पर बैठे हैं" in await refused(double, fourth)
+    assert "आपकी पहले से 3 टेबलों पर सीट है" in await refused(double, fourth)
     await double.slash_command(bob, "rummy new", options={"format": "points"}, channel=channels[3])
     await settle(bot)
     joined = await double.slash_command(alice, "rummy join", channel=channels[3])

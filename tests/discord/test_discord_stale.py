@@ -84,7 +84,7 @@ async def test_after_a_restart_every_seated_players_dm_shows_their_current_hand(
         if user is to_act:
             assert "Your turn" in dm.content and live_controls(dm)
         else:  # the last mover included: no old "Discard a card", no live controls
-            assert "Not your turn" in dm.content and not live_controls(dm), (seat, dm.content)
+            assert "Not your turn yet" in dm.content and not live_controls(dm), (seat, dm.content)
     # Table message and the player to act first; the others' DMs after.
     edits = [r for r in double.requests[marker:] if r.method == "PATCH" and "/messages/" in r.path]
     table_edit = next(i for i, r in enumerate(edits) if r.channel_id == channel)
@@ -108,7 +108,7 @@ async def test_a_move_made_with_a_slash_command_brings_the_players_dm_up_to_date
     await double.slash_command(mover, "rummy discard", options={"card": "1"})
     await settle(bot)
     dm = double.dms_to(mover)[-1]
-    assert "Not your turn" in dm.content and not live_controls(dm)
+    assert "Not your turn yet" in dm.content and not live_controls(dm)
 
 
 @pytest.mark.parametrize("path", ["confirmed button", "slash command"])

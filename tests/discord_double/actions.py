@@ -213,8 +213,11 @@ class UserActions:
         elif kind == ROLE:
             resolved.setdefault("roles", {})[str(value)] = self.roles[int(value)]
             value = str(value)
-        elif kind == ATTACHMENT:
-            raise NotImplementedError("attachment options are not simulated")
+        elif kind == ATTACHMENT:  # a file some message carries, as the user attaches it again
+            aid = int(value)
+            payload = next(a for a in self._all_attachment_payloads() if int(a["id"]) == aid)
+            resolved.setdefault("attachments", {})[str(aid)] = payload
+            value = str(aid)
         elif kind == INTEGER:
             value = int(value)
         elif kind == NUMBER:

@@ -5,7 +5,10 @@ point unchanged, its settings from the environment:
 
     DISCORD_DOUBLE_URL=http://127.0.0.1:PORT DISCORD_TOKEN=... RUMMY_... python tests/discord_double/launch.py
 
-Arguments are the bot's command and its options (`invite`, say); none runs the bot.
+Arguments are the bot's command and its options (`invite`, say); none runs the bot. With
+DISCORD_DOUBLE_SOURCE_ADDRESS (a loopback address, 127.0.0.2 say), every connection the process
+opens to the double comes from there, so that the double's records tell its requests apart
+even where no token is sent (interaction answers).
 
 Kept under tests/ so that nothing in the product knows of the double.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
+import aiohttp
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
@@ -24,6 +28,15 @@ def main() -> int:
     base = os.environ["DISCORD_DOUBLE_URL"]
     Route.BASE = f"{base}/api/v10"
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http://", "ws://", 1) + "/gateway")
+    source = os.environ.get("DISCORD_DOUBLE_SOURCE_ADDRESS")
+    if source:
+        connector = aiohttp.TCPConnector.__init__
+
+        def from_source(self: aiohttp.TCPConnector, *args: object, **kwargs: object) -> None:
+            kwargs.setdefault("local_addr", (source, 0))
+            connector(self, *args, **kwargs)  # type: ignore[arg-type]
+
+        aiohttp.TCPConnector.__init__ = from_source  # type: ignore[method-assign]
     from bot.__main__ import main as run_bot
 
     return run_bot(["--env-file", os.devnull, *(sys.argv[1:] or ["run"])])

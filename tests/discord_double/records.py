@@ -63,6 +63,7 @@ class Recorded:
     message_id: int | None = None
     token: str = ""  # the bot token it was sent with (none on interaction callbacks and webhooks)
     at: float = 0.0  # when the double received it (the event loop's clock)
+    peer: str = ""  # the address it came from (`launch.py` can give each bot process its own)
 
     @property
     def body(self) -> Any:

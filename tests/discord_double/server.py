@@ -13,6 +13,7 @@ import copy
 import itertools
 import json
 import re
+import secrets
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +37,10 @@ from .records import (
 
 API_PREFIX = "/api/v10"
 LOADING = 1 << 7
+LAUNCH_ACTIVITY = 12  # the interaction callback that opens the application's Activity
+# Routes Discord documents (docs.discord.com, "OAuth2": the token URL) that its OpenAPI
+# description leaves out: checked by their handlers, not against the description.
+OUTSIDE_DESCRIPTION = {("POST", "/oauth2/token")}
 REC = web.RequestKey("rec", Recorded)
 ALL_PERMISSIONS = str((1 << 53) - 1)
 APP_PERMISSIONS = str((1 << 53) - 1)
@@ -213,6 +218,12 @@ class DiscordDouble(UserActions):
         self.guild_locale = "en-US"  # the server's preferred locale (Discord sets it for Community servers)
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.tokens_seen: list[str] = []
+        # OAuth2 for an Activity's page: codes `authorize` gave (one exchange each) and the
+        # access tokens exchanged for them, each the user's it was given to
+        self.client_secret = "fake-client-secret"
+        self.oauth_codes: dict[str, int] = {}
+        self.access_tokens: dict[str, int] = {}
+        self.activity_launches: list[FakeInteraction] = []  # answered with LAUNCH_ACTIVITY (12)
         self.identify_count = 0
         self.resume_count = 0
         self._dm_closed_send: set[int] = set()
@@ -348,6 +359,8 @@ class DiscordDouble(UserActions):
 
     def _validate(self, rec: Recorded) -> Violation | None:
         """Check a request against Discord's description and its documented limits (README)."""
+        if (rec.method, rec.path) in OUTSIDE_DESCRIPTION:
+            return None  # its handler checks what Discord's docs say it takes
         described = spec.load()
         if described is not None:
             outcome = described.check(rec.method, rec.path, rec.query, rec.body)
@@ -396,6 +409,13 @@ class DiscordDouble(UserActions):
     def set_locale(self, user: FakeUser | int, locale: str) -> None:
         """The language of the user's Discord app, sent as `locale` in their interactions."""
         self.locales[_uid(user)] = locale
+
+    def authorization_code(self, user: FakeUser | int) -> str:
+        """What Discord's `authorize` (scope `identify`) gives an Activity's page for `user`: a
+        code the application exchanges once, with its client secret, at `POST /oauth2/token`."""
+        code = secrets.token_hex(12)
+        self.oauth_codes[code] = _uid(user)
+        return code
 
     def open_dms(self, user: FakeUser | int) -> None:
         uid = _uid(user)
@@ -513,6 +533,7 @@ class DiscordDouble(UserActions):
         rec = Recorded(request.method, request.path[len(API_PREFIX) :], dict(request.query))
         rec.token = request.headers.get("Authorization", "").removeprefix("Bot ")
         rec.at = asyncio.get_running_loop().time()
+        rec.peer = request.remote or ""
         await _parse_body(request, rec)
         self.requests.append(rec)
         request[REC] = rec
@@ -793,6 +814,7 @@ class DiscordDouble(UserActions):
         r.add_get(p + "/gateway/bot", self._get_gateway)
         r.add_get(p + "/users/@me", self._get_me)
         r.add_get(p + "/oauth2/applications/@me", self._get_app)
+        r.add_post(p + "/oauth2/token", self._oauth_token)
         r.add_post(p + "/users/@me/channels", self._create_dm)
         r.add_get(p + "/users/{uid}", self._get_user)
         r.add_get(p + "/guilds/{gid}/members/{uid}", self._get_member)
@@ -834,8 +856,39 @@ class DiscordDouble(UserActions):
         )
 
     async def _get_me(self, request: web.Request) -> web.Response:
-        self.tokens_seen.append(request.headers.get("Authorization", ""))
+        authorization = request.headers.get("Authorization", "")
+        self.tokens_seen.append(authorization)
+        if authorization.startswith("Bearer "):  # a user's OAuth2 token: that user, as `identify` shows
+            uid = self.access_tokens.get(authorization.removeprefix("Bearer "))
+            if uid is None or uid not in self.users:
+                raise DiscordError(401, 0, "401: Unauthorized")
+            locale = self.locales.get(uid, "en-US")
+            return json_response({**self.users[uid].payload(), "locale": locale, "mfa_enabled": False})
         return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """The authorization-code exchange: form fields, the application's id and secret, a code
+        `authorization_code` gave and not yet exchanged. Discord's OAuth2 errors are `error`."""
+        form = await request.post()
+        if (
+            form.get("client_id") != str(self.application_id)
+            or form.get("client_secret") != self.client_secret
+        ):
+            return json_response({"error": "invalid_client"}, status=401)
+        uid = self.oauth_codes.pop(str(form.get("code", "")), None)
+        if form.get("grant_type") != "authorization_code" or uid is None:
+            return json_response({"error": "invalid_grant"}, status=400)
+        token = secrets.token_hex(16)
+        self.access_tokens[token] = uid
+        return json_response(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": secrets.token_hex(16),
+                "scope": "identify",
+            }
+        )
 
     async def _get_app(self, request: web.Request) -> web.Response:
         return json_response(
@@ -1230,6 +1283,9 @@ class DiscordDouble(UserActions):
             rec.to_user, rec.message_id = message.to_user, message.id
         elif rtype in (8, 9):
             rec.to_user = ix.user.id
+        elif rtype == LAUNCH_ACTIVITY:
+            rec.to_user = ix.user.id
+            self.activity_launches.append(ix)
         ix.callback = body
         ix.acknowledged.set()
         if request.query.get("with_response") not in ("1", "true", "True"):
@@ -1246,6 +1302,10 @@ class DiscordDouble(UserActions):
             out["interaction"]["response_message_id"] = str(message.id)
         if rtype in (4, 7) and message is not None:
             out["resource"] = {"type": rtype, "message": message.payload}
+        if rtype == LAUNCH_ACTIVITY:
+            instance = f"i-{ix.id}"
+            out["interaction"]["activity_instance_id"] = instance
+            out["resource"] = {"type": rtype, "activity_instance": {"id": instance}}
         return json_response(out)
 
     def _webhook_message(self, request: web.Request) -> tuple[FakeInteraction, StoredMessage]:

@@ -78,7 +78,7 @@ def test_wild_rank_comes_from_the_cut_joker_and_aces_when_a_printed_joker_is_cut
 @pytest.mark.parametrize(
     ("command", "message"),
     [
-        ({"command": "pick", "seat": 1, "source": "closed"}, "not your turn"),
+        ({"command": "pick", "seat": 1, "source": "closed"}, "turn\\."),
         ({"command": "discard", "seat": 0, "card": "AH"}, "Pick a card first"),
         ({"command": "declare", "seat": 0, "groups": [WINNER], "finish": "AH"}, "Pick a card first"),
         ({"command": "drop", "seat": 5}, "no seat 6"),

@@ -3,34 +3,24 @@ back exactly the record the deal stored, every stored form reads, old ones inclu
 written before deals kept their picks, clock, leavers and stakes: tests/data/before_stakes_match.json,
 made by that release's code, see tests/data/make_before_stakes_match.py), and a log reads typed."""
 
-import contextlib
 import dataclasses
 import json
 import random
 from pathlib import Path
 
 import pytest
-from deal_helpers import random_command
+from deal_helpers import ended_deal, random_command
 
 from bot.engine.commands import BadCommandError, Command, Pick, Source, read_log, read_logged
 from bot.engine.commitment import verify
-from bot.engine.deal import Deal, Phase, SeatStatus
-from bot.engine.errors import CorruptTableError, IllegalActionError
+from bot.engine.deal import Deal, SeatStatus
+from bot.engine.errors import CorruptTableError
 from bot.engine.history import FinishedDeal
 from bot.engine.match import Match
 from bot.engine.replay import replay_deal
 from bot.engine.rules import Rules
 
 BEFORE_STAKES = Path(__file__).resolve().parents[1] / "data" / "before_stakes_match.json"
-
-
-def ended_deal(seed: int, rules: Rules | None = None) -> Deal:
-    rng = random.Random(seed)
-    deal, _ = Deal.start(3, rules or Rules(), rng)
-    while deal.phase is not Phase.OVER:
-        with contextlib.suppress(IllegalActionError):  # a careless player's move, refused
-            deal.apply(random_command(deal, rng, 0.5))
-    return deal
 
 
 @pytest.mark.parametrize("seed", range(8))

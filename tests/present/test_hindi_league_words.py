@@ -15,6 +15,7 @@ from bot.i18n import EN, words
 from bot.leagues import Night, NightStatus
 from bot.leagues.points import PointsTable
 from bot.leagues.schedule import Schedule
+from bot.present.ordinals import ordinal
 
 HI = words("hi")
 
@@ -28,8 +29,31 @@ def test_a_schedule_and_a_points_table_in_hindi_and_in_english():
     assert schedule_words(fortnightly, EN) == fortnightly.describe()
     assert schedule_words(weekly, HI) == "हर शुक्रवार 20:00 बजे"
     assert schedule_words(fortnightly, HI) == "हर 2 हफ़्ते रविवार को 18:00 बजे"
-    assert points_words(PointsTable(), EN) == PointsTable().describe()
-    assert points_words(PointsTable((5, 3, 1, 0)), HI) == "1ला 5, 2रा 3, 3रा 1, 4वाँ 0"
+    assert points_words(PointsTable(), EN) == "1st 10, 2nd 6, 3rd 4, 4th 3, 5th 2, 6th 1"
+    assert points_words(PointsTable((5, 3, 1, 0)), HI) == "1ला 5, 2रा 3, 3रा 1, 4था 0"
+
+
+@pytest.mark.parametrize(
+    ("number", "english", "hindi"),
+    [
+        (1, "1st", "1ला"),
+        (2, "2nd", "2रा"),
+        (3, "3rd", "3रा"),
+        (4, "4th", "4था"),
+        (5, "5th", "5वाँ"),
+        (6, "6th", "6ठा"),
+        (7, "7th", "7वाँ"),
+        (11, "11th", "11वाँ"),
+        (12, "12th", "12वाँ"),
+        (13, "13th", "13वाँ"),
+        (21, "21st", "21वाँ"),
+        (22, "22nd", "22वाँ"),
+        (101, "101st", "101वाँ"),
+        (111, "111th", "111वाँ"),
+    ],
+)
+def test_every_place_takes_its_own_languages_ending(number, english, hindi):
+    assert ordinal(number, EN) == english and ordinal(number, HI) == hindi
 
 
 def test_a_deals_refusal_tells_what_could_not_be_done_in_the_readers_words():

@@ -28,6 +28,7 @@ REFUSALS_CONVERTED = [
     "bot/*.py",
     "bot/present/*.py",
     "bot/app/*.py",
+    "bot/activity/*.py",
     "bot/engine/**/*.py",
     "bot/service/*.py",
     "bot/leagues/*.py",
@@ -39,6 +40,7 @@ COMMANDS_CONVERTED = [
     ROOT / "bot/discord/cog.py",
     ROOT / "bot/discord/league_cog.py",
     ROOT / "bot/discord/league_admin_cog.py",
+    ROOT / "bot/discord/replay_cog.py",
 ]
 SOURCES = sorted({path for pattern in REFUSALS_CONVERTED for path in ROOT.glob(pattern)})
 

@@ -153,17 +153,17 @@ def test_each_preset_says_the_reading_it_takes_of_its_source():
     assert "an Ace 1," in octro
     app = describe_rules(Format.POINTS.spec, Rules.preset("app"))
     # 003 "cards that are not in sequence": read as cards in no valid group once both lives are there.
-    assert "only for the cards in no valid group (sets go free then)" in app
+    assert "only for cards in no group (sets are free then)" in app
     # 003 "misses the declaration chance ... 2 points": a loser whose 13 cards were a valid show.
-    assert "13 cards already made a valid show when another player declared pays 2" in app
+    assert "13 cards already made a valid show when another player declared, you pay 2" in app
     assert "20 s to pick, then 20 s to discard" in app and "no time bank" in app
-    assert "counts as one missed turn" in app and "declares by itself" in app
+    assert "that is a missed turn" in app and "declares by itself" in app
     assert "your hand is scored instead" in app and "the lowest wins" in app
     home = describe_rules(Format.POINTS.spec, Rules.preset("home"))
     # 004 "sets are three or more cards of the same suit": read as a slip for rank.
     assert "same rank, not same suit" in home
     # 004 "he does not pay for the cards in that straight run or in any other runs".
-    assert "pays nothing for it or for any other sequence, but pays for sets and loose cards" in home
+    assert "your sequences are free, but sets and loose cards count" in home
     # 004 half and double, Points only, after the cap.
     assert "pays double" in home and "pays half" in home and "after the cap" in home
     assert "160 or 40" in home

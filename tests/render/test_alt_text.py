@@ -23,7 +23,7 @@ HAND = HandScene(
 
 def test_the_hand_in_one_line_as_the_hand_message_says_it():
     assert hand_line(HAND) == "Pure 4♥ 5♥ 6♥ · Set 9♠ 9♦ 9♣ · Loose K♠ 2♦ · 39 pts"
-    assert hand_line(replace(HAND, language="hi")) == "प्योर 4♥ 5♥ 6♥ · सेट 9♠ 9♦ 9♣ · खुले K♠ 2♦ · 39 अंक"
+    assert hand_line(replace(HAND, language="hi")) == "प्योर 4♥ 5♥ 6♥ · सेट 9♠ 9♦ 9♣ · अकेले पत्ते K♠ 2♦ · 39 अंक"
     assert hand_line(samples.HAND_READY).endswith("· 8 pts · Ready to declare")
 
 

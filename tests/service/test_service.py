@@ -73,7 +73,7 @@ async def test_stale_buttons_double_clicks_and_wrong_turns_change_nothing(servic
     table = await open_and_start(service, 7, players=3)
     turn, token = table.match.deal.turn, table.turn_token()
     before = table.match.to_json()
-    with pytest.raises(IllegalActionError, match="not your turn"):
+    with pytest.raises(IllegalActionError, match="'s turn"):
         await service.play(7, user(7, (turn + 1) % 3), {"command": "pick", "source": "closed"})
     with pytest.raises(ServiceError, match="not seated"):
         await service.play(7, 999, {"command": "pick", "source": "closed"})
