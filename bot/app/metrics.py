@@ -21,7 +21,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-from bot.service import LiveTable
+from bot.service.views import TableView
 from bot.store import TableStatus
 
 # Saving a command takes a few milliseconds with group commit; a queue behind a busy table's lock
@@ -80,8 +80,8 @@ class Metrics:
     def computer_thought(self, level: str, seconds: float) -> None:
         self.thinking_seconds.labels(level).observe(seconds)
 
-    def count_tables(self, tables: Callable[[], Iterable[LiveTable]]) -> None:
-        """Where the open tables are read at each scrape (the service's `tables`)."""
+    def count_tables(self, tables: Callable[[], Iterable[TableView]]) -> None:
+        """Where the open tables are read at each scrape (the service's `views`)."""
         self._tables.source = tables
 
     # ----------------------------------------------------------------- what Discord answers
@@ -141,7 +141,7 @@ class OpenTables(Collector):
     change: the service's tables are the truth, and a scrape is rare."""
 
     def __init__(self) -> None:
-        self.source: Callable[[], Iterable[LiveTable]] = list
+        self.source: Callable[[], Iterable[TableView]] = list
 
     def collect(self) -> Iterator[Metric]:
         counts = Tally(_state(table) for table in self.source())
@@ -155,7 +155,7 @@ class OpenTables(Collector):
         yield family
 
 
-def _state(table: LiveTable) -> str:
+def _state(table: TableView) -> str:
     if table.damage is not None:
         return "set_aside"
-    return "playing" if table.record.status is TableStatus.PLAYING else "lobby"
+    return "playing" if table.status is TableStatus.PLAYING else "lobby"

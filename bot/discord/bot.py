@@ -275,7 +275,7 @@ class RummyBot(commands.Bot):
         self.service: TableService = self.service_factory(self.store, self._on_service_events)
         if self.metrics is not None:
             self.service.observer = self.metrics
-            self.metrics.count_tables(self.service.tables)
+            self.metrics.count_tables(self.service.views)
         shared = self.ownership is not None and self.ownership.shared()  # others change settings
         self.preferences = Preferences(
             self.store, self.service.clock, users_for=USER_SETTINGS_SECONDS if shared else None

@@ -37,7 +37,7 @@ async def test_moves_through_the_service_move_the_counters_a_scrape_reads(tmp_pa
     store, service = await open_service(tmp_path / "rummy.db", clock=clock)
     metrics = Metrics()
     service.observer = metrics
-    metrics.count_tables(service.tables)
+    metrics.count_tables(service.views)
     problem: list[str] = []
     port = await metrics.serve("127.0.0.1", 0, lambda: problem[0] if problem else None)
     try:
