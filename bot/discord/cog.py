@@ -22,7 +22,7 @@ from bot.discord.replay_cog import ReplayCommands
 from bot.discord.safe_text import escaped
 from bot.discord.translator import said
 from bot.engine.cards import parse_cards
-from bot.engine.commands import Command, Discard, Drop, Pick, Rejoin, Source, Split
+from bot.engine.commands import Command, Discard, Pick, Rejoin, Source, Split
 from bot.engine.errors import RummyError
 from bot.engine.formats import Format
 from bot.engine.rules import Rules
@@ -293,12 +293,15 @@ class RummyCog(
         name="drop", description="Drop out of this deal (costs what this table's rules say; you confirm)"
     )
     async def drop(self, interaction: discord.Interaction[Any]) -> None:
-        await self.game(interaction, Drop)
+        async def work() -> None:
+            await self.actions.asks.ask_drop(interaction, self.here(interaction), None)
+
+        await self.run(interaction, work)
 
     @app_commands.command(name="declare", description="Show your hand as grouped (you confirm first)")
     async def declare(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            await self.actions.ask_declare(interaction, self.here(interaction), None)
+            await self.actions.asks.ask_declare(interaction, self.here(interaction), None)
 
         await self.run(interaction, work)
 

@@ -11,7 +11,16 @@ from datetime import timedelta
 from typing import Any
 
 from discord_double import DiscordDouble
-from test_discord_frontend import answer, button, hand_message, make_bot, open_table, settle, table_id_of
+from test_discord_frontend import (
+    answer,
+    button,
+    drop,
+    hand_message,
+    make_bot,
+    open_table,
+    settle,
+    table_id_of,
+)
 from test_discord_league import (
     FIRST_NIGHT,
     LEAGUE,
@@ -84,7 +93,7 @@ async def test_a_name_full_of_tricks_pings_nobody_and_reads_as_typed_in_every_ta
     await settle(bot)
     table = bot.service.table(table_id)
     mover = (eve, mal)[table.match.deal.turn]
-    await double.slash_command(mover, "rummy drop")  # a first drop ends the deal, and the match
+    await drop(double, bot, mover)  # a first drop ends the deal, and the match
     await settle(bot)
     assert table.match.phase == "over"
 
