@@ -16,19 +16,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import limits
-from bot.discord.components import NO_LONGER_VALID, channel_of, confirm_view, drop_view, finish_id
+from bot.discord.asks import Asks
+from bot.discord.components import NO_LONGER_VALID, channel_of
 from bot.discord.hands import HandMessage
 from bot.discord.rules_editor import show_editor
 from bot.discord.safe_text import escaped, seat_names
-from bot.engine import judge_groups
-from bot.engine.commands import Command, Declare, Discard, Drop, Pick, Source, read_card
-from bot.engine.declaration import best_declaration
+from bot.engine.commands import Command, Discard, Pick, Source, read_card
 from bot.engine.errors import RummyError
-from bot.engine.events import Declared, WrongShow
-from bot.engine.melds import GroupKind
 from bot.i18n import N_, Words
 from bot.present.hand_layout import HandLayout
-from bot.present.show_reasons import reason_words
 from bot.service import TableEvent
 from bot.service.refusals import ShuttingDownError
 from bot.service.views import HandView, TableView
@@ -41,20 +37,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 # The lobby's computer-player buttons and the level each seats.
 COMPUTER_BUTTONS = {"easy": "easy", "computer": "strong"}
-# How the declaration's check names what it found.
-GROUP_NAMES = {
-    GroupKind.PURE_SEQUENCE: N_("pure sequence"),
-    GroupKind.IMPURE_SEQUENCE: N_("impure sequence"),
-    GroupKind.SET: N_("set"),
-    GroupKind.SPARE_JOKERS: N_("spare jokers"),
-    GroupKind.INVALID: N_("not a group"),
-}
 APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please try again.")
 
 
 class Actions:
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
+        self.asks = Asks(self)  # the questions before a costly move
         self.in_flight = 0  # handlers still working after their first answer
         self._idle = asyncio.Event()
         self._idle.set()
@@ -286,10 +275,10 @@ class Actions:
         async def work() -> None:
             table = self.bot.presses.in_private(interaction, table_id, turn, sort=action == "sort")
             if action == "declare":
-                await self.ask_declare(interaction, table, turn)
+                await self.asks.ask_declare(interaction, table, turn)
                 return
             if action == "drop":
-                await self.ask_drop(interaction, table, turn)
+                await self.asks.ask_drop(interaction, table, turn)
                 return
             await interaction.response.defer()
             if action == "sort":
@@ -312,98 +301,5 @@ class Actions:
             events = await self.play(interaction, table, lambda seat: Discard(seat, chosen), turn)
             await self.presenter.publish(events, actor=self.in_own_dm(interaction, table))
             await self.show_own_hand(interaction, table)
-
-        await self.guarded(interaction, table_id, work)
-
-    async def ask_drop(self, interaction: discord.Interaction[Any], table: TableView, turn: str) -> None:
-        """Says what the drop costs and asks again; the engine's refusal (not your turn, no drops in
-        Deals) comes first, so nobody confirms a drop that cannot happen."""
-        # the engine's refusal, an IllegalActionError, is answered privately like every RummyError
-        hand = await self.service.hand_to_drop(table.id, interaction.user.id)
-        cost = hand.legal.drop_cost
-        _ = await self.reader(interaction, table.id)
-        if not hand.seen.has_picked[hand.seat]:
-            question = _(
-                "Drop out of this deal? It costs **{points} points** (a first drop, before your first pick).",
-                points=cost,
-            )
-        else:
-            question = _(
-                "Drop out of this deal? It costs **{points} points** (a middle drop, after a pick).",
-                points=cost,
-            )
-        await interaction.response.send_message(question, view=drop_view(table.id, turn, _), ephemeral=True)
-
-    async def confirm_drop(self, interaction: discord.Interaction[Any], table_id: int, turn: str) -> None:
-        async def work() -> None:
-            table = self.bot.presses.in_private(interaction, table_id, turn)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            events = await self.play(interaction, table, Drop, turn)
-            await self.presenter.publish(events)  # asked in a private reply: the DM shows the drop
-            _ = await self.reader(interaction, table.id)
-            await interaction.followup.send(_("You dropped out of this deal."), ephemeral=True)
-
-        await self.guarded(interaction, table_id, work)
-
-    async def ask_declare(
-        self, interaction: discord.Interaction[Any], table: TableView, turn: str | None
-    ) -> None:
-        """Shows the grouping that would be declared and asks for confirmation: a wrong show is costly."""
-        declaration, hand = await self.declaration(table, interaction.user.id)
-        judgement = judge_groups(declaration.groups, hand.seen.wild_rank, hand.seen.rules)
-        _ = await self.reader(interaction, table.id)
-        shown = "\n".join(
-            f"• {_(GROUP_NAMES[kind])}: " + " ".join(card.pretty for card in group)
-            for group, kind in zip(declaration.groups, judgement.kinds, strict=True)
-        )
-        verdict = (
-            _("This looks valid.")
-            if judgement.valid
-            else _("**This is not valid**: {reason}", reason=reason_words(judgement.reason, _))
-        )
-        finish = declaration.finish
-        if finish is not None:
-            question = _("Declare with **{card}** as the finish card?", card=finish.pretty)
-        else:
-            question = _("Show your 13 cards now, before picking?")
-            if hand.seen.rules.early_show_multipliers:
-                question += " " + _("A show before any pick makes everyone pay double.")
-        cost = _(
-            "A wrong show costs {points} points and puts you out of this deal. "
-            "(To declare differently, arrange your cards with `/rummy group` first.)",
-            points=hand.legal.wrong_show_cost,
-        )
-        token = turn or hand.turn_token
-        await interaction.response.send_message(
-            limits.message(f"{question}\n{shown}\n{verdict}\n{cost}"),
-            view=confirm_view(table.id, token, finish, _),
-            ephemeral=True,
-        )
-
-    async def declaration(self, table: TableView, user_id: int) -> tuple[Declare, HandView]:
-        """The engine's declaration of the player's own arrangement (its finish card chosen so
-        that the arrangement is judged best), with the player's view of the deal it is for."""
-        layout, hand = await self.followed_layout(table, user_id)
-        # The player's own groups; the suggested layout is the engine's to arrange, since it
-        # knows which card may go to the finish slot (never the open card just taken).
-        return best_declaration(hand.seen, layout.groups if layout.custom else None), hand
-
-    async def confirm_declare(
-        self, interaction: discord.Interaction[Any], table_id: int, turn: str, finish: str
-    ) -> None:
-        async def work() -> None:
-            table = self.bot.presses.in_private(interaction, table_id, turn)
-            declaration = (await self.declaration(table, interaction.user.id))[0]
-            if finish_id(declaration.finish) != finish:
-                raise RummyError(
-                    "Your cards changed since you asked: press Declare again to see the new grouping."
-                )
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            events = await self.play(interaction, table, lambda seat: declaration, turn)
-            await self.presenter.publish(events)
-            shows = [e.event for e in events if isinstance(e.event, Declared | WrongShow)]
-            _ = await self.reader(interaction, table.id)
-            verdict = reason_words(shows[0].reason or "", _) if shows else ""
-            await interaction.followup.send(f"{_('Declared.')} {verdict}".strip(), ephemeral=True)
 
         await self.guarded(interaction, table_id, work)

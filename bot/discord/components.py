@@ -7,6 +7,7 @@ pressed where it does not belong is refused privately.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -16,6 +17,7 @@ from discord import ui
 
 from bot.discord import limits
 from bot.engine.cards import Card
+from bot.engine.commands import Declare
 from bot.engine.errors import RummyError
 from bot.i18n import EN, N_, Words
 
@@ -186,28 +188,36 @@ class DiscardSelect(
 
 class ConfirmDeclare(
     ui.DynamicItem[ui.Button[Any]],
-    template=r"rummy:declare:(?P<table>\d+):(?P<turn>[\w.]+):(?P<finish>\w+)",
+    template=r"rummy:declare:(?P<table>\d+):(?P<turn>[\w.]+):(?P<shown>\w+)",
 ):
-    """Carries the finish card it was shown with, so a confirmation can't declare something else."""
+    """Carries what it was shown with (`shown_id`: the groups and the finish card), so a
+    confirmation declares exactly what the player saw judged, never a grouping changed since."""
 
-    def __init__(self, table_id: int, turn: str, finish: str, _: Words = EN) -> None:
-        custom_id = f"rummy:declare:{table_id}:{turn}:{finish}"
+    def __init__(
+        self,
+        table_id: int,
+        turn: str,
+        shown: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.success,
+    ) -> None:
+        custom_id = f"rummy:declare:{table_id}:{turn}:{shown}"
         button: ui.Button[Any] = ui.Button(
-            label=limits.button_label(_("Yes, declare")),
-            style=discord.ButtonStyle.danger,
-            custom_id=custom_id,
+            label=limits.button_label(label or "?"), style=style, custom_id=custom_id
         )
         super().__init__(button)
-        self.table_id, self.turn, self.finish = table_id, turn, finish
+        self.table_id, self.turn, self.shown = table_id, turn, shown
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
     ) -> ConfirmDeclare:
-        return cls(int(match["table"]), match["turn"], match["finish"])
+        return cls(int(match["table"]), match["turn"], match["shown"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).actions.confirm_declare(interaction, self.table_id, self.turn, self.finish)
+        await _bot(interaction).actions.asks.confirm_declare(
+            interaction, self.table_id, self.turn, self.shown
+        )
 
 
 class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<table>\d+):(?P<turn>[\w.]+)"):
@@ -228,7 +238,29 @@ class ConfirmDrop(ui.DynamicItem[ui.Button[Any]], template=r"rummy:dropok:(?P<ta
         return cls(int(match["table"]), match["turn"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).actions.confirm_drop(interaction, self.table_id, self.turn)
+        await _bot(interaction).actions.asks.confirm_drop(interaction, self.table_id, self.turn)
+
+
+class KeepPlaying(ui.DynamicItem[ui.Button[Any]], template=r"rummy:keep:(?P<table>\d+):(?P<what>\w+)"):
+    """The first choice under a question that costs points: it answers and changes nothing."""
+
+    def __init__(self, table_id: int, what: str, _: Words = EN) -> None:
+        button: ui.Button[Any] = ui.Button(
+            label=limits.button_label(_("Keep playing")),
+            style=discord.ButtonStyle.primary,
+            custom_id=f"rummy:keep:{table_id}:{what}",
+        )
+        super().__init__(button)
+        self.table_id, self.what = table_id, what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> KeepPlaying:
+        return cls(int(match["table"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).actions.asks.keep_playing(interaction, self.table_id, self.what)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
@@ -238,6 +270,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     DiscardSelect,
     ConfirmDeclare,
     ConfirmDrop,
+    KeepPlaying,
 )
 
 
@@ -287,21 +320,33 @@ def hand_view(
     return view
 
 
-NO_FINISH = "none"  # a 13-card show before any pick has no finish card (004)
+def shown_id(declaration: Declare) -> str:
+    """What a Declare question showed (its groups in order, its finish card), as the confirmation
+    button carries it: short, and changed by any change to either."""
+    finish = declaration.finish.code if declaration.finish is not None else "-"
+    shown = "/".join(" ".join(card.code for card in group) for group in declaration.groups)
+    return hashlib.sha256(f"{finish}|{shown}".encode()).hexdigest()[:16]
 
 
-def finish_id(finish: Card | None) -> str:
-    """The finish card as a confirmation button carries it."""
-    return finish.code if finish is not None else NO_FINISH
-
-
-def confirm_view(table_id: int, turn: str, finish: Card | None, _: Words = EN) -> ui.View:
+def declare_view(
+    table_id: int, turn: str, declaration: Declare, wrong_show_cost: int | None, _: Words
+) -> ui.View:
+    """A valid show: "Yes, declare" first. A wrong show (`wrong_show_cost`): "Keep playing" first,
+    then the costly choice, in red and with its price."""
     view = ui.View(timeout=None)
-    view.add_item(ConfirmDeclare(table_id, turn, finish_id(finish), _))
+    shown = shown_id(declaration)
+    if wrong_show_cost is None:
+        view.add_item(ConfirmDeclare(table_id, turn, shown, _("Yes, declare")))
+        view.add_item(KeepPlaying(table_id, "declare", _))
+        return view
+    view.add_item(KeepPlaying(table_id, "declare", _))
+    anyway = _("Declare anyway (−{points})", points=wrong_show_cost)
+    view.add_item(ConfirmDeclare(table_id, turn, shown, anyway, discord.ButtonStyle.danger))
     return view
 
 
 def drop_view(table_id: int, turn: str, _: Words = EN) -> ui.View:
     view = ui.View(timeout=None)
+    view.add_item(KeepPlaying(table_id, "drop", _))
     view.add_item(ConfirmDrop(table_id, turn, _))
     return view

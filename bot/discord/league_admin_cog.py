@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.discord import league_text as text
 from bot.discord import limits
-from bot.discord.cog import PRESET_CHOICES
+from bot.discord.info_cog import PRESET_CHOICES
 from bot.discord.league_cog import LEAGUE_OPTION, WAITING_NIGHT, Interaction, LeagueCommands, Reason
 from bot.discord.safe_text import escaped
 from bot.discord.translator import said

@@ -3,10 +3,10 @@
 
 - the table message (the lobby's buttons, "Show the table now"): pressed in the table's server
   and channel, on the message that shows the table now;
-- a private message (a hand's controls, the Declare and Drop confirmations, the lobby's Rules
-  editor): the presser's own hand DM of that table, or an ephemeral reply (in the table's channel,
-  or in a DM), pressed by a seated player (the host, for the editor, whom the editor checks) for
-  the turn now;
+- a private message (a hand's controls, the answers to the Declare and Drop questions, the
+  lobby's Rules editor): the presser's own hand DM of that table, or an ephemeral reply (in the
+  table's channel, or in a DM), pressed by a seated player (the host, for the editor, whom the
+  editor checks) for the turn now;
 - a league's message (Join / Leave on a night's announcement, I'm here on a table's check-in):
   in the league's server, in its channel (the table's thread), on that message;
 - a replay's frame (◀ ▶): a private reply; who may see the deal, from where, is the replay

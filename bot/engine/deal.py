@@ -299,7 +299,7 @@ class Deal:
         return self._acts(seat, Phase.PICK) and _allowed(self.verify_pick, seat, source)
 
     def verify_pick(self, seat: int, source: Source | str) -> None:
-        self._verify_turn(seat, Phase.PICK, N_("pick a card"))
+        self._verify_turn(seat, Phase.PICK)
         if Source(source) is Source.OPEN:
             if not self.open_pile:
                 raise IllegalActionError("The open pile is empty: pick from the closed deck.")
@@ -310,7 +310,7 @@ class Deal:
                 and not self.rules.pick_discarded_joker
             ):
                 raise IllegalActionError(
-                    "{card} is a joker discarded by the previous player: it cannot be picked.",
+                    "{card} is a joker just thrown: it can't be picked.",
                     card=top.pretty,
                 )
 
@@ -338,7 +338,7 @@ class Deal:
 
     def verify_discard(self, seat: int, card: Card | str) -> None:
         card = _card(card)
-        self._verify_turn(seat, Phase.DISCARD, N_("discard"))
+        self._verify_turn(seat, Phase.DISCARD)
         self._verify_holds(seat, card)
         self._verify_not_handed_back(card, N_("discard"))
 
@@ -375,7 +375,7 @@ class Deal:
     def verify_drop(self, seat: int) -> None:
         if not self.rules.drops_allowed:
             raise IllegalActionError("Dropping is not allowed in this format.")
-        self._verify_turn(seat, Phase.PICK, N_("drop"))
+        self._verify_turn(seat, Phase.PICK)
 
     def drop_cost(self, seat: int) -> int:
         """What dropping would cost this seat now: a first drop before any pick, else a middle drop."""
@@ -466,18 +466,16 @@ class Deal:
         declared = Counter(card for group in groups for card in group)
         if finish is None:
             if not self._may_show_before_pick(seat):
-                self._verify_turn(seat, Phase.DISCARD, N_("declare"))
+                self._verify_turn(seat, Phase.DISCARD)
                 raise IllegalActionError("Put a card in the finish slot to declare.")
             if declared != Counter(self.seats[seat].hand):
-                raise IllegalActionError("Your groups must use exactly the 13 cards in your hand, each once.")
+                raise IllegalActionError("Show each of your 13 cards once.")
             return
         finish = _card(finish)
-        self._verify_turn(seat, Phase.DISCARD, N_("declare"))
+        self._verify_turn(seat, Phase.DISCARD)
         declared[finish] += 1
         if declared != Counter(self.seats[seat].hand):
-            raise IllegalActionError(
-                "Your groups and finish card must use exactly the 14 cards in your hand, each once."
-            )
+            raise IllegalActionError("Use each of your 14 cards once: in your groups or as the finish.")
         self._verify_not_handed_back(finish, N_("finish with"))
 
     def declare(
@@ -734,7 +732,7 @@ class Deal:
             and self.seats[seat].in_play
         )
 
-    def _verify_turn(self, seat: int, phase: Phase, action: str) -> None:
+    def _verify_turn(self, seat: int, phase: Phase) -> None:
         if self._acts(seat, phase):
             return
         self._verify_seat(seat)
@@ -746,12 +744,8 @@ class Deal:
             raise IllegalActionError("It's {player}'s turn.", seats={"player": self.turn})
         if self.phase is not phase:
             if self.phase is Phase.PICK:
-                raise IllegalActionError(
-                    "Pick a card first (closed deck or open pile) before you {action}.", action=action
-                )
-            raise IllegalActionError(
-                "You have already picked: discard or declare, you cannot {action} now.", action=action
-            )
+                raise IllegalActionError("Pick a card first.")
+            raise IllegalActionError("You already picked: now discard a card, or declare.")
 
     def _verify_holds(self, seat: int, card: Card) -> None:
         if card not in self.seats[seat].hand:

@@ -226,7 +226,7 @@ class Match:
         highest = max(self._remaining_scores())
         if highest > self.spec.rejoin_below:
             raise IllegalActionError(
-                "Rejoining closes once a remaining player is above {limit} (the highest now has {highest}).",
+                "Too late to rejoin: a player still in has {highest}, over {limit}.",
                 limit=self.spec.rejoin_below,
                 highest=highest,
             )

@@ -143,7 +143,7 @@ class League:
         season = self.active_season()
         if any(night.status is NightStatus.RUNNING for night in season.nights):
             raise LeagueError(
-                "A night is being played; end the season after it finishes (a stuck table can be abandoned)."
+                "A night is being played: end the season after it (a stuck table can be abandoned)."
             )
         for night in season.nights:
             if night.status in BEFORE_SEATING:

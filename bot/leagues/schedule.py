@@ -80,8 +80,7 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
         raise ScheduleError(
-            "'{name}' is not a time zone I know. Use an IANA name such as Europe/London, "
-            "America/New_York or Asia/Kolkata.",
+            "I don't know the time zone '{name}'. Try one like Asia/Kolkata or Europe/London.",
             name=name,
         ) from None
 

@@ -37,7 +37,7 @@ def table_count(players: int, max_size: int) -> int:
     check_table_size(max_size)
     if players < MIN_TABLE:
         raise SeatingError(
-            "A league night needs at least {least} players; {players} signed up, so no table can start.",
+            "A league night needs at least {least} players; {players} signed up.",
             least=MIN_TABLE,
             players=players,
         )

@@ -181,9 +181,7 @@ class LeagueService:
             for stored in self._damaged.values():  # its only league: a damaged one is said so
                 if stored.guild_id == guild_id:
                     self._refuse_damaged(guild_id, name if name and name.strip() else stored.name)
-            raise LeagueError(
-                "This server has no league yet; an admin can create one with /league-admin create."
-            )
+            raise LeagueError("No league here yet. An admin can make one: `/league-admin create`.")
         names = ", ".join(record.league.name for record in records)
         if name is None or not name.strip():
             if len(records) == 1:
@@ -204,8 +202,8 @@ class LeagueService:
         for stored in self._damaged.values():
             if stored.guild_id == guild_id and _folded(stored.name) == _folded(name):
                 raise LeagueError(
-                    "{league}'s saved state is damaged, so it is set aside: nothing in it can "
-                    "change until an admin restores or deletes it.",
+                    "{league} is damaged and set aside: nothing in it changes until an admin "
+                    "restores or deletes it.",
                     league=stored.name,
                 )
 
@@ -786,8 +784,8 @@ class LeagueService:
             running = league.running_night
             if running is not None:
                 raise LeagueError(
-                    "Night {number} of {league} is being played: let it end (or abandon "
-                    "its tables with `/league-admin abandon`), then delete the league.",
+                    "Night {number} of {league} is on. Let it end (or `/league-admin abandon` its "
+                    "tables), then delete the league.",
                     number=running.number,
                     league=league.name,
                 )

@@ -24,8 +24,8 @@ class TableDamagedError(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             N_(
-                "This table's saved game is damaged, so it can't go on. The host or a server admin can "
-                "close it with `/rummy cancel`."
+                "This table's game is damaged and can't go on. The host or an admin can close it: "
+                "`/rummy cancel`."
             )
         )
 

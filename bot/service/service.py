@@ -301,7 +301,10 @@ class TableService:
     async def hand_to_drop(self, table_id: int, user_id: int) -> HandView:
         """The user's own view of the deal, once the engine agrees that they may drop now (its
         refusal, an `IllegalActionError`, otherwise): a front end asks this before it offers the
-        drop at its price (`legal.drop_cost`). Asked under the table's lock, on the deal as saved."""
+        drop at its price (`legal.drop_cost`). Asked under the table's lock, on the deal as saved;
+        refused at once when nothing can be saved, so no drop is offered that cannot happen."""
+        if self.store.lost is not None:
+            raise SavingStoppedError() from self.store.lost
         table = self._tables.get(table_id)
         if table is None:
             raise RummyError("You are not playing a deal at this table.")

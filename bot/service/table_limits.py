@@ -60,8 +60,7 @@ class TableQuota:
         most = self.limits.seats_per_member
         if most is not None and sum(1 for table in tables if _sits_at(table, user_id)) >= most:
             raise ServiceError(
-                "You're already at {count} tables, the most at once: leave one first (`/rummy leave` "
-                "in its channel).",
+                "You're at {count} tables, the most at once. Leave one first (`/rummy leave` there).",
                 count=most,
             )
 
@@ -72,15 +71,14 @@ class TableQuota:
         most = self.limits.tables_per_server
         if most is not None and sum(1 for table in tables if table.record.guild_id == guild_id) >= most:
             raise ServiceError(
-                "This server has {count} open tables, as many as it may have: finish or cancel one first.",
+                "This server has its most open tables ({count}). Finish or cancel one first.",
                 count=most,
             )
         opened, most = self._recent(host_id, now), self.limits.opens_per_member
         if most is not None and len(opened) >= most:
             minutes = max(1, round((opened[0] + self.limits.opens_window_seconds - now) / 60))
             raise ServiceError(
-                "You opened {count} tables in the last {window} minutes, as many as one member may: "
-                "you can open another in about {minutes} minutes.",
+                "You opened {count} tables in {window} minutes. Open another in about {minutes} minutes.",
                 count=most,
                 window=round(self.limits.opens_window_seconds / 60),
                 minutes=minutes,

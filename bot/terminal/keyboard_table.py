@@ -25,14 +25,13 @@ from bot.engine.events import DealOver, DealStarted, Dealt, Event, MatchOver, St
 from bot.engine.formats import FormatSpec
 from bot.engine.match import MatchPhase, Standing
 from bot.engine.match_view import MatchView
-from bot.engine.melds import GroupKind
 from bot.engine.rules import Rules
 from bot.i18n import EN, Words
 from bot.present.hand_layout import HandLayout
 from bot.present.narrate import deal_result_lines, event_lines, hand_lines, standings_lines
 from bot.present.rules_options import rules_line
 from bot.present.rules_text import describe_rules
-from bot.present.show_reasons import reason_words
+from bot.present.show_check import wrong_show_lines
 from bot.service import StaleCommandError, TableEvent, TableService, visible_events
 from bot.service.table_events import ServiceEvent
 from bot.service.views import HandView, TableView
@@ -348,26 +347,10 @@ class TerminalTable:
             question = _("Declare? [y/N] ")
         else:
             cost = hand.legal.wrong_show_cost
-            self.screen.say(
-                what,
-                _("This is a wrong show: {reason}", reason=reason_words(judged.reason, _)),
-                *self.loose_cards_line(declaration.groups, judged.kinds),
-                _("A wrong show costs you {points} points.", points=cost),
-            )
+            self.screen.say(what, *wrong_show_lines(judged, declaration.groups, cost, _))
             question = _("Declare anyway (−{points})? [y/N] ", points=cost)
         if await self.confirm(question, _("Not declared.")):
             await self.send(declaration, hand.turn_token)
-
-    def loose_cards_line(self, groups: Sequence[Sequence[Card]], kinds: Sequence[GroupKind]) -> list[str]:
-        """The cards in no valid group, if any (a show without its first life may have none)."""
-        _ = self.words
-        loose = [
-            card
-            for group, kind in zip(groups, kinds, strict=True)
-            if kind is GroupKind.INVALID
-            for card in group
-        ]
-        return [_("Not in a valid group: {cards}", cards=pretty_cards(loose))] if loose else []
 
     # ----------------------------------------------------------------- between deals
 

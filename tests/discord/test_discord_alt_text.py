@@ -3,7 +3,7 @@ players who use a screen reader: a hand, the table, a result, the standings."""
 
 from __future__ import annotations
 
-from test_discord_frontend import answer, hand_message, make_bot, settle, start_table
+from test_discord_frontend import answer, drop, hand_message, make_bot, settle, start_table
 
 from bot.service import ManualClock
 
@@ -40,7 +40,7 @@ async def test_every_picture_of_a_match_carries_words_for_a_screen_reader(
     alice, bob = double.user("alice"), double.user("bob")
     table = await start_table(double, bot, alice, bob)
     loser = (alice, bob)[table.match.deal.turn]
-    await double.slash_command(loser, "rummy drop")
+    await drop(double, bot, loser)
     await settle(bot)
     standings = await double.slash_command(alice, "rummy standings")
     await answer(double, standings)

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from discord_double import DiscordDouble
-from test_discord_frontend import make_bot, open_table, settle, start_table
+from test_discord_frontend import drop, make_bot, open_table, settle, start_table
 from test_discord_turn_mentions import move_in_dm
 
 from bot.engine.match_view import match_view
@@ -117,7 +117,7 @@ async def test_the_deal_over_edit_of_a_dm_goes_through_its_players_last_press(
     await move_in_dm(double, bot, presser)
     marker = len(double.requests)
 
-    await double.slash_command(dropper, "rummy drop")  # two players: the deal is over
+    await drop(double, bot, dropper)  # two players: the deal is over
     await settle(bot)
 
     over = "This deal is over: see the result in the channel."

@@ -11,6 +11,7 @@ import re
 from test_discord_frontend import (
     answer,
     button,
+    drop,
     hand_message,
     make_bot,
     open_table,
@@ -220,7 +221,7 @@ async def test_a_result_waiting_for_discord_holds_up_no_players_next_move(
     await settle(bot)
     table = bot.service.table_in(double.channel_id)
     double.rate_limit("POST", rf"/channels/{double.channel_id}/messages", retry_after=3.0, times=3)
-    await double.slash_command((alice, bob)[table.match.deal.turn], "rummy drop")
+    await drop(double, bot, (alice, bob)[table.match.deal.turn])
     await double.wait_for(lambda: table.match.deal is None)
     clock.advance(60)
     await asyncio.wait_for(bot.service.fire_due(), 2)  # the next deal is dealt and shown

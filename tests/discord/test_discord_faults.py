@@ -129,9 +129,9 @@ async def test_a_damaged_table_is_told_once_in_its_channel_and_cancelled_by_its_
     table_message = next(m for m in notices if not m.content.startswith("⚠️"))
     assert not table_message.custom_ids() and not table_message.files
     told = await pick_refused(double, bot, mover, hand)
-    assert "saved game is damaged" in told
+    assert "game is damaged and can't go on" in told
     ix = await double.slash_command(mover, "rummy hand")
-    assert "saved game is damaged" in await answer(double, ix)
+    assert "game is damaged and can't go on" in await answer(double, ix)
 
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
     await settle(bot)
@@ -189,7 +189,7 @@ async def test_a_damaged_league_is_told_once_in_its_channel_and_refuses_its_comm
     await settle(bot)
     assert len(notices()) == 1 and "Friday Pool" in notices()[0].content
     ix = await double.slash_command(double.user("bob"), "league join")
-    assert "saved state is damaged" in await answer(double, ix)
+    assert "is damaged and set aside" in await answer(double, ix)
     bot = await bot_runner.restart(bot, make_bot(tmp_path, clock))
     await settle(bot)
     assert len(notices()) == 1  # once

@@ -134,6 +134,14 @@ async def settle(bot):
     await bot.idle()
 
 
+async def drop(double: DiscordDouble, bot, user) -> None:
+    """`/rummy drop`, then its confirmation: a drop asks first what it costs (issue 26)."""
+    ask = await double.slash_command(user, "rummy drop")
+    question = double.original_response(ask)
+    confirm = next(cid for cid in question.custom_ids() if cid.startswith("rummy:dropok:"))
+    await double.press_button(user, question, confirm)
+
+
 async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     discord_double, bot_runner, tmp_path
 ):
@@ -166,7 +174,7 @@ async def test_a_points_match_played_with_buttons_menus_and_slash_commands(
     waiting = hand_message(double, waiter)
     assert "Your turn" in waiting.content
 
-    await double.slash_command(waiter, "rummy drop")
+    await drop(double, bot, waiter)
     await settle(bot)
     assert table.match.phase == "over" and table.match.winner == first
     public = double.messages_to(double.channel_id)
@@ -411,8 +419,8 @@ async def test_a_wrong_show_is_confirmed_first_and_its_cards_stay_private(
     hand = hand_message(double, mover)
     ask = await double.press_button(mover, hand, button(hand, "declare"))
     prompt = double.original_response(ask)
-    assert prompt.ephemeral and "wrong show costs 80" in prompt.content
-    assert "not valid" in prompt.content  # a random hand: the player is warned before confirming
+    assert prompt.ephemeral and "A wrong show costs you 80 points." in prompt.content
+    assert "This is a wrong show" in prompt.content  # a random hand: the player is warned first
     confirm = next(cid for cid in prompt.custom_ids() if cid.startswith("rummy:declare:"))
     done = await double.press_button(mover, prompt, confirm)
     await settle(bot)
@@ -613,7 +621,7 @@ async def test_declare_from_the_suggested_layout_never_finishes_with_the_open_ca
     mine = hand_message(double, alice)
     ask = await double.press_button(alice, mine, button(mine, "declare"))
     prompt = double.original_response(ask)
-    assert "This looks valid" in prompt.content and "**A♠** as the finish" not in prompt.content
+    assert "It is a valid show." in prompt.content and "**A♠** as the finish" not in prompt.content
     confirm = next(cid for cid in prompt.custom_ids() if cid.startswith("rummy:declare:"))
     await double.press_button(alice, prompt, confirm)
     await settle(bot)
@@ -632,7 +640,7 @@ async def test_a_deal_pruned_from_the_database_still_verifies_from_what_was_publ
     alice, bob = double.user("alice"), double.user("bob")
     table = await start_table(double, bot, alice, bob)
     mover = (alice, bob)[table.match.deal.turn]
-    await double.slash_command(mover, "rummy drop")
+    await drop(double, bot, mover)
     await settle(bot)
     result = result_post(double)
     reveal = next(f for f in result.files.values() if f.filename.endswith("-shuffle.txt"))

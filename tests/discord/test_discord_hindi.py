@@ -189,7 +189,7 @@ async def test_a_hindi_servers_league_is_announced_in_hindi(discord_double, bot_
     alice, carol = double.user("alice"), double.user("carol")
     double.set_locale(carol, "hi")
     refused = await answer(double, await double.slash_command(carol, "league join"))
-    assert refused == HI("This server has no league yet; an admin can create one with /league-admin create.")
+    assert refused == HI("No league here yet. An admin can make one: `/league-admin create`.")
     await double.slash_command(alice, "rummy settings", options={"scope": "server", "language": "hi"})
     await create_league(double, bot)
     joined = await answer(double, await double.slash_command(carol, "league join"))

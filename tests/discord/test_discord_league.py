@@ -635,7 +635,7 @@ async def test_the_time_zone_is_offered_as_the_admin_types_and_checked(discord_d
     )
     assert [choice["value"] for choice in london] == ["Europe/London"]
     words = await create_league(double, bot, timezone="Mars/Olympus_Mons")
-    assert "not a time zone I know" in words and not bot.leagues.leagues(double.guild_id)
+    assert "I don't know the time zone" in words and not bot.leagues.leagues(double.guild_id)
 
 
 async def test_an_admin_deletes_a_league_between_nights_and_its_event_is_cancelled(

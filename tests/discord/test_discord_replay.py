@@ -8,7 +8,16 @@ import threading
 
 import pytest
 from discord_double import DiscordDouble
-from test_discord_frontend import answer, button, first_option, hand_message, make_bot, select_id, settle
+from test_discord_frontend import (
+    answer,
+    button,
+    drop,
+    first_option,
+    hand_message,
+    make_bot,
+    select_id,
+    settle,
+)
 from test_replay import played_deal as played_record
 
 from bot.discord import replay_presenter
@@ -47,7 +56,7 @@ async def played_deal(double: DiscordDouble, bot, alice, bob):
     hand = hand_message(double, mover)
     await double.select(mover, hand, select_id(hand), [first_option(hand)])
     await settle(bot)
-    await double.slash_command(waiter, "rummy drop")
+    await drop(double, bot, waiter)
     await settle(bot)
     assert match.phase == "over"
     return table

@@ -11,7 +11,16 @@ from datetime import timedelta
 from typing import Any
 
 from discord_double import DiscordDouble
-from test_discord_frontend import answer, button, hand_message, make_bot, open_table, settle, table_id_of
+from test_discord_frontend import (
+    answer,
+    button,
+    drop,
+    hand_message,
+    make_bot,
+    open_table,
+    settle,
+    table_id_of,
+)
 from test_discord_league import (
     FIRST_NIGHT,
     LEAGUE,
@@ -84,7 +93,7 @@ async def test_a_name_full_of_tricks_pings_nobody_and_reads_as_typed_in_every_ta
     await settle(bot)
     table = bot.service.table(table_id)
     mover = (eve, mal)[table.match.deal.turn]
-    await double.slash_command(mover, "rummy drop")  # a first drop ends the deal, and the match
+    await drop(double, bot, mover)  # a first drop ends the deal, and the match
     await settle(bot)
     assert table.match.phase == "over"
 
@@ -372,7 +381,7 @@ async def test_a_member_sits_at_three_tables_and_opens_five_in_ten_minutes(
         await settle(bot)
     double.set_locale(alice, "hi")
     fourth = await double.slash_command(alice, "rummy new", options={"format": "points"}, channel=channels[3])
-    assert "आपकी पहले से 3 टेबलों पर सीट है" in await refused(double, fourth)
+    assert "आपकी 3 टेबलों पर सीट है" in await refused(double, fourth)
     await double.slash_command(bob, "rummy new", options={"format": "points"}, channel=channels[3])
     await settle(bot)
     joined = await double.slash_command(alice, "rummy join", channel=channels[3])
@@ -386,7 +395,7 @@ async def test_a_member_sits_at_three_tables_and_opens_five_in_ten_minutes(
         await double.slash_command(dave, "rummy leave")
         await settle(bot)
     sixth = await double.slash_command(dave, "rummy new", options={"format": "points"})
-    assert "You opened 5 tables in the last 10 minutes" in await refused(double, sixth)
+    assert "You opened 5 tables in 10 minutes" in await refused(double, sixth)
     assert bot.service.table_in(here) is None
     clock.advance(600)
     await double.slash_command(dave, "rummy new", options={"format": "points"})
@@ -408,7 +417,7 @@ async def test_a_server_holds_its_limit_of_open_tables_and_another_server_is_not
         await double.slash_command(who, "rummy new", options={"format": "points"}, channel=channel)
         await settle(bot)
     third = await double.slash_command(carol, "rummy new", options={"format": "points"}, channel=channels[2])
-    assert "This server has 2 open tables" in await refused(double, third)
+    assert "This server has its most open tables (2)" in await refused(double, third)
     assert bot.service.table_in(channels[2]) is None
     await double.slash_command(carol, "rummy new", options={"format": "points"}, channel=far)
     await settle(bot)

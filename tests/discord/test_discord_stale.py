@@ -11,6 +11,7 @@ import pytest
 from discord_double.records import walk_components
 from test_discord_frontend import (
     button,
+    drop,
     first_option,
     hand_message,
     make_bot,
@@ -122,7 +123,7 @@ async def test_a_drop_that_ends_the_match_leaves_no_live_controls_in_the_dropper
     dropper = (alice, bob)[table.match.deal.turn]
     dms = {user: hand_message(double, user).id for user in (alice, bob)}
     if path == "slash command":
-        await double.slash_command(dropper, "rummy drop")
+        await drop(double, bot, dropper)
     else:
         hand = hand_message(double, dropper)
         ask = await double.press_button(dropper, hand, button(hand, "drop"))
@@ -149,7 +150,7 @@ async def test_the_turn_mention_goes_when_nobodys_turn_is_left(
     await settle(bot)
     table = bot.presenter.table(table_id)
     assert len(live_mentions(double)) == 1
-    await double.slash_command((alice, bob)[table.match.deal.turn], "rummy drop")
+    await drop(double, bot, (alice, bob)[table.match.deal.turn])
     await settle(bot)
     assert bot.presenter.table(table_id).match.phase == after and live_mentions(double) == []
 

@@ -92,7 +92,7 @@ def test_rejoin_at_the_highest_remaining_score_plus_one_once_and_only_below_79()
         match.rejoin(0)
     match.rejoined[0] = False
     match.standings[1] = 80
-    with pytest.raises(IllegalActionError, match="above 79"):
+    with pytest.raises(IllegalActionError, match="over 79"):
         match.rejoin(0)
     deals = Match.empty(Format.DEALS_3, 3)
     with pytest.raises(IllegalActionError, match="only possible in Pool"):

@@ -440,7 +440,7 @@ def test_pool_61_rejoin_only_while_nobody_is_above_44(rules):
     match.seat_status = [Standing.ELIMINATED, Standing.IN, Standing.IN]
     assert match.can_rejoin(0)
     match.standings[1] = 45
-    with pytest.raises(IllegalActionError, match="above 44"):
+    with pytest.raises(IllegalActionError, match="over 44"):
         match.rejoin(0)
 
 

@@ -74,7 +74,7 @@ def play_round(lg: League, tables) -> list:
         ({"format": "points"}, LeagueError, "pool-61, pool-101, pool-201"),
         ({"format": "deals-3"}, LeagueError, "Leagues play Pool"),
         ({"schedule": "fridays"}, ScheduleError, "every Friday 20:00"),
-        ({"timezone": "London"}, ScheduleError, "IANA"),
+        ({"timezone": "London"}, ScheduleError, "know the time zone"),
         ({"seats_per_table": 7}, SeatingError, "standard rules seats 2 to 6"),
         ({"seats_per_table": 6, "rules": "octro"}, SeatingError, "octro rules seats 2 to 5"),
         ({"rules": "lenient"}, LeagueError, "no rules preset 'lenient'"),

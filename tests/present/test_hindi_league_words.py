@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord.league_text import points_words, schedule_words
 from bot.engine import Rules, RummyError
+from bot.engine.commands import Source
 from bot.engine.deal import Deal
 from bot.engine.marks import Word
 from bot.i18n import EN, words
@@ -58,10 +59,13 @@ def test_every_place_takes_its_own_languages_ending(number, english, hindi):
 
 def test_a_deals_refusal_tells_what_could_not_be_done_in_the_readers_words():
     deal, _ = Deal.start(2, Rules(), random.Random(3))
+    seat, taken = deal.turn, deal.open_card
+    deal.pick(seat, Source.OPEN)
     with pytest.raises(RummyError) as refused:
-        deal.discard(deal.turn, deal.seats[deal.turn].hand[0])
-    assert refused.value.render(str, HI) == "फेंकने से पहले एक पत्ता उठाएँ (बंद गड्डी या खुली गड्डी से)।"
-    assert str(refused.value) == "Pick a card first (closed deck or open pile) before you discard."
+        deal.discard(seat, taken)  # 000: the card just taken from the open pile may not go back
+    said = f"आपने अभी खुली गड्डी से {taken.pretty} उठाया है: फेंकने के लिए कोई दूसरा पत्ता चुनें।"
+    assert refused.value.render(str, HI) == said
+    assert str(refused.value) == f"You just took {taken.pretty} from the open pile: discard a different card."
 
 
 def test_a_nights_status_and_action_are_translated_and_a_name_is_not():

@@ -38,6 +38,7 @@ REFUSALS_CONVERTED = [
 # The modules whose slash commands' descriptions are translated.
 COMMANDS_CONVERTED = [
     ROOT / "bot/discord/cog.py",
+    ROOT / "bot/discord/info_cog.py",
     ROOT / "bot/discord/league_cog.py",
     ROOT / "bot/discord/league_admin_cog.py",
     ROOT / "bot/discord/replay_cog.py",

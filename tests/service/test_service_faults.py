@@ -138,7 +138,7 @@ async def test_a_damaged_table_is_set_aside_reported_once_and_the_others_play_on
             service.join(DAMAGED, 77, "Newcomer"),
             service.open_table(GUILD, DAMAGED, 77, "Newcomer"),
         ):
-            with pytest.raises(TableDamagedError, match="saved game is damaged"):
+            with pytest.raises(TableDamagedError, match="game is damaged and can"):
                 await attempt
     finally:
         await store.close()

@@ -29,11 +29,11 @@ async def test_a_member_sits_at_so_many_tables_at_once_whether_opened_or_joined(
     await service.open_table(GUILD, 1, ALICE, "Alice")
     await service.open_table(GUILD, 2, BOB, "Bob")
     await service.join(2, ALICE, "Alice")
-    with pytest.raises(ServiceError, match="already at 2 tables"):
+    with pytest.raises(ServiceError, match="at 2 tables, the most"):
         await service.open_table(GUILD, 3, ALICE, "Alice")
     assert service.table_in(3) is None
     await service.open_table(GUILD, 3, CAROL, "Carol")
-    with pytest.raises(ServiceError, match="already at 2 tables"):
+    with pytest.raises(ServiceError, match="at 2 tables, the most"):
         await service.join(3, ALICE, "Alice")
     assert service.table_in(3).seat_of(ALICE) is None
     await service.leave(1, ALICE)  # a seat given up is a seat free
@@ -60,7 +60,7 @@ async def test_a_member_opens_so_many_tables_in_the_window(limited):
         await service.open_table(GUILD, 1, ALICE, "Alice")
         await service.leave(1, ALICE)
     clock.advance(30)
-    with pytest.raises(ServiceError, match="opened 3 tables in the last 1 minutes") as refused:
+    with pytest.raises(ServiceError, match="opened 3 tables in 1 minutes") as refused:
         await service.open_table(GUILD, 1, ALICE, "Alice")
     assert refused.value.values["minutes"] == 1 and service.table_in(1) is None
     await service.open_table(GUILD, 2, BOB, "Bob")  # others are not held up
@@ -72,7 +72,7 @@ async def test_a_server_holds_so_many_open_tables_and_its_league_seats_its_own(l
     _, service = limited
     for channel in range(1, 5):
         await service.open_table(GUILD, channel, 100 + channel, "Host")
-    with pytest.raises(ServiceError, match="This server has 4 open tables"):
+    with pytest.raises(ServiceError, match=r"This server has its most open tables \(4\)"):
         await service.open_table(GUILD, 5, ALICE, "Alice")
     await service.open_table(GUILD + 1, 5, ALICE, "Alice")  # another server counts its own
     seats = [SeatRecord(BOB, "Bob"), SeatRecord(CAROL, "Carol")]
