@@ -79,6 +79,7 @@ APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please 
 NOT_SEATED = N_("You are not seated at this table.")
 STARTED = N_("This table has already started.")
 SERVED_ELSEWHERE = N_("This table is served elsewhere now: reconnecting.")
+MOVED_FRAME: Json = {"type": "moved", "text": SERVED_ELSEWHERE}
 
 
 class Elsewhere(Exception):
@@ -216,7 +217,7 @@ class ActivityServer:
             await _last_word(ws, {"type": "elsewhere", "shard": moved.shard}, ELSEWHERE)
             return ws
         except NotServingError:
-            await _last_word(ws, {"type": "moved", "text": SERVED_ELSEWHERE}, MOVED)
+            await _last_word(ws, MOVED_FRAME, MOVED)
             return ws
         except TooMuchError as refused:
             await _last_word(ws, {"type": "refused", "text": str(refused)}, TOO_MANY)
@@ -237,6 +238,7 @@ class ActivityServer:
                     await self._received(viewer, message.data)
         except NotServingError:
             self._stop_serving()
+            await _last_word(ws, MOVED_FRAME, MOVED)  # before the handler's end closes it plainly
         except ConnectionError:  # the page went away mid-answer: it reconnects
             pass
         finally:
@@ -300,9 +302,8 @@ class ActivityServer:
             self._stopping = asyncio.get_running_loop().create_task(self._close_pages(MOVED))
 
     async def _close_pages(self, code: int) -> None:
-        frame: Json = {"type": "moved", "text": SERVED_ELSEWHERE}
         pages = [viewer for viewers in self._viewers.values() for viewer in viewers]
-        await asyncio.gather(*(_last_word(viewer.ws, frame, code) for viewer in pages))
+        await asyncio.gather(*(_last_word(viewer.ws, MOVED_FRAME, code) for viewer in pages))
 
     async def _received(self, viewer: Viewer, data: str) -> None:
         """A move: played as the user's own, answered `done` or `refused` with its id. A
