@@ -23,7 +23,7 @@ class Limits:
     """Tries per window (per address: everyone behind one proxy shares it, so it is wider),
     and open connections."""
 
-    per_address: int = 60
+    per_address: int = 300
     per_user: int = 12
     window_seconds: float = 60.0
     pages_per_user: int = 4
