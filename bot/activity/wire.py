@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import Card
-from bot.engine.commands import BadCommandError, Command, Discard, Drop, Pick, Source, read_card
+from bot.engine.commands import (
+    BadCommandError,
+    Command,
+    Discard,
+    Drop,
+    Pick,
+    Rejoin,
+    SeatCommand,
+    Source,
+    Split,
+    read_card,
+)
 from bot.engine.deal import SeatView
 from bot.engine.declaration import best_declaration
 from bot.engine.melds import Judgement
@@ -27,7 +38,8 @@ from bot.service.views import HandView, TableView
 Json = dict[str, object]
 MAX_CLIENT_ID = 64  # a page's id for one move (it retries with the same id)
 MAX_TEXT = 16  # "declare", "closed", a card's code: nothing a move holds is longer
-MOVES = ("pick", "discard", "drop", "declare")
+MOVES = ("pick", "discard", "drop", "declare", "rejoin", "split")
+BETWEEN_DEALS: dict[str, type[SeatCommand]] = {"rejoin": Rejoin, "split": Split}  # Pool's
 
 
 def card_code(card: Card | None) -> str | None:
@@ -46,6 +58,8 @@ def table_json(view: TableView, now: float) -> Json:
         "channel_id": str(view.channel_id),
         "status": view.status.value,
         "format": view.format.value,
+        "host_id": _id(view.host_id),
+        "max_seats": view.max_seats,
         "point_value": view.point_value,
         "seats": [
             {"name": sitter.name, "user_id": _id(sitter.user_id), "computer": sitter.computer}
@@ -73,6 +87,9 @@ def table_json(view: TableView, now: float) -> Json:
             "winners": list(match.winners),
             "winner": match.winner,
             "deal_number": match.deal_number,
+            "rejoinable": list(match.rejoinable),
+            "can_split": match.can_split,
+            "split_votes": list(match.split_votes),
             "deal": None if deal is None else _deal_json(deal),
         }
     return out
@@ -147,6 +164,14 @@ class Move:
     source: Source | None = None
     card: Card | None = None
     groups: tuple[tuple[Card, ...], ...] | None = None
+
+    @property
+    def between_deals(self) -> bool:
+        return self.kind in BETWEEN_DEALS
+
+    def seat_command(self, seat: int) -> Command:
+        """Pool's rejoin or split for the seat: played between deals, with no hand to read."""
+        return BETWEEN_DEALS[self.kind](seat)
 
     def command(self, seen: SeatView) -> Command:
         """The engine's command for the seat whose view this is; a declaration is the seat's

@@ -13,6 +13,7 @@ import discord
 import discord.http
 
 from bot.activity import ActivityServer, DiscordOAuth
+from bot.activity.limits import LIMITS, Limits
 from bot.service import TableEvent
 from bot.store.shards import shard_of
 from render.fonts import FONT_DIR
@@ -31,6 +32,7 @@ class ActivitySettings:
     host: str
     port: int
     web_dir: Path
+    limits: Limits = LIMITS  # how often a page may sign in, how many may be open
 
 
 def web_client_missing(web_dir: Path) -> str | None:
@@ -43,19 +45,26 @@ def web_client_missing(web_dir: Path) -> str | None:
     )
 
 
-async def may_view(bot: discord.Client, user_id: int, guild_id: int, channel_id: int) -> bool:
-    """Whether the user may see the channel, which must be one of this process's servers' (a
-    forged id, or another shard's channel, is not): their member's permissions there."""
+async def permissions(
+    bot: discord.Client, user_id: int, guild_id: int, channel_id: int
+) -> discord.Permissions:
+    """The user's permissions in the channel, which must be one of this process's servers' (a
+    forged id, or another shard's channel, has none), as Discord computes them for a member."""
     channel = bot.get_channel(channel_id)
     if not isinstance(channel, discord.abc.GuildChannel) or channel.guild.id != guild_id:
-        return False
+        return discord.Permissions.none()
     member = channel.guild.get_member(user_id)
     if member is None:
         try:
             member = await channel.guild.fetch_member(user_id)
         except (discord.NotFound, discord.Forbidden):
-            return False
-    return channel.permissions_for(member).view_channel
+            return discord.Permissions.none()
+    return channel.permissions_for(member)
+
+
+async def may_view(bot: discord.Client, user_id: int, guild_id: int, channel_id: int) -> bool:
+    """Whether the user may see the channel."""
+    return (await permissions(bot, user_id, guild_id, channel_id)).view_channel
 
 
 async def start_activity(bot: RummyBot, settings: ActivitySettings) -> tuple[ActivityServer, int]:
@@ -65,6 +74,10 @@ async def start_activity(bot: RummyBot, settings: ActivitySettings) -> tuple[Act
 
     async def check(user_id: int, guild_id: int, channel_id: int) -> bool:
         return await may_view(bot, user_id, guild_id, channel_id)
+
+    async def manager(user_id: int, guild_id: int, channel_id: int) -> bool:
+        """Manage Server, as the lobby's Start button reads it from the press."""
+        return (await permissions(bot, user_id, guild_id, channel_id)).manage_guild
 
     def published(events: list[TableEvent]) -> None:
         bot.in_background(bot.presenter.publish(events))
@@ -81,6 +94,9 @@ async def start_activity(bot: RummyBot, settings: ActivitySettings) -> tuple[Act
         web_dir=settings.web_dir,
         fonts_dir=FONT_DIR,
         elsewhere=elsewhere,
+        may_manage=manager,
+        may_serve=bot.may_send,  # a process past its shard leases answers no page
+        limits=settings.limits,
     )
     port = await server.serve(settings.host, settings.port)
     log.info("the Activity on http://%s:%d/", settings.host, port)

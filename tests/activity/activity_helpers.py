@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 from discord_double import DiscordDouble
 
+from bot.activity.limits import LIMITS, Limits
 from bot.discord.activity import ActivitySettings
 from bot.discord.bot import RummyBot
 from bot.service import ManualClock, ServiceSettings, TableService, seeded, simple_policy
@@ -28,7 +29,9 @@ def web_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def activity_bot(tmp_path: Path, clock: ManualClock, web: Path | None = None) -> RummyBot:
+def activity_bot(
+    tmp_path: Path, clock: ManualClock, web: Path | None = None, limits: Limits = LIMITS
+) -> RummyBot:
     def service(store, on_events):  # type: ignore[no-untyped-def]
         return TableService(
             store,
@@ -39,7 +42,7 @@ def activity_bot(tmp_path: Path, clock: ManualClock, web: Path | None = None) ->
             on_events=on_events,
         )
 
-    settings = ActivitySettings("fake-client-secret", "127.0.0.1", 0, web or web_dir(tmp_path))
+    settings = ActivitySettings("fake-client-secret", "127.0.0.1", 0, web or web_dir(tmp_path), limits)
     return RummyBot(tmp_path / "rummy.db", service_factory=service, edit_delay=0, table_activity=settings)
 
 
@@ -80,14 +83,21 @@ class Page:
         self, move: dict[str, Any], turn: str | None, client_id: str | None = None
     ) -> dict[str, Any]:
         """Sends a move and returns its answer (`done` or `refused`)."""
+        return await self.ask({"type": "move", "turn": turn, "move": move}, client_id)
+
+    async def lobby(self, action: str) -> dict[str, Any]:
+        """Presses a lobby's button on the page; returns its answer (`done` or `refused`)."""
+        return await self.ask({"type": "lobby", "action": action})
+
+    async def ask(self, frame: dict[str, Any], client_id: str | None = None) -> dict[str, Any]:
         self._moves += 1
         client_id = client_id or f"m{self._moves}"
-        await self.ws.send_json({"type": "move", "id": client_id, "turn": turn, "move": move})
+        await self.ws.send_json({**frame, "id": client_id})
         async with asyncio.timeout(5.0):
             while True:
-                frame = await self.next_answer()
-                if frame.get("id") == client_id:
-                    return frame
+                answer = await self.next_answer()
+                if answer.get("id") == client_id:
+                    return answer
 
     async def next_answer(self) -> dict[str, Any]:
         while True:
@@ -145,3 +155,36 @@ def strings(value: Any) -> list[str]:
 
 def cards_in(frames: list[dict[str, Any]]) -> set[str]:
     return {text for frame in frames for text in strings(frame) if CARD.match(text)}
+
+
+# What may name a card in a frame that is not the reader's own: the public piles, a pick from the
+# open pile, a discard, a valid show (shown to all), and a finished deal's reveal.
+PUBLIC_WITH_CARD = {"dealt", "discarded", "declared", "deal_over"}
+
+
+def hidden_cards_in(frame: dict[str, Any], seat: int | None) -> list[str]:
+    """Where a frame sent to `seat`'s page (None: a spectator's) names a card that page must
+    not see: another seat's hand, a card picked from the closed deck, a wrong show's groups. It
+    reads every field of the frame, so that a field added later is looked at too."""
+    found = []
+    if frame.get("type") == "state":
+        hand = frame.get("hand")
+        if hand is not None and hand.get("seat") != seat:
+            found.append(f"the hand of seat {hand.get('seat')}")
+        table = frame.get("table") or {}
+        deal = ((table.get("match") or {}).get("deal")) or {}
+        public = {deal.get("open_card"), deal.get("cut_joker")}
+        outside = dict(table, match={**(table.get("match") or {}), "deal": None}) if table else {}
+        found += [f"table: {card}" for card in cards_in([outside])]
+        found += [f"deal: {card}" for card in cards_in([deal]) if card not in public]
+        for event in frame.get("events", []):
+            if event.get("seat") == seat and seat is not None:
+                continue  # the reader's own
+            if event["kind"] in PUBLIC_WITH_CARD or (
+                event["kind"] == "picked" and event["data"]["source"] == "open"
+            ):
+                continue
+            found += [f"{event['kind']}: {card}" for card in cards_in([event])]
+    elif frame.get("type") in ("refused", "judged", "moved", "welcome", "elsewhere") and seat is None:
+        found += [f"{frame['type']}: {card}" for card in cards_in([frame])]
+    return found

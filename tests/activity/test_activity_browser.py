@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from activity_helpers import CARD, activity_bot, strings
-from test_discord_frontend import button, first_option, hand_message, select_id, start_table
+from test_discord_frontend import button, first_option, hand_message, open_table, select_id, start_table
 
 from bot.service import ManualClock
 
@@ -110,6 +110,34 @@ async def settled(page) -> None:
     await page.wait_for_function(
         "() => !document.querySelector('.hand .group:not(.new-group):not([data-kind])')"
     )
+
+
+async def assert_readable_and_tappable(page) -> None:
+    """Issue 27's phone: text 12 CSS px or more, and everything to tap 44 px or more each way."""
+    small = await page.evaluate(
+        """() => [...document.querySelectorAll('#app *')].filter((node) => {
+            const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+            return own && parseFloat(getComputedStyle(node).fontSize) < 12;
+        }).map((node) => node.outerHTML.slice(0, 80))"""
+    )
+    assert small == []
+    tiny = await page.evaluate(
+        """() => [...document.querySelectorAll('#app button')].filter((node) => {
+            const box = node.getBoundingClientRect();
+            return box.width < 44 || box.height < 44;
+        }).map((node) => node.outerHTML.slice(0, 80))"""
+    )
+    assert tiny == []
+
+
+async def both_sizes(page, shots: Path, name: str) -> None:
+    """Screenshots at the phone's size (checked for sizes) and at a desktop's, back to the phone."""
+    await page.wait_for_function("document.fonts.status === 'loaded'")  # the Hindi font, if shown
+    await assert_readable_and_tappable(page)
+    await page.screenshot(path=shots / f"phone-{name}.png")
+    await page.set_viewport_size(DESKTOP)
+    await page.screenshot(path=shots / f"desktop-{name}.png")
+    await page.set_viewport_size(PHONE)
 
 
 async def alice_plays_a_turn(page, bot, table, *, drag: bool, look_at_declaring: Path | None = None) -> None:
@@ -201,21 +229,7 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     await watcher.wait_for_function("document.fonts.status === 'loaded'")  # the Hindi font
     await watcher.screenshot(path=shots / "desktop-spectator-hindi.png")
 
-    # the phone's text is 12 px or more, and everything to tap is 44 px or more each way
-    small = await page.evaluate(
-        """() => [...document.querySelectorAll('#app *')].filter((node) => {
-            const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
-            return own && parseFloat(getComputedStyle(node).fontSize) < 12;
-        }).map((node) => node.outerHTML.slice(0, 80))"""
-    )
-    assert small == []
-    tiny = await page.evaluate(
-        """() => [...document.querySelectorAll('#app button')].filter((node) => {
-            const box = node.getBoundingClientRect();
-            return box.width < 44 || box.height < 44;
-        }).map((node) => node.outerHTML.slice(0, 80))"""
-    )
-    assert tiny == []
+    await assert_readable_and_tappable(page)
 
     # a card moved between groups by a tap on it and a tap on another group
     first_group = page.locator(".hand .group[data-group='0'] .card")
@@ -281,6 +295,39 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     elapsed = time.perf_counter() - started_at
     slowest = max(latencies) * 1000
     print(f"a DM turn to the page: at most {slowest:.0f} ms ({len(latencies)}); test {elapsed:.1f} s")
+
+
+async def test_the_lobby_and_a_result_in_english_and_hindi(
+    discord_double, bot_runner, tmp_path, browser, shots
+):
+    """Alice hosts in English, Bob joins in Hindi at his page, adds a computer player and leaves
+    again; Alice starts at hers and drops against the computer, and both pages show the result."""
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock(), BUILT))
+    alice, bob = double.user("alice"), double.user("bob")
+    await open_table(double, bot, alice)
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    double.set_locale(bob, "hi")
+    hers = await open_at(browser, double, base, alice, PHONE)
+    his = await open_at(browser, double, base, bob, PHONE)
+    await his.locator("#join:not([disabled])").click()
+    await his.locator("#add-easy:not([disabled])").click()
+    await hers.locator(".sitters li").nth(2).wait_for()
+    await his.locator(".sitters li").nth(2).wait_for()
+    assert "होस्ट" in await his.locator(".sitters li").first.inner_text()
+    await both_sizes(his, shots, "lobby-hindi")
+    await both_sizes(hers, shots, "lobby")
+    # Bob leaves again, and watches: Alice plays the computer player, and drops at once
+    await his.locator("#leave").click()
+    await hers.locator(".sitters li").nth(2).wait_for(state="detached")
+    await hers.locator("#start:not([disabled])").click()
+    await hers.locator("#drop:not([disabled])").click()
+    await hers.locator("#confirm-yes").click()
+    for page in (hers, his):
+        await page.locator(".results td.won").wait_for()
+    await both_sizes(hers, shots, "result")
+    await both_sizes(his, shots, "result-hindi")
+    assert "नतीजे" in await his.locator(".results h2").inner_text()
 
 
 async def test_a_forged_sign_in_is_refused_on_the_page(discord_double, bot_runner, tmp_path, browser):

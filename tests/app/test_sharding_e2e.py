@@ -36,7 +36,8 @@ LEASE_SECONDS = 5
 class BotProcess:
     """`python -m bot` for one shard of `count`, in a process group of its own (so that killing
     it takes its computer players' worker processes too); its log in a file. With a `source`
-    address, its requests come from there (`discord_double/launch.py`)."""
+    address, its requests come from there (`discord_double/launch.py`); `settings`: more of its
+    environment's."""
 
     def __init__(
         self,
@@ -49,6 +50,7 @@ class BotProcess:
         count: int = 2,
         lease: int = LEASE_SECONDS,
         source: str = "",
+        settings: dict[str, str] | None = None,
     ) -> None:
         self.token = token
         self.log = folder / f"{token}.log"
@@ -63,6 +65,7 @@ class BotProcess:
             "RUMMY_SHARD_IDS": str(shard),
             "RUMMY_SHARD_LEASE_SECONDS": str(lease),
             "RUMMY_LOG_LEVEL": "INFO",
+            **(settings or {}),
         }
         with self.log.open("w") as out:
             self.process = subprocess.Popen(

@@ -25,17 +25,24 @@ interface DealView {
 }
 interface TableJson {
   status: string;
+  host_id: string | null;
+  max_seats: number;
   seats: Seat[];
   now: number;
-  clock: { seat: number | null; deadline: number } | null;
+  // `base`: when the turn's own time ends; its seat's time bank runs from then to `deadline`
+  clock: { seat: number | null; deadline: number; base: number | null } | null;
   rules: { first_drop: number; middle_drop: number; wrong_show: number };
   match: {
     phase: string;
     standings: number[];
+    seat_status: string[];
     history: (number | null)[][];
     winners: number[];
     winner: number | null;
     deal_number: number;
+    rejoinable: number[];
+    can_split: boolean;
+    split_votes: number[];
     deal: DealView | null;
   } | null;
 }
@@ -77,6 +84,7 @@ type Frame =
   | { type: "welcome"; user_id: string; language: string }
   | { type: "done"; id: string }
   | { type: "elsewhere"; shard: number }
+  | { type: "moved"; text: string }
   | Judged
   | { type: "refused"; id?: string; text: string };
 
@@ -92,6 +100,7 @@ let declaring = ""; // the id of the declaration being judged before it is confi
 let socket: WebSocket | null = null;
 let moves = 0;
 let notice = "";
+let me = ""; // the user the connection is bound to (the server's word, from Discord)
 
 // ------------------------------------------------------------------ signing in
 
@@ -166,7 +175,7 @@ function connect(who: Who, delay = 500): void {
     else heard(frame);
   };
   ws.onclose = (closed) => {
-    if (closed.code === 4003) return; // refused: said on the page, nothing to retry
+    if (closed.code === 4003 || closed.code === 4029) return; // refused, or too many: said on the page
     if (closed.code === 4004) return connect(who); // at once, to the process that serves the table
     notice = say("Reconnecting…");
     draw();
@@ -176,6 +185,7 @@ function connect(who: Who, delay = 500): void {
 
 function heard(frame: Frame): void {
   if (frame.type === "welcome") {
+    me = frame.user_id;
     say = wordsFor(frame.language);
     document.documentElement.lang = frame.language;
     notice = "";
@@ -199,6 +209,8 @@ function heard(frame: Frame): void {
     if (frame.declare && frame.id === declaring) confirmDeclaration(frame);
   } else if (frame.type === "refused") {
     notice = frame.text;
+  } else if (frame.type === "moved") {
+    notice = say("Reconnecting…"); // this process no longer serves the table: the next one will
   }
   draw();
 }
@@ -215,10 +227,15 @@ function judge(declare = false, finish: string | null = null): string {
 }
 
 function play(move: Record<string, unknown>): void {
-  if (!socket || !state?.hand) return;
+  if (!state?.hand) return;
+  send({ type: "move", turn: state.hand.turn, move });
+}
+
+/** A frame that the server answers `done` or `refused` with its id (a retry keeps the id). */
+function send(frame: Record<string, unknown>): void {
+  if (!socket) return;
   moves += 1;
-  const id = `${Date.now().toString(36)}-${moves}`;
-  socket.send(JSON.stringify({ type: "move", id, turn: state.hand.turn, move }));
+  socket.send(JSON.stringify({ ...frame, id: `${Date.now().toString(36)}-${moves}` }));
 }
 
 // ------------------------------------------------------------------ drawing
@@ -232,8 +249,23 @@ function el(tag: string, className = "", text = ""): HTMLElement {
 
 function secondsLeft(table: TableJson): number | null {
   if (!table.clock) return null;
-  const now = table.now + (Date.now() / 1000 - received);
-  return Math.max(0, Math.ceil(table.clock.deadline - now));
+  return Math.max(0, Math.ceil(table.clock.deadline - serverNow(table)));
+}
+
+function serverNow(table: TableJson): number {
+  return table.now + (Date.now() / 1000 - received);
+}
+
+/** The turn's own seconds left, and its seat's time bank apart (spent once the turn's are). */
+function turnAndBank(table: TableJson): { turn: number; bank: number } | null {
+  const clock = table.clock;
+  if (!clock) return null;
+  const now = serverNow(table);
+  const base = Math.min(clock.base ?? clock.deadline, clock.deadline);
+  return {
+    turn: Math.max(0, Math.ceil(base - now)),
+    bank: Math.max(0, Math.ceil(clock.deadline - Math.max(base, now))),
+  };
 }
 
 function cardName(code: string): string {
@@ -255,10 +287,16 @@ function draw(): void {
   const match = table.match;
   const deal = match?.deal ?? null;
   app.append(statusLine(table, deal));
+  if (!match && table.status === "open") {
+    app.append(lobby(table));
+    if (notice) app.append(el("p", "notice", notice));
+    return;
+  }
   app.append(seats(table, deal));
   if (deal) app.append(piles(deal));
   if (state.hand && deal) app.append(...handArea(state.hand, deal));
   else if (deal) app.append(el("p", "watching", say("You are watching this table.")));
+  if (match?.phase === "between_deals" && state.seat !== null) app.append(offers(table, state.seat));
   if (match && match.history.length) app.append(results(table));
   if (notice) app.append(el("p", "notice", notice));
 }
@@ -268,25 +306,39 @@ function statusLine(table: TableJson, deal: DealView | null): HTMLElement {
   line.setAttribute("role", "status");
   const match = table.match;
   let text: string;
-  if (!match) text = say("Waiting for the host to start the match.");
+  if (!match && me !== "" && table.host_id === me) text = say("Everyone in? Start the match.");
+  else if (!match) text = say("Waiting for the host to start the match.");
   else if (match.phase === "over")
     text =
       match.winner !== null ? say("Match over: {name} wins.", { name: table.seats[match.winner].name }) : say("Match over.");
-  else if (!deal) text = say("Next deal soon");
+  else if (!deal) text = say("The next deal starts soon.");
   else if (state?.hand && deal.turn === state.seat)
     text = deal.phase === "pick" ? say("Your turn: pick a card.") : say("Your turn: discard a card, or declare.");
   else text = say("{name}'s turn", { name: table.seats[deal.turn].name });
   line.append(el("span", "what", text));
-  const left = secondsLeft(table);
-  if (left !== null && match?.phase !== "over") line.append(clockText(left));
+  if (table.clock && match?.phase !== "over") line.append(clockText(table));
   if (match) line.append(el("span", "deal", say("Deal {n}", { n: match.deal_number })));
   return line;
 }
 
-function clockText(seconds: number): HTMLElement {
-  const clock = el("span", "clock", say("{s} s left", { s: seconds }));
+// A running clock: the turn's seconds, then the time bank's apart once the turn's are spent;
+// between deals, the seconds until the next deal. Counted down in place (see the end).
+function clockText(table: TableJson): HTMLElement {
+  const clock = el("span", "clock");
   clock.dataset.clock = "";
+  clock.textContent = clockWords(table);
   return clock;
+}
+
+function clockWords(table: TableJson): string {
+  const parts = turnAndBank(table);
+  if (!parts) return "";
+  if (table.clock?.seat === null) return say("{s} s left", { s: secondsLeft(table) ?? 0 });
+  if (parts.turn > 0 || parts.bank === 0) {
+    const turn = say("{s} s left", { s: parts.turn });
+    return parts.bank > 0 ? `${turn} · ${say("time bank {s} s", { s: parts.bank })}` : turn;
+  }
+  return say("Time bank: {s} s left", { s: parts.bank });
 }
 
 function seats(table: TableJson, deal: DealView | null): HTMLElement {
@@ -295,12 +347,12 @@ function seats(table: TableJson, deal: DealView | null): HTMLElement {
     if (index === state?.seat && state.hand) return;
     const box = el("div", "seat");
     if (deal && deal.turn === index) box.classList.add("turn");
-    box.append(el("span", "name", seat.name));
+    box.append(el("span", "name", index === state?.seat ? `${seat.name} (${say("you")})` : seat.name));
     if (deal) {
       const status = deal.statuses[index];
       const shown = status === "playing" ? say("{n} cards", { n: deal.hand_sizes[index] }) : say(STATUS_WORDS[status] ?? status);
       box.append(el("span", "count", shown));
-      if (table.clock?.seat === index) box.append(clockText(secondsLeft(table) ?? 0));
+      if (table.clock?.seat === index) box.append(clockText(table));
     }
     if (table.match) box.append(el("span", "score", say("Score: {n}", { n: table.match.standings[index] })));
     row.append(box);
@@ -478,6 +530,55 @@ function confirmThen(question: string, act: () => void): void {
   document.body.append(dialog);
 }
 
+// The lobby: who sits, and its buttons, as the lobby message on Discord has them (the server
+// checks each as the buttons' are: a seated player adds a computer, the host starts).
+function lobby(table: TableJson): HTMLElement {
+  const box = el("section", "lobby");
+  box.append(el("h2", "", say("Seats: {n} of {most}", { n: table.seats.length, most: table.max_seats })));
+  const list = el("ul", "sitters");
+  for (const seat of table.seats) {
+    const row = el("li", "", seat.name);
+    if (seat.user_id !== null && seat.user_id === table.host_id) row.append(el("span", "tag", say("host")));
+    if (seat.user_id !== null && seat.user_id === me) row.append(el("span", "tag", say("you")));
+    list.append(row);
+  }
+  box.append(list);
+  const seated = table.seats.some((seat) => seat.user_id === me);
+  const full = table.seats.length >= table.max_seats;
+  const press = (action: string) => () => send({ type: "lobby", action });
+  const actions = el("nav", "actions lobby-actions");
+  if (seated) {
+    actions.append(
+      button(say("Leave"), "leave", true, press("leave")),
+      button(say("Add easy computer"), "add-easy", !full, press("easy")),
+      button(say("Add strong computer"), "add-strong", !full, press("strong")),
+    );
+  } else actions.append(button(say("Join"), "join", !full, press("join")));
+  if (table.host_id === me) actions.append(button(say("Start"), "start", table.seats.length >= 2, press("start")));
+  box.append(actions);
+  return box;
+}
+
+// Between Pool's deals: rejoin (once, after elimination) and split (2 or 3 left), as /rummy
+// rejoin and /rummy split offer them.
+function offers(table: TableJson, seat: number): HTMLElement {
+  const match = table.match!;
+  const box = el("section", "offers");
+  const actions = el("nav", "actions lobby-actions");
+  if (match.rejoinable.includes(seat))
+    actions.append(button(say("Rejoin"), "rejoin", true, () => send({ type: "move", turn: null, move: { kind: "rejoin" } })));
+  if (match.can_split && match.seat_status[seat] === "in") {
+    const voted = match.split_votes.includes(seat);
+    const split = () =>
+      confirmThen(say("End the pool now and share it?"), () => send({ type: "move", turn: null, move: { kind: "split" } }));
+    actions.append(button(say("Split"), "split", !voted, split));
+  }
+  if (match.split_votes.length)
+    box.append(el("p", "hint", say("Split: {n} of {m} agree", { n: match.split_votes.length, m: match.seat_status.filter((s) => s === "in").length })));
+  if (actions.childElementCount) box.prepend(actions);
+  return box;
+}
+
 function results(table: TableJson): HTMLElement {
   const match = table.match!;
   const box = el("section", "results");
@@ -505,7 +606,7 @@ function results(table: TableJson): HTMLElement {
 setInterval(() => {
   const table = state?.table;
   if (!table?.clock) return;
-  const text = say("{s} s left", { s: secondsLeft(table) ?? 0 });
+  const text = clockWords(table);
   for (const clock of document.querySelectorAll<HTMLElement>("[data-clock]")) clock.textContent = text;
 }, 1000);
 draw();
