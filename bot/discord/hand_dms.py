@@ -132,6 +132,34 @@ class HandDMs:
                 ping=user_id,
             )
 
+    async def show_hand(self, table: TableView, seat: int) -> None:
+        """`send_hand`, guarded by the outbox; a hand DM that Discord did not take for a passing
+        reason (an outage) is sent again in the background until it shows the latest hand."""
+        user_id = table.seats[seat].user_id
+        if not await self.outbox.guard(table, self.send_hand(table, seat)) and user_id is not None:
+            shown = self.outbox.shown(table.id)
+            if user_id not in shown.hand_retries:
+                shown.hand_retries.add(user_id)
+                self.bot.in_background(self._send_again(table.id, user_id, shown))
+
+    async def _send_again(self, table_id: int, user_id: int, shown: Shown) -> None:
+        """Tries the user's hand DM again, waiting longer after each failure, with the table as
+        it is then, until Discord takes it (or the player left, or the bot is stopping)."""
+        failures = 1
+        try:
+            while not self.bot.closing:
+                await asyncio.sleep(self.outbox.retry_after(failures))
+                table = self.outbox.table(table_id)
+                seat = table.seat_of(user_id) if table is not None else None
+                if table is None or seat is None:
+                    return
+                async with shown.showing:
+                    if await self.outbox.guard(table, self.send_hand(table, seat)):
+                        return
+                failures += 1
+        finally:
+            shown.hand_retries.discard(user_id)
+
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """Where the user's DMs go: the channel known from an earlier DM, else the user's own
         (fetched, and the DM channel opened, each a request, if discord.py does not have it)."""
@@ -222,13 +250,13 @@ class HandDMs:
         for table in self.bot.service.views():
             seat = table.seat_of(user_id)
             if seat is not None:
-                await self.outbox.guard(table, self.send_hand(table, seat))
+                await self.show_hand(table, seat)
 
     async def in_server_language(self, table: TableView) -> None:
         async with self.outbox.shown(table.id).showing:
             for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.show_hand(table, seat)
 
     async def refresh_other_hands(self, table: TableView) -> None:
         deal = table.match.deal if table.match is not None else None
@@ -236,4 +264,4 @@ class HandDMs:
         async with shown.showing:
             for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and (deal is None or seat != deal.turn):
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.show_hand(table, seat)

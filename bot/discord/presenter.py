@@ -114,9 +114,9 @@ class Presenter:
         """After a restart: what was shown before is found again (`bot.discord.restore`)."""
         await restore(self.outbox, self.hands, self.mentions)
 
-    async def _mention_refresh(self, table: TableView, shown: Shown) -> None:
+    async def _mention_refresh(self, table: TableView, shown: Shown) -> bool:
         """Each table edit brings the turn mention up to date, at the table edits' priority."""
-        await self.mentions.follow(table, shown, urgent=False)
+        return await self.mentions.follow(table, shown, urgent=False)
 
     async def publish(self, events: list[TableEvent], actor: int | None = None) -> None:
         """Reacts to what happened. `actor` is the user whose own interaction already shows
@@ -151,13 +151,18 @@ class Presenter:
             for seat in sorted(hands):
                 user_id = table.seats[seat].user_id
                 if user_id is not None and user_id != actor:
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.hands.show_hand(table, seat)
         self.bot.in_background(self._mention_turn(table, shown))
 
     async def _mention_turn(self, table: TableView, shown: Shown) -> None:
         """The turn mention after a publish, beside it: a new mention may wait long for the
-        request budget, and the press that published (its own DM's edit comes after) must not."""
-        await self.mentions.follow(table, shown, urgent=True)
+        request budget, and the press that published (its own DM's edit comes after) must not.
+        One that Discord did not take for a passing reason is tried again, later, with the
+        table as it is then (`ping_turn` reads it anew)."""
+        failures = 0
+        while not await self.mentions.follow(table, shown, urgent=True) and not self.bot.closing:
+            failures += 1
+            await asyncio.sleep(self.outbox.retry_after(failures))
 
     async def republish(self, events: list[TableEvent]) -> None:
         """After a restart, what `service.resume()` returned: each table's message, its player to

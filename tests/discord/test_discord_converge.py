@@ -1,0 +1,68 @@
+"""Issue #23, "stale messages": what Discord did not take for a passing reason (its own 5xx once
+discord.py gave up on it) is tried again until the channel and the DMs show the latest state,
+acting as users through the Discord double."""
+
+from __future__ import annotations
+
+import time
+
+from test_discord_frontend import hand_message, make_bot, settle, start_table
+
+from bot.service import ManualClock
+
+pytest_plugins = ("discord_double.fixtures",)
+# 503 is one of Discord's own troubles that discord.py does not retry itself: it gives up at once.
+OUTAGE = {"message": "Service Unavailable", "code": 0}
+
+
+async def one_turn(double, table, users) -> object:
+    """The player to act picks and discards with slash commands; returns the player to act then."""
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    await double.wait_for(lambda: users[table.match.deal.turn] != mover)
+    return users[table.match.deal.turn]
+
+
+async def test_the_table_message_shows_the_latest_turn_once_discord_takes_edits_again(
+    discord_double, bot_runner, tmp_path
+):
+    failures = 4  # more than one move's edits: only trying again shows the latest turn
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot.presenter.outbox.retry_first = 0.05
+    users = [double.user("alice"), double.user("bob")]
+    table = await start_table(double, bot, *users)
+    message_id = bot.presenter.table_message_id(table.id)
+    outage = double.inject(
+        "PATCH", rf"/channels/{double.channel_id}/messages/{message_id}", 503, OUTAGE, times=failures
+    )
+    started = time.monotonic()
+    to_act = await one_turn(double, table, users)
+
+    await double.wait_for(lambda: f"Turn: <@{to_act.id}>" in double.messages[message_id].content)
+    assert outage.times == 0, "every injected outage was met"
+    print(f"converged after {failures} 5xx in {time.monotonic() - started:.2f} s")
+    await settle(bot)
+    assert f"Turn: <@{to_act.id}>" in double.messages[message_id].content
+
+
+async def test_the_hand_dm_and_the_mention_reach_the_player_to_act_once_discord_recovers(
+    discord_double, bot_runner, tmp_path
+):
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=0))
+    bot.presenter.outbox.retry_first = 0.05
+    users = [double.user("alice"), double.user("bob")]
+    table = await start_table(double, bot, *users)
+    waiting = users[1 - table.match.deal.turn]
+    dm = hand_message(double, waiting)
+    dm_outage = double.inject("PATCH", rf"/channels/{dm.channel_id}/messages/{dm.id}", 503, OUTAGE, times=3)
+    post_outage = double.inject("POST", rf"/channels/{double.channel_id}/messages", 503, OUTAGE, times=3)
+
+    assert await one_turn(double, table, users) == waiting
+    await double.wait_for(lambda: "Your turn" in double.messages[dm.id].content)
+    await double.wait_for(
+        lambda: any(f"<@{waiting.id}>, your turn" in m.content for m in double.messages_to(double.channel_id))
+    )
+    assert dm_outage.times == 0 and post_outage.times == 0
