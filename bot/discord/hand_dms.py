@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -131,6 +132,29 @@ class HandDMs:
                 ),
                 ping=user_id,
             )
+
+    def keep_reply(self, table_id: int, user_id: int, edit: Callable[..., Awaitable[object]]) -> None:
+        """A private hand reply (`/rummy hand`, or a press in one), edited by `edit` through its
+        interaction's token: closed out when its deal ends (`close_replies`), while the token
+        can still edit it."""
+        until = asyncio.get_running_loop().time() + PRESS_EDITS_FOR
+        self.outbox.shown(table_id).hand_replies.setdefault(user_id, []).append((edit, until))
+
+    async def close_replies(self, table: TableView, user_id: int) -> None:
+        """The user's private hand replies of the deal that ended say so, with no control left:
+        those still within their token's time; the older ones Discord no longer lets the bot
+        edit, and each press on them is answered that the deal is over."""
+        shown = self.outbox.shown(table.id)
+        now = asyncio.get_running_loop().time()
+        live = [edit for edit, until in shown.hand_replies.pop(user_id, []) if now < until]
+        if not live:
+            return
+        _ = await self.bot.readers.user(user_id, table.guild_id)
+        over = _("This deal is over: see the result in the channel.")
+        for edit in live:
+            self.outbox.check()  # outside the global limit: the interaction's own token
+            with contextlib.suppress(discord.HTTPException):
+                await edit(content=over, attachments=[], view=None)
 
     async def show_hand(self, table: TableView, seat: int) -> None:
         """`send_hand`, guarded by the outbox; a hand DM that Discord did not take for a passing

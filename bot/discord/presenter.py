@@ -89,6 +89,7 @@ class Presenter:
         self.layout, self.hand_message = self.hands.layout, self.hands.hand_message
         self.send_hand, self.redraw_hands = self.hands.send_hand, self.hands.redraw_hands
         self.hand_message_id = self.hands.hand_message_id
+        self.keep_hand_reply = self.hands.keep_reply
         self.call_off_mentions = self.mentions.call_off_mentions
         messages = self.table_messages
         self.lags, self.behind = messages.lags, messages.behind
@@ -232,7 +233,11 @@ class Presenter:
                 hands.add(event.seat)
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.seats))
+                await self._close_replies(table)
                 await self.outbox.guard(table, self.results.post_result(table))
+            elif isinstance(event, Cancelled):  # the deal in progress, if any, ends with no result
+                hands.update(seat for seat, _ in enumerate(table.seats))
+                await self._close_replies(table)
             elif isinstance(event, Damaged):  # said once: the service sends it once
                 notice = "⚠️ " + _("**This table is set aside.** {why}", why=damaged_words(table, _))
                 await self.outbox.guard(table, self.outbox.say(table, notice))
@@ -245,6 +250,12 @@ class Presenter:
         if deal is not None and any(isinstance(e.event, Left) for e in events):
             hands.add(deal.turn)
         return hands
+
+    async def _close_replies(self, table: TableView) -> None:
+        """Every seated person's private hand replies of the deal that ended, closed out."""
+        for sitter in table.seats:
+            if sitter.user_id is not None:
+                await self.outbox.guard(table, self.hands.close_replies(table, sitter.user_id))
 
     async def _forget(self, table: TableView) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,

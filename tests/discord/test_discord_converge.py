@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+from discord_double.records import walk_components
 from test_discord_frontend import hand_message, make_bot, settle, start_table
 
 from bot.service import ManualClock
@@ -66,3 +68,44 @@ async def test_the_hand_dm_and_the_mention_reach_the_player_to_act_once_discord_
         lambda: any(f"<@{waiting.id}>, your turn" in m.content for m in double.messages_to(double.channel_id))
     )
     assert dm_outage.times == 0 and post_outage.times == 0
+
+
+def live_components(message) -> list[str]:
+    """Whatever a player could still press or choose on a message (Sort included)."""
+    return [
+        c.get("custom_id", "")
+        for c in walk_components(message.payload.get("components", []))
+        if c.get("type") in (2, 3) and not c.get("disabled")
+    ]
+
+
+@pytest.mark.parametrize("ending", ["drops", "cancel"])
+async def test_a_match_that_ends_leaves_no_hand_dm_or_hand_reply_live(
+    discord_double, bot_runner, tmp_path, ending
+):
+    """Issue #23: once the match is over, no hand says "Your turn" and none has a live control,
+    whoever's turn it was and however each player saw their hand (DM, `/rummy hand`)."""
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), mention_watching_after=0))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    for user in users:
+        await double.slash_command(user, "rummy hand")
+    await settle(bot)
+    if ending == "cancel":  # by the host
+        await double.slash_command(users[0], "rummy cancel")
+        await settle(bot)
+        assert bot.service.view_in(double.channel_id) is None
+    else:  # the player to act drops, twice: the last one left wins the match
+        for _ in range(2):
+            await double.slash_command(users[table.match.deal.turn], "rummy drop")
+            await settle(bot)
+        assert table.match.phase == "over"
+    for user in users:
+        for message in double.dms_to(user) + double.ephemerals_to(user):
+            if (
+                any(cid.startswith("rummy:hand:") for cid in message.custom_ids())
+                or "turn" in message.content
+            ):
+                assert "Your turn" not in message.content, (user.name, message.content)
+                assert not live_components(message), (user.name, message.content)
