@@ -22,6 +22,7 @@ import discord
 from bot.app.config import MENTION_WATCHING_AFTER
 from bot.discord.hand_dms import HandDMs
 from bot.discord.hands import HandLooks
+from bot.discord.leftovers import sweep_mentions
 from bot.discord.outbox import Outbox, always
 from bot.discord.restore import restore
 from bot.discord.results import Results
@@ -196,6 +197,22 @@ class Presenter:
         tables = [self.outbox.table(event.table_id) for event in resumed]
         playing = [table for table in tables if table is not None and table.match is not None]
         await self._in_turns([functools.partial(self.hands.refresh_other_hands, table) for table in playing])
+
+    async def sweep_mentions(self, events: list[TableEvent]) -> None:
+        """After a restart, once the resumed tables are shown: each one's leftover turn mentions
+        (posted, never stored) deleted (`bot.discord.leftovers`), `republish_concurrency` tables
+        at a time."""
+        tables = [self.outbox.table(event.table_id) for event in events if isinstance(event.event, Resumed)]
+        await self._in_turns(
+            [
+                functools.partial(self._sweep, table)
+                for table in tables
+                if table is not None and table.status.active
+            ]
+        )
+
+    async def _sweep(self, table: TableView) -> None:
+        await self.outbox.guard(table, sweep_mentions(self.mentions, table))
 
     async def _in_turns(self, jobs: list[Callable[[], Awaitable[None]]]) -> None:
         """Runs the jobs in their order, `republish_concurrency` at a time: each worker takes the

@@ -10,6 +10,9 @@ import pytest
 from discord_double.records import walk_components
 from test_discord_frontend import hand_message, make_bot, settle, start_table
 
+from bot.discord.leftovers import turn_mention_words
+from bot.discord.turn_mentions import WAITING
+from bot.i18n import words
 from bot.service import ManualClock
 
 pytest_plugins = ("discord_double.fixtures",)
@@ -109,3 +112,41 @@ async def test_a_match_that_ends_leaves_no_hand_dm_or_hand_reply_live(
             ):
                 assert "Your turn" not in message.content, (user.name, message.content)
                 assert not live_components(message), (user.name, message.content)
+
+
+async def test_a_turn_mention_posted_but_never_stored_is_deleted_once_the_bot_is_back(
+    discord_double, bot_runner, tmp_path
+):
+    """Issue #23: the process killed between posting a turn mention and storing its id leaves it
+    in the channel, unknown to the store; the bot back finds it among the channel's latest
+    messages and deletes it, leaving the one current mention and everything else."""
+    double, clock = discord_double, ManualClock()
+    bot = await bot_runner.start(make_bot(tmp_path, clock, mention_watching_after=0))
+    users = [double.user(name) for name in ("alice", "bob", "carol")]
+    table = await start_table(double, bot, *users)
+    (leftover,) = live_mentions(double)
+    # What the store holds when the kill came right after the post: no mention of the table's.
+    await bot.store.forget_messages(f"table:{table.id}:ping")
+    bot = await bot_runner.restart(bot, make_bot(tmp_path, clock, mention_watching_after=0))
+    await settle(bot)
+
+    (current,) = live_mentions(double)
+    to_act = users[bot.service.table_in(double.channel_id).match.deal.turn]
+    assert current.id != leftover.id and f"<@{to_act.id}>, your turn" in current.content
+    assert list(double.deleted_messages) == [leftover.id]
+    assert double.requests_matching("GET", rf"/channels/{double.channel_id}/messages")
+
+
+def live_mentions(double) -> list:
+    """The turn mentions in the channel ("<@id>, your turn")."""
+    return [m for m in double.messages_to(double.channel_id) if ", your turn" in m.content]
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+def test_a_turn_mention_is_known_by_its_words_in_the_servers_language(language):
+    _ = words(language)
+    said = turn_mention_words(_)
+    assert said.match(_("{user}, your turn (ends {when}).", user="<@12>", when="<t:1700000090:R>") + " …")
+    assert said.match(_("{user}, your turn.", user="<@12>"))
+    assert said.match(_(WAITING))
+    assert not said.match(_("**This table is set aside.** {why}", why="…"))
