@@ -172,7 +172,7 @@ class HandDMs:
         failures = 1
         try:
             while not self.bot.closing:
-                await asyncio.sleep(self.outbox.retry_after(failures))
+                await self.outbox.wait_to_retry(failures)
                 table = self.outbox.table(table_id)
                 seat = table.seat_of(user_id) if table is not None else None
                 if table is None or seat is None:

@@ -59,6 +59,7 @@ class Outbox:
         self.may_send = may_send
         self._shown: dict[int, Shown] = {}
         self.retry_first = RETRY_FIRST  # (tests try again sooner)
+        self._answered = asyncio.Event()  # set (and replaced) when a guarded step goes through
 
     # ----------------------------------------------------------------- what is kept per table
 
@@ -124,12 +125,14 @@ class Outbox:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
         what the table shows; a deleted channel closes its table. Nothing is begun once
         `may_send()` says no. False when the step failed for a passing reason (`PASSING`): the
-        caller tries it again later (`retry_after`), with the state as it is then."""
+        caller tries it again later (`wait_to_retry`), with the state as it is then."""
         if not self.may_send():
             step.close()
             return True
         try:
             await step
+            self._answered.set()  # Discord answers: what waits to try again goes now
+            self._answered = asyncio.Event()
         except PASSING as error:
             log.warning("table %s: Discord did not take a request, to try again: %r", table.id, error)
             return False
@@ -144,10 +147,17 @@ class Outbox:
             log.warning("table %s: Discord refused a message: %s", table.id, error)
         return True
 
-    def retry_after(self, failures: int) -> float:
-        """How long to wait before trying again a request that failed `failures` times running
-        for a passing reason: `retry_first` doubling, at most `RETRY_LAST`."""
-        return min(self.retry_first * 2 ** max(failures - 1, 0), RETRY_LAST)
+    async def wait_to_retry(self, failures: int) -> None:
+        """Waits before trying again a step that failed `failures` times running for a passing
+        reason: `retry_first` doubling, at most `RETRY_LAST`; past the first `retry_first`, only
+        until another guarded step goes through (Discord answers again: the channel catches up
+        at once, not at the end of a long wait, and a step failing on one route alone is still
+        tried at most once a `retry_first`)."""
+        wait = min(self.retry_first * 2 ** max(failures - 1, 0), RETRY_LAST)
+        answered = self._answered
+        await asyncio.sleep(self.retry_first)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(answered.wait(), wait - self.retry_first)
 
     async def _channel_gone(self, table: TableView) -> None:
         log.warning("table %s: its channel is gone; closing the table", table.id)

@@ -164,7 +164,7 @@ class Presenter:
         failures = 0
         while not await self.mentions.follow(table, shown, urgent=True) and not self.bot.closing:
             failures += 1
-            await asyncio.sleep(self.outbox.retry_after(failures))
+            await self.outbox.wait_to_retry(failures)
 
     async def republish(self, events: list[TableEvent]) -> None:
         """After a restart, what `service.resume()` returned: each table's message, its player to

@@ -152,7 +152,8 @@ class TableMessages:
             if not done and not self.bot.closing:  # (a restart shows the table again)
                 failures += 1
                 shown.dirty = True  # the next try reads the state anew: never an older one
-                wait = max(wait, self.outbox.retry_after(failures))
+                await self.outbox.wait_to_retry(failures)
+                wait = 0.0
             else:
                 failures = 0
             if table is None or not table.status.active:

@@ -150,3 +150,32 @@ def test_a_turn_mention_is_known_by_its_words_in_the_servers_language(language):
     assert said.match(_("{user}, your turn.", user="<@12>"))
     assert said.match(_(WAITING))
     assert not said.match(_("**This table is set aside.** {why}", why="…"))
+
+
+async def test_a_long_wait_to_try_again_ends_once_discord_answers_another_request(
+    discord_double, bot_runner, tmp_path
+):
+    """The table message's edit keeps failing until its wait to try again is long; Discord then
+    recovers, and the next request that goes through (a hand DM's, after a move) ends that wait:
+    the channel catches up at once, not at the end of it."""
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    bot.presenter.outbox.retry_first = 0.05  # the 8th wait is 0.05 * 2**7 = 6.4 s
+    users = [double.user("alice"), double.user("bob")]
+    table = await start_table(double, bot, *users)
+    message_id = bot.presenter.table_message_id(table.id)
+    path = rf"/channels/{double.channel_id}/messages/{message_id}"
+    outage = double.inject("PATCH", path, 503, OUTAGE, times=None)
+    mover = users[table.match.deal.turn]
+    await double.slash_command(mover, "rummy pick", options={"source": "closed"})
+
+    def failed() -> int:
+        return sum(r.status == 503 for r in double.requests_matching("PATCH", path))
+
+    await double.wait_for(lambda: failed() >= 8, timeout=15)
+
+    outage.times = 0  # Discord answers again
+    await double.slash_command(mover, "rummy discard", options={"card": "1"})
+    to_act = users[table.match.deal.turn]
+    assert to_act != mover
+    await double.wait_for(lambda: f"Turn: <@{to_act.id}>" in double.messages[message_id].content, timeout=4)
