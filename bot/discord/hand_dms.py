@@ -16,6 +16,7 @@ from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.outbox import Outbox
 from bot.discord.safe_text import seat_names
 from bot.discord.shown import Posted, Shown, move_lines
+from bot.i18n import Words
 from bot.present.hand_layout import HandLayout
 from bot.service.views import TableView
 
@@ -83,7 +84,7 @@ class HandDMs:
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 _ = await self.bot.readers.user(user_id, table.guild_id)
-                over = _("This deal is over: see the result in the channel.")
+                over = closed_out_words(table, _)
                 press = self._live_press(shown, user_id)
                 if press is not None:
                     self.outbox.check()
@@ -150,7 +151,7 @@ class HandDMs:
         if not live:
             return
         _ = await self.bot.readers.user(user_id, table.guild_id)
-        over = _("This deal is over: see the result in the channel.")
+        over = closed_out_words(table, _)
         for edit in live:
             self.outbox.check()  # outside the global limit: the interaction's own token
             with contextlib.suppress(discord.HTTPException):
@@ -289,3 +290,16 @@ class HandDMs:
             for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and (deal is None or seat != deal.turn):
                     await self.show_hand(table, seat)
+
+
+def closed_out_words(table: TableView, _: Words) -> str:
+    """What a hand of a deal that ended says instead: which deal, and who won it (or that the
+    table was cancelled, ending it with no winner)."""
+    match = table.match
+    if match is None or len(match.winners) < match.deal_number:
+        return _("This table was cancelled, so this deal is over.")
+    return _(
+        "Deal {number} is over: {name} won. See the result in the channel.",
+        number=match.deal_number,
+        name=seat_names(table.seats)[match.winners[-1]],
+    )

@@ -104,7 +104,13 @@ async def test_a_match_that_ends_leaves_no_hand_dm_or_hand_reply_live(
             await double.slash_command(users[table.match.deal.turn], "rummy drop")
             await settle(bot)
         assert table.match.phase == "over"
+    said = "was cancelled, so this deal is over" if ending == "cancel" else "Deal 1 is over: "
+    winner = None if ending == "cancel" else table.match.winners[-1]
     for user in users:
+        (dm,) = double.dms_to(user)  # their hand DM, closed out
+        assert said in dm.content, (user.name, dm.content)
+        if winner is not None:
+            assert f"{table.record.seats[winner].name} won" in dm.content
         for message in double.dms_to(user) + double.ephemerals_to(user):
             if (
                 any(cid.startswith("rummy:hand:") for cid in message.custom_ids())
