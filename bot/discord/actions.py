@@ -179,7 +179,10 @@ class Actions:
             return
         view = message.view or discord.utils.MISSING
         file = await message.file(self.bot.pictures)
-        await interaction.followup.send(message.content, file=file, view=view, ephemeral=True)
+        sent = await interaction.followup.send(
+            message.content, file=file, view=view, ephemeral=True, wait=True
+        )
+        self.presenter.keep_hand_reply(table.id, interaction.user.id, sent.edit)
 
     async def show_own_hand(self, interaction: discord.Interaction[Any], table: TableView) -> None:
         """Updates the message the person acted on (their DM, or their private reply). Under the
@@ -205,6 +208,10 @@ class Actions:
             if in_dm:
                 self.presenter.hand_shown_by_press(
                     table.id, interaction.user.id, message.looks(), interaction
+                )
+            else:  # a private reply: closed out with its deal
+                self.presenter.keep_hand_reply(
+                    table.id, interaction.user.id, interaction.edit_original_response
                 )
 
     # ----------------------------------------------------------------- lobby

@@ -371,7 +371,8 @@ class RummyBot(commands.Bot):
         """After a restart, each resumed table gets a fresh table message and the player to act
         their hand with the grace deadline the service gave them; then what the leagues did on
         waking up (a night starting, one missed, check-ins resumed) is shown; then, in the
-        background, every other seated player's hand DM."""
+        background, every other seated player's hand DM, and turn mentions left over from
+        before (posted, never stored) are deleted."""
         log.info("logged in as %s; %d table(s) resumed", self.user, len(self._resumed))
         resumed, self._resumed = self._resumed, []
         woken, self._woken = self._woken, []
@@ -379,6 +380,7 @@ class RummyBot(commands.Bot):
             await self.presenter.republish(resumed)
             await self.league_presenter.publish(woken)
             self.in_background(self.presenter.refresh_hands(resumed))
+            self.in_background(self.presenter.sweep_mentions(resumed))
         finally:
             self._shown_ready.set()
 

@@ -33,9 +33,11 @@ if TYPE_CHECKING:
     from bot.discord.bot import RummyBot
 
 FORMAT_CHOICES = [app_commands.Choice(name=said(format_title, f.spec), value=f.value) for f in Format]
-# What the bot needs where a table plays: to see the channel, post in it, attach the pictures.
+# What the bot needs where a table plays: to see the channel, post in it, attach the pictures,
+# and read its latest messages (a turn mention left over from a crash is found there).
 VIEWING, ATTACHING = ("view_channel", "View Channel"), ("attach_files", "Attach Files")
-TABLE_NEEDS = dict((VIEWING, ATTACHING))
+READING = ("read_message_history", "Read Message History")
+TABLE_NEEDS = dict((VIEWING, ATTACHING, READING))
 POSTING = {
     False: ("send_messages", "Send Messages"),
     True: ("send_messages_in_threads", "Send Messages in Threads"),
@@ -46,7 +48,7 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions the bot lacks in this channel for a table: checked before opening one, so
     a table is never opened where its messages cannot be posted."""
     posting = POSTING[isinstance(interaction.channel, discord.Thread)]
-    needed = [VIEWING, posting, ATTACHING]
+    needed = [VIEWING, posting, ATTACHING, READING]
     return [label for flag, label in needed if not getattr(interaction.app_permissions, flag)]
 
 

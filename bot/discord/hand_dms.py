@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -15,6 +16,7 @@ from bot.discord.hands import HandLooks, HandMessage, build_hand_message
 from bot.discord.outbox import Outbox
 from bot.discord.safe_text import seat_names
 from bot.discord.shown import Posted, Shown, move_lines
+from bot.i18n import Words
 from bot.present.hand_layout import HandLayout
 from bot.service.views import TableView
 
@@ -82,7 +84,7 @@ class HandDMs:
         if message is None:  # the deal is over: the old controls must not look live
             if existing is not None:
                 _ = await self.bot.readers.user(user_id, table.guild_id)
-                over = _("This deal is over: see the result in the channel.")
+                over = closed_out_words(table, _)
                 press = self._live_press(shown, user_id)
                 if press is not None:
                     self.outbox.check()
@@ -131,6 +133,57 @@ class HandDMs:
                 ),
                 ping=user_id,
             )
+
+    def keep_reply(self, table_id: int, user_id: int, edit: Callable[..., Awaitable[object]]) -> None:
+        """A private hand reply (`/rummy hand`, or a press in one), edited by `edit` through its
+        interaction's token: closed out when its deal ends (`close_replies`), while the token
+        can still edit it."""
+        until = asyncio.get_running_loop().time() + PRESS_EDITS_FOR
+        self.outbox.shown(table_id).hand_replies.setdefault(user_id, []).append((edit, until))
+
+    async def close_replies(self, table: TableView, user_id: int) -> None:
+        """The user's private hand replies of the deal that ended say so, with no control left:
+        those still within their token's time; the older ones Discord no longer lets the bot
+        edit, and each press on them is answered that the deal is over."""
+        shown = self.outbox.shown(table.id)
+        now = asyncio.get_running_loop().time()
+        live = [edit for edit, until in shown.hand_replies.pop(user_id, []) if now < until]
+        if not live:
+            return
+        _ = await self.bot.readers.user(user_id, table.guild_id)
+        over = closed_out_words(table, _)
+        for edit in live:
+            self.outbox.check()  # outside the global limit: the interaction's own token
+            with contextlib.suppress(discord.HTTPException):
+                await edit(content=over, attachments=[], view=None)
+
+    async def show_hand(self, table: TableView, seat: int) -> None:
+        """`send_hand`, guarded by the outbox; a hand DM that Discord did not take for a passing
+        reason (an outage) is sent again in the background until it shows the latest hand."""
+        user_id = table.seats[seat].user_id
+        if not await self.outbox.guard(table, self.send_hand(table, seat)) and user_id is not None:
+            shown = self.outbox.shown(table.id)
+            if user_id not in shown.hand_retries:
+                shown.hand_retries.add(user_id)
+                self.bot.in_background(self._send_again(table.id, user_id, shown))
+
+    async def _send_again(self, table_id: int, user_id: int, shown: Shown) -> None:
+        """Tries the user's hand DM again, waiting longer after each failure, with the table as
+        it is then, until Discord takes it (or the player left, or the bot is stopping)."""
+        failures = 1
+        try:
+            while not self.bot.closing:
+                await self.outbox.wait_to_retry(failures)
+                table = self.outbox.table(table_id)
+                seat = table.seat_of(user_id) if table is not None else None
+                if table is None or seat is None:
+                    return
+                async with shown.showing:
+                    if await self.outbox.guard(table, self.send_hand(table, seat)):
+                        return
+                failures += 1
+        finally:
+            shown.hand_retries.discard(user_id)
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """Where the user's DMs go: the channel known from an earlier DM, else the user's own
@@ -222,13 +275,13 @@ class HandDMs:
         for table in self.bot.service.views():
             seat = table.seat_of(user_id)
             if seat is not None:
-                await self.outbox.guard(table, self.send_hand(table, seat))
+                await self.show_hand(table, seat)
 
     async def in_server_language(self, table: TableView) -> None:
         async with self.outbox.shown(table.id).showing:
             for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and await self.bot.readers.follows_server(sitter.user_id):
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.show_hand(table, seat)
 
     async def refresh_other_hands(self, table: TableView) -> None:
         deal = table.match.deal if table.match is not None else None
@@ -236,4 +289,17 @@ class HandDMs:
         async with shown.showing:
             for seat, sitter in enumerate(table.seats):
                 if sitter.user_id is not None and (deal is None or seat != deal.turn):
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.show_hand(table, seat)
+
+
+def closed_out_words(table: TableView, _: Words) -> str:
+    """What a hand of a deal that ended says instead: which deal, and who won it (or that the
+    table was cancelled, ending it with no winner)."""
+    match = table.match
+    if match is None or len(match.winners) < match.deal_number:
+        return _("This table was cancelled, so this deal is over.")
+    return _(
+        "Deal {number} is over: {name} won. See the result in the channel.",
+        number=match.deal_number,
+        name=seat_names(table.seats)[match.winners[-1]],
+    )

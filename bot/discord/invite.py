@@ -2,8 +2,9 @@
 permissions the front end checks before it acts: a table's channel (`cog.TABLE_NEEDS`, and
 posting in a thread where a table plays in one) and a league's channel
 (`league_cog.LEAGUE_CHANNEL_NEEDS`). Nothing else is used: the bot only edits and deletes its own
-messages (no Manage Messages), never reads a channel's history (no Read Message History) and
-mentions people by name (no Mention Everyone)."""
+messages (no Manage Messages), reads a table channel's latest messages only to find its own
+leftover turn mentions after a crash (Read Message History) and mentions people by name (no
+Mention Everyone)."""
 
 from __future__ import annotations
 

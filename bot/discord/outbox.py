@@ -31,6 +31,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003
 CHANNEL_EVERY = 1.0  # seconds between requests in one channel (Discord: 5 per 5 s)
+# A request that failed for a passing reason (Discord's own trouble once discord.py gave up on
+# it, no answer in time, a rate limit past what discord.py would wait) is tried again after
+# RETRY_FIRST seconds, doubling to RETRY_LAST, until it goes through (`Outbox.guard`'s answer).
+RETRY_FIRST = 1.0
+RETRY_LAST = 30.0
+PASSING = (discord.DiscordServerError, discord.RateLimited, asyncio.TimeoutError)
 
 
 class NotSending(Exception):
@@ -52,6 +58,8 @@ class Outbox:
         self.budget = RequestBudget(request_budget)
         self.may_send = may_send
         self._shown: dict[int, Shown] = {}
+        self.retry_first = RETRY_FIRST  # (tests try again sooner)
+        self._answered = asyncio.Event()  # set (and replaced) when a guarded step goes through
 
     # ----------------------------------------------------------------- what is kept per table
 
@@ -113,15 +121,21 @@ class Outbox:
                 await asyncio.sleep(turn - now)
         await self.spend(urgent=urgent)
 
-    async def guard(self, table: TableView, step: Coroutine[Any, Any, Any]) -> None:
+    async def guard(self, table: TableView, step: Coroutine[Any, Any, Any]) -> bool:
         """One failed Discord call (a missing permission, an outage) must not stop the rest of
         what the table shows; a deleted channel closes its table. Nothing is begun once
-        `may_send()` says no."""
+        `may_send()` says no. False when the step failed for a passing reason (`PASSING`): the
+        caller tries it again later (`wait_to_retry`), with the state as it is then."""
         if not self.may_send():
             step.close()
-            return
+            return True
         try:
             await step
+            self._answered.set()  # Discord answers: what waits to try again goes now
+            self._answered = asyncio.Event()
+        except PASSING as error:
+            log.warning("table %s: Discord did not take a request, to try again: %r", table.id, error)
+            return False
         except NotSending:
             log.info("table %s: not sent (this process may not send now)", table.id)
         except discord.NotFound as error:
@@ -131,6 +145,19 @@ class Outbox:
                 log.warning("table %s: %s", table.id, error)
         except discord.HTTPException as error:
             log.warning("table %s: Discord refused a message: %s", table.id, error)
+        return True
+
+    async def wait_to_retry(self, failures: int) -> None:
+        """Waits before trying again a step that failed `failures` times running for a passing
+        reason: `retry_first` doubling, at most `RETRY_LAST`; past the first `retry_first`, only
+        until another guarded step goes through (Discord answers again: the channel catches up
+        at once, not at the end of a long wait, and a step failing on one route alone is still
+        tried at most once a `retry_first`)."""
+        wait = min(self.retry_first * 2 ** max(failures - 1, 0), RETRY_LAST)
+        answered = self._answered
+        await asyncio.sleep(self.retry_first)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(answered.wait(), wait - self.retry_first)
 
     async def _channel_gone(self, table: TableView) -> None:
         log.warning("table %s: its channel is gone; closing the table", table.id)

@@ -22,6 +22,7 @@ import discord
 from bot.app.config import MENTION_WATCHING_AFTER
 from bot.discord.hand_dms import HandDMs
 from bot.discord.hands import HandLooks
+from bot.discord.leftovers import sweep_mentions
 from bot.discord.outbox import Outbox, always
 from bot.discord.restore import restore
 from bot.discord.results import Results
@@ -89,6 +90,7 @@ class Presenter:
         self.layout, self.hand_message = self.hands.layout, self.hands.hand_message
         self.send_hand, self.redraw_hands = self.hands.send_hand, self.hands.redraw_hands
         self.hand_message_id = self.hands.hand_message_id
+        self.keep_hand_reply = self.hands.keep_reply
         self.call_off_mentions = self.mentions.call_off_mentions
         messages = self.table_messages
         self.lags, self.behind = messages.lags, messages.behind
@@ -114,9 +116,9 @@ class Presenter:
         """After a restart: what was shown before is found again (`bot.discord.restore`)."""
         await restore(self.outbox, self.hands, self.mentions)
 
-    async def _mention_refresh(self, table: TableView, shown: Shown) -> None:
+    async def _mention_refresh(self, table: TableView, shown: Shown) -> bool:
         """Each table edit brings the turn mention up to date, at the table edits' priority."""
-        await self.mentions.follow(table, shown, urgent=False)
+        return await self.mentions.follow(table, shown, urgent=False)
 
     async def publish(self, events: list[TableEvent], actor: int | None = None) -> None:
         """Reacts to what happened. `actor` is the user whose own interaction already shows
@@ -151,13 +153,18 @@ class Presenter:
             for seat in sorted(hands):
                 user_id = table.seats[seat].user_id
                 if user_id is not None and user_id != actor:
-                    await self.outbox.guard(table, self.send_hand(table, seat))
+                    await self.hands.show_hand(table, seat)
         self.bot.in_background(self._mention_turn(table, shown))
 
     async def _mention_turn(self, table: TableView, shown: Shown) -> None:
         """The turn mention after a publish, beside it: a new mention may wait long for the
-        request budget, and the press that published (its own DM's edit comes after) must not."""
-        await self.mentions.follow(table, shown, urgent=True)
+        request budget, and the press that published (its own DM's edit comes after) must not.
+        One that Discord did not take for a passing reason is tried again, later, with the
+        table as it is then (`ping_turn` reads it anew)."""
+        failures = 0
+        while not await self.mentions.follow(table, shown, urgent=True) and not self.bot.closing:
+            failures += 1
+            await self.outbox.wait_to_retry(failures)
 
     async def republish(self, events: list[TableEvent]) -> None:
         """After a restart, what `service.resume()` returned: each table's message, its player to
@@ -190,6 +197,22 @@ class Presenter:
         tables = [self.outbox.table(event.table_id) for event in resumed]
         playing = [table for table in tables if table is not None and table.match is not None]
         await self._in_turns([functools.partial(self.hands.refresh_other_hands, table) for table in playing])
+
+    async def sweep_mentions(self, events: list[TableEvent]) -> None:
+        """After a restart, once the resumed tables are shown: each one's leftover turn mentions
+        (posted, never stored) deleted (`bot.discord.leftovers`), `republish_concurrency` tables
+        at a time."""
+        tables = [self.outbox.table(event.table_id) for event in events if isinstance(event.event, Resumed)]
+        await self._in_turns(
+            [
+                functools.partial(self._sweep, table)
+                for table in tables
+                if table is not None and table.status.active
+            ]
+        )
+
+    async def _sweep(self, table: TableView) -> None:
+        await self.outbox.guard(table, sweep_mentions(self.mentions, table))
 
     async def _in_turns(self, jobs: list[Callable[[], Awaitable[None]]]) -> None:
         """Runs the jobs in their order, `republish_concurrency` at a time: each worker takes the
@@ -227,7 +250,11 @@ class Presenter:
                 hands.add(event.seat)
             elif isinstance(event, DealOver):
                 hands.update(seat for seat, _ in enumerate(table.seats))
+                await self._close_replies(table)
                 await self.outbox.guard(table, self.results.post_result(table))
+            elif isinstance(event, Cancelled):  # the deal in progress, if any, ends with no result
+                hands.update(seat for seat, _ in enumerate(table.seats))
+                await self._close_replies(table)
             elif isinstance(event, Damaged):  # said once: the service sends it once
                 notice = "⚠️ " + _("**This table is set aside.** {why}", why=damaged_words(table, _))
                 await self.outbox.guard(table, self.outbox.say(table, notice))
@@ -240,6 +267,12 @@ class Presenter:
         if deal is not None and any(isinstance(e.event, Left) for e in events):
             hands.add(deal.turn)
         return hands
+
+    async def _close_replies(self, table: TableView) -> None:
+        """Every seated person's private hand replies of the deal that ended, closed out."""
+        for sitter in table.seats:
+            if sitter.user_id is not None:
+                await self.outbox.guard(table, self.hands.close_replies(table, sitter.user_id))
 
     async def _forget(self, table: TableView) -> None:
         """A closed table's last edits are done: what was kept for it goes, in memory and stored,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,12 @@ class Shown:
     # anew (Discord notifies a new DM): they are watching it, so their turn need not be a mention
     # at once (`Presenter._ping_turn`)
     watched: dict[int, float] = field(default_factory=dict)
+    # user id -> their private hand replies of the deal (`/rummy hand`): how to edit each through
+    # its interaction's token, and until when (the event loop's clock) it can (`HandDMs.keep_reply`)
+    hand_replies: dict[int, list[tuple[Callable[..., Awaitable[object]], float]]] = field(
+        default_factory=dict
+    )
+    hand_retries: set[int] = field(default_factory=set)  # users whose hand DM is to be tried again
     layouts: dict[int, HandLayout] = field(default_factory=dict)  # user id -> how they arranged it
     # The latest events the table message lists, each with a line at least: kept as events and
     # worded as the message is drawn, so a server's new language words the whole list anew.

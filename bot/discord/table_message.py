@@ -59,12 +59,13 @@ class TableMessages:
         self,
         outbox: Outbox,
         *,
-        mention: Callable[[TableView, Shown], Awaitable[None]],
+        mention: Callable[[TableView, Shown], Awaitable[bool]],
         closed: Callable[[TableView], Awaitable[None]],
         edit_delay: float = 0.8,
     ) -> None:
-        """`mention`: brings the table's turn mention up to date with each edit; `closed`: lets
-        go of a closed table once its last edit is done."""
+        """`mention`: brings the table's turn mention up to date with each edit (False: it failed
+        for a passing reason, see `Outbox.guard`); `closed`: lets go of a closed table once its
+        last edit is done."""
         self.outbox = outbox
         self.bot = outbox.bot
         self.mention = mention
@@ -126,6 +127,7 @@ class TableMessages:
         table = None
         loop = asyncio.get_running_loop()
         wait = first_wait
+        failures = 0  # edits running that Discord did not take (an outage): tried again, later
         while shown.dirty or shown.picture_behind:
             if not shown.dirty:  # only the picture is behind: edit when it is due
                 wait = max(wait, shown.picture_due - loop.time())
@@ -139,13 +141,21 @@ class TableMessages:
             if shown.dirty:
                 self._lags.append(loop.time() - shown.dirty_since)
             shown.dirty = False
+            done = True
             try:
                 if table is not None:
-                    await self.mention(table, shown)
+                    done = await self.mention(table, shown)
                     if not shown_by_press:
-                        await self.outbox.guard(table, self._show_table(table))
+                        done = await self.outbox.guard(table, self._show_table(table)) and done
             except Exception:
                 log.exception("table %s: could not update the table message", table_id)
+            if not done and not self.bot.closing:  # (a restart shows the table again)
+                failures += 1
+                shown.dirty = True  # the next try reads the state anew: never an older one
+                await self.outbox.wait_to_retry(failures)
+                wait = 0.0
+            else:
+                failures = 0
             if table is None or not table.status.active:
                 shown.picture_behind = False  # a closed table's last edit drew it
         if table is not None and not table.status.active and shown.closed:

@@ -47,10 +47,11 @@ class TurnMentions:
         self.refuses_dms = refuses_dms
         self.mention_watching_after = mention_watching_after
 
-    async def follow(self, table: TableView, shown: Shown, *, urgent: bool) -> None:
-        """The mention brought up to date with the table, under its `mentioning` lock."""
+    async def follow(self, table: TableView, shown: Shown, *, urgent: bool) -> bool:
+        """The mention brought up to date with the table, under its `mentioning` lock (False: it
+        failed for a passing reason, see `Outbox.guard`)."""
         async with shown.mentioning:
-            await self.outbox.guard(table, self.ping_turn(table, shown, urgent=urgent))
+            return await self.outbox.guard(table, self.ping_turn(table, shown, urgent=urgent))
 
     async def ping_turn(
         self, table: TableView, shown: Shown, *, urgent: bool, hold: bool = True, spent: bool = False

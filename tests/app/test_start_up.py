@@ -198,9 +198,10 @@ async def test_invite_prints_the_link_of_the_tokens_application_with_the_permiss
     link = out.decode().strip()
     assert link.startswith("https://discord.com/oauth2/authorize?")
     assert f"client_id={double.bot_user.id}" in link and "scope=bot+applications.commands" in link
-    # View Channel, Send Messages, Attach Files, Manage Events, Create Public Threads, Send
-    # Messages in Threads: what the bot checks before it opens a table or a league.
-    wanted = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 33) | (1 << 35) | (1 << 38)
+    # View Channel, Send Messages, Attach Files, Read Message History, Manage Events, Create
+    # Public Threads, Send Messages in Threads: what the bot checks before it opens a table or a
+    # league.
+    wanted = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16) | (1 << 33) | (1 << 35) | (1 << 38)
     assert f"permissions={wanted}" in link
     given = bot("invite", "--client-id", "1234", cwd=tmp_path)
     assert given.returncode == 0 and "client_id=1234" in given.stdout

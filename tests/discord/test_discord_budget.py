@@ -12,7 +12,9 @@ from discord_double import DiscordDouble
 from test_discord_frontend import drop, make_bot, open_table, settle, start_table
 from test_discord_turn_mentions import move_in_dm
 
+from bot.discord.hand_dms import closed_out_words
 from bot.engine.match_view import match_view
+from bot.i18n import EN
 from bot.present.scene_builders import table_scene
 from bot.service import ManualClock
 from render import render_table
@@ -120,7 +122,8 @@ async def test_the_deal_over_edit_of_a_dm_goes_through_its_players_last_press(
     await drop(double, bot, dropper)  # two players: the deal is over
     await settle(bot)
 
-    over = "This deal is over: see the result in the channel."
+    over = closed_out_words(bot.presenter.table(table_id), EN)  # "Deal 1 is over: ... won. ..."
+    assert over.startswith("Deal 1 is over:")
     edits = [r for r in double.requests[marker:] if r.method == "PATCH" and r.body.get("content") == over]
     through = {r.path.split("/")[1] for r in edits if r.path.endswith("/messages/@original")}
     assert through == {"webhooks"} and len(edits) == 2

@@ -87,10 +87,13 @@ async def test_a_press_in_the_dm_puts_the_held_back_mention_off_and_an_idle_pers
     table = await start_table(double, bot, alice, bob)
     first = (alice, bob)[table.match.deal.turn]
     hand = hand_message(double, first)
-    await asyncio.sleep(share * table.match.deal.rules.turn_seconds / 2)
+    shown = bot.presenter.shown(table.id)
+    held = shown.mention_later  # the wait from their new hand DM
+    assert held is not None and not held.done()
     picked = asyncio.get_running_loop().time()
     await double.press_button(first, hand, button(hand, "closed"))  # a pick: still their turn
     await settle(bot)
+    assert held.cancelled() and shown.mention_later is not held  # the wait starts again
 
     await double.wait_for(lambda: mentions_of(double, first), timeout=5)  # idle since the pick
     waited = asyncio.get_running_loop().time() - picked
@@ -134,8 +137,9 @@ async def test_while_requests_are_held_on_the_wire_the_budget_still_lets_urgent_
     double = discord_double
     budget = 2.0  # requests per second: two at once fill the wire for a second
     bot = await bot_runner.start(make_bot(tmp_path, ManualClock(), request_budget=budget))
-    await asyncio.sleep(1.5)  # what start-up sent has left the wire, and a token is saved up
+    await bot.presenter.budget.spend(urgent=True)  # what start-up sent has left the wire
     posted: list[str] = []
+    two_answered = asyncio.Event()
 
     async def send(words: str, *, urgent: bool | None) -> None:
         if urgent is not None:  # the presenter's way: a token first
@@ -143,12 +147,14 @@ async def test_while_requests_are_held_on_the_wire_the_budget_still_lets_urgent_
         # each in a channel of its own: discord.py holds none back for another's route
         await bot.get_partial_messageable(double.add_channel(words)).send(words)
         posted.append(words)
+        if len(posted) == 2:
+            two_answered.set()
 
     filling = [asyncio.create_task(send(f"other {n}", urgent=None)) for n in range(3)]
-    while len(posted) < 2:  # answered: the third is held on the wire for a second
-        await asyncio.sleep(0.01)
+    await two_answered.wait()  # the third is held on the wire for a second
     edit = asyncio.create_task(send("table edit", urgent=False))
-    await asyncio.sleep(0.05)
+    while not bot.presenter.budget.waiting:  # the edit asked for its token first
+        await asyncio.sleep(0)
     dm = asyncio.create_task(send("urgent", urgent=True))
     await asyncio.gather(*filling, edit, dm)
 
