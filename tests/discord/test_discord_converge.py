@@ -8,7 +8,7 @@ import time
 
 import pytest
 from discord_double.records import walk_components
-from test_discord_frontend import hand_message, make_bot, settle, start_table
+from test_discord_frontend import drop, hand_message, make_bot, settle, start_table
 
 from bot.discord.leftovers import turn_mention_words
 from bot.discord.turn_mentions import WAITING
@@ -101,7 +101,7 @@ async def test_a_match_that_ends_leaves_no_hand_dm_or_hand_reply_live(
         assert bot.service.view_in(double.channel_id) is None
     else:  # the player to act drops, twice: the last one left wins the match
         for _ in range(2):
-            await double.slash_command(users[table.match.deal.turn], "rummy drop")
+            await drop(double, bot, users[table.match.deal.turn])
             await settle(bot)
         assert table.match.phase == "over"
     said = "was cancelled, so this deal is over" if ending == "cancel" else "Deal 1 is over: "
