@@ -152,7 +152,14 @@ async def alice_plays_a_turn(page, bot, table, *, drag: bool, look_at_declaring:
         await page.locator(".hand .group[data-kind]").first.wait_for()  # coloured by its kind
         await page.locator("#declare:not([disabled])").click()
         asked = await page.locator(".dialog").inner_text()
-        assert "finish card?" in asked and "valid" in asked and "A wrong show costs" in asked, asked
+        assert "finish card?" in asked and "A wrong show costs" in asked, asked
+        answers = await page.locator(".dialog .action").all_inner_texts()
+        # As on Discord: the safe answer first, and a wrong show named as one with its price.
+        assert answers[0] == "Keep playing", answers
+        anyway = f"Declare anyway (−{table.rules.wrong_declaration})"
+        assert ("This looks valid." in asked and answers[1] == "Yes, declare") or (
+            "This is a wrong show:" in asked and answers[1] == anyway
+        ), (asked, answers)
         await page.screenshot(path=look_at_declaring / "phone-declare.png")
         await page.locator("#confirm-no").click()
     if drag:

@@ -433,8 +433,10 @@ function handArea(hand: HandJson, deal: DealView): HTMLElement[] {
     draw();
   });
   const drop = button(say("Drop"), "drop", hand.legal.drop, () =>
-    confirmThen(say("Drop out of this deal? It costs {points} points.", { points: hand.legal.drop_cost }), () =>
-      play({ kind: "drop" }),
+    confirmThen(
+      say("Drop out of this deal? It costs {points} points.", { points: hand.legal.drop_cost }),
+      () => play({ kind: "drop" }),
+      { yes: say("Yes, drop"), no: say("Keep playing") },
     ),
   );
   // The engine judges the declaration first; the confirmation says whether it is valid.
@@ -508,24 +510,43 @@ function confirmDeclaration(judged: Judged): void {
   const shown = judged.groups.map(
     (group, index) => `${say(KIND_WORDS[judged.kinds[index]] ?? "")}: ${group.map(cardName).join(" ")}`,
   );
-  const verdict = judged.valid ? say("This looks valid.") : say("This is not valid: {reason}", { reason: judged.reason ?? "" });
-  const cost = say("A wrong show costs {points} points.", { points: hand.legal.wrong_show_cost });
-  confirmThen([question, ...shown, verdict, cost].join("\n"), () =>
-    play({ kind: "declare", groups: [...judged.groups, ...(judged.finish ? [[judged.finish]] : [])], finish: judged.finish }),
+  const points = hand.legal.wrong_show_cost;
+  // As on Discord (issue 26): a wrong show says so and what it costs, with "Keep playing" first
+  // and "Declare anyway" second; a valid show is confirmed plainly.
+  const verdict = judged.valid
+    ? say("This looks valid.")
+    : say("This is a wrong show: {reason}", { reason: judged.reason ?? "" });
+  const cost = say("A wrong show costs {points} points.", { points });
+  const choice = judged.valid
+    ? { yes: say("Yes, declare"), no: say("Keep playing") }
+    : { yes: say("Declare anyway (−{points})", { points }), no: say("Keep playing"), risky: true };
+  confirmThen(
+    [question, ...shown, verdict, cost].join("\n"),
+    () => play({ kind: "declare", groups: [...judged.groups, ...(judged.finish ? [[judged.finish]] : [])], finish: judged.finish }),
+    choice,
   );
 }
 
-function confirmThen(question: string, act: () => void): void {
+// The answers a question offers: the safe one comes first; a risky "yes" is drawn in warning.
+interface Choice {
+  yes: string;
+  no: string;
+  risky?: boolean;
+}
+
+function confirmThen(question: string, act: () => void, choice?: Choice): void {
+  const { yes: yesWords, no: noWords, risky } = choice ?? { yes: say("Yes"), no: say("Cancel") };
   const dialog = el("div", "dialog");
   dialog.setAttribute("role", "dialog");
   for (const line of question.split("\n")) dialog.append(el("p", "", line));
-  const yes = button(say("Yes"), "confirm-yes", true, () => {
+  const yes = button(yesWords, "confirm-yes", true, () => {
     dialog.remove();
     act();
   });
-  const no = button(say("Cancel"), "confirm-no", true, () => dialog.remove());
+  yes.classList.toggle("risky", !!risky);
+  const no = button(noWords, "confirm-no", true, () => dialog.remove());
   const row = el("div", "row");
-  row.append(yes, no);
+  row.append(no, yes);
   dialog.append(row);
   document.body.append(dialog);
 }
