@@ -255,7 +255,9 @@ class ActivityServer:
         """The first message: `{"type": "hello", "access_token", "user_id", "guild_id",
         "channel_id", "locale"}`. The user is whoever Discord says the token is (a token that is
         another user's than the page's is refused); the channel must be one they may see. Each
-        hello asks Discord, so hellos are counted per address and per user before it is asked."""
+        hello asks Discord, so hellos are counted per address before it is asked, and per user
+        once Discord said whose the token is: a user id the page only claims counts for no one
+        (else anyone could spend another user's tries and lock them out)."""
         message = await ws.receive(timeout=HELLO_SECONDS)
         self._check_serving()
         hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
@@ -267,15 +269,19 @@ class ActivityServer:
         claimed = hello.get("user_id")  # whom the SDK's `authenticate` named: the same user
         locale = hello.get("locale")
         language = language_of(locale if isinstance(locale, str) else None)
-        # counted as the user the page names (else its token) before Discord is asked whose it is
-        if not self._by_address.allow(address) or not self._by_user.allow(claimed or f"token:{token}"):
+        if not self._by_address.allow(address):
             raise TooMuchError(words(language)(TOO_OFTEN))
         person = await self.oauth.person(token if isinstance(token, str) else "")
         if claimed is not None and claimed != str(person.user_id):
             raise SignInRefusedError(SIGN_IN_FAILED)
+        _ = words(language or language_of(person.locale))
+        if not self._by_user.allow(person.user_id):
+            raise TooMuchError(_(TOO_OFTEN))
+        # Which shard serves a server is told before `may_view`: only that shard's process holds
+        # the server's members and channels to answer it. It tells nothing secret: the shard is
+        # Discord's own formula of the server's id and the shard count.
         if (shard := self.elsewhere(int(str(guild)))) is not None:
             raise Elsewhere(shard)
-        _ = words(language or language_of(person.locale))
         if not await self.may_view(person.user_id, int(str(guild)), int(str(channel))):
             raise SignInRefusedError(_(CANNOT_SEE))
         self._check_serving()
