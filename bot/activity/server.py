@@ -70,6 +70,7 @@ REFUSED = 4003  # the close code of a connection whose hello was refused
 ELSEWHERE = 4004  # ... whose table another shard's process serves: the page goes there
 MOVED = 4005  # ... whose process lost its shard's lease: the page reconnects, to the new owner
 TOO_MANY = 4029  # ... that came too often, or one too many: the page says so and waits
+BROKEN = 1011  # ... whose hello met a fault on this side (Discord unreachable): the page retries
 MAX_MESSAGE = 16 * 1024  # a move is a few hundred bytes
 HEARTBEAT_SECONDS = 20.0  # pings that find a dropped connection (the page reconnects)
 CANNOT_SEE = N_("You cannot see that channel, so its table is not shown.")
@@ -226,6 +227,10 @@ class ActivityServer:
             text = str(refused) if isinstance(refused, RummyError) else SIGN_IN_FAILED
             await _last_word(ws, {"type": "refused", "text": text}, REFUSED)
             return ws
+        except Exception as error:  # Discord unreachable or refusing (no traceback: one line a page)
+            log.warning("activity: a hello failed: %s: %s", type(error).__name__, error)
+            await _last_word(ws, {"type": "refused", "text": APOLOGY}, BROKEN)
+            return ws
         watching = self._viewers[viewer.channel_id]
         sender: asyncio.Task[None] | None = None
         try:
@@ -260,13 +265,18 @@ class ActivityServer:
         (else anyone could spend another user's tries and lock them out)."""
         message = await ws.receive(timeout=HELLO_SECONDS)
         self._check_serving()
-        hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
+        try:
+            hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
+        except RecursionError as nested:  # JSON nested too deep to read
+            raise ValueError("no hello") from nested
         if not isinstance(hello, dict) or hello.get("type") != "hello":
             raise ValueError("no hello")
         token, guild, channel = hello.get("access_token"), hello.get("guild_id"), hello.get("channel_id")
         if not (_digits(guild) and _digits(channel)):
             raise ValueError("no channel")
         claimed = hello.get("user_id")  # whom the SDK's `authenticate` named: the same user
+        if claimed is not None and not _digits(claimed):
+            raise ValueError("no user")
         locale = hello.get("locale")
         language = language_of(locale if isinstance(locale, str) else None)
         if not self._by_address.allow(address):
@@ -331,7 +341,7 @@ class ActivityServer:
         except RummyError as error:
             await self._refuse(viewer, client_id, error)
             return
-        except ValueError:  # not JSON
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             return
         except Exception:
             log.exception("activity: a move by user %s failed", viewer.user_id)

@@ -1,5 +1,9 @@
-"""What a hostile or broken page must not do to the Activity's server: lock another user out by
-naming them."""
+"""What a hostile or broken page, or a failing Discord, must not do to the Activity's server: lock
+another user out by naming them, crash a connection's handler or flood the log with malformed
+messages."""
+
+import logging
+import socket
 
 import aiohttp
 import pytest
@@ -55,3 +59,81 @@ async def test_hellos_naming_another_user_do_not_lock_them_out(discord_double, b
     token = await sign_in(double, http, base, alice)
     _page, welcome = await open_page(http, base, token, double.guild_id, double.channel_id, user_id=alice.id)
     assert welcome["type"] == "welcome"
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [
+        {"type": "hello", "access_token": "junk", "user_id": ["x"]},
+        {"type": "hello", "access_token": "junk", "user_id": {"a": 1}},
+        {"type": "hello", "access_token": "junk", "user_id": "12ab"},
+        "[" * 15000,  # nested deeper than the JSON reader goes
+    ],
+    ids=["list", "object", "not-digits", "deep"],
+)
+async def test_a_malformed_hello_is_refused(discord_double, bot_runner, tmp_path, http, hello):
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    if isinstance(hello, dict):
+        hello = {**hello, "guild_id": str(double.guild_id), "channel_id": str(double.channel_id)}
+    asked = len(double.requests_matching("GET", "/users/@me"))
+    ws, answer = await raw_hello(http, base, hello)
+    assert answer.type is aiohttp.WSMsgType.TEXT and '"refused"' in answer.data, answer
+    assert await closed_with(ws) == 4003
+    assert len(double.requests_matching("GET", "/users/@me")) == asked
+
+
+async def test_deeply_nested_messages_are_ignored_without_a_traceback(
+    discord_double, bot_runner, tmp_path, http, caplog
+):
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    await start_table(double, bot, alice, bob)
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    page, welcome = await open_page(
+        http, base, await sign_in(double, http, base, alice), double.guild_id, double.channel_id
+    )
+    assert welcome["type"] == "welcome"
+    with caplog.at_level(logging.WARNING, logger="bot.activity"):
+        for _ in range(3):
+            await page.ws.send_str('{"type": "move", "id": "deep", "move": ' + "[" * 15000)
+        answer = await page.lobby("join")  # the connection still answers, in order
+    assert answer["type"] == "refused"  # Alice already sits at the table
+    assert not [record for record in caplog.records if record.name.startswith("bot.activity")]
+    assert not any(frame.get("id") == "deep" for frame in page.frames)
+
+
+def closed_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+async def test_a_hello_discord_cannot_answer_closes_with_1011_and_one_line(
+    discord_double, bot_runner, tmp_path, http, caplog
+):
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    token = await sign_in(double, http, base, double.user("alice"))
+    bot.activity_server.oauth.api_base = f"http://127.0.0.1:{closed_port()}"  # Discord unreachable
+    with caplog.at_level(logging.WARNING, logger="bot.activity"):
+        page, refused = await open_page(http, base, token, double.guild_id, double.channel_id)
+        assert refused["type"] == "refused" and await closed_with(page.ws) == 1011
+    lines = [record for record in caplog.records if record.name.startswith("bot.activity")]
+    assert len(lines) == 1 and lines[0].exc_info is None, lines
+
+
+async def test_a_member_discord_refuses_to_show_closes_with_1011(discord_double, bot_runner, tmp_path, http):
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock()))
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    dave = double.user("dave")
+    assert bot.get_guild(double.guild_id).get_member(dave.id) is None  # so it is fetched
+    double.inject("GET", rf"/guilds/{double.guild_id}/members/{dave.id}", 400, {"message": "no", "code": 0})
+    page, refused = await open_page(
+        http, base, await sign_in(double, http, base, dave), double.guild_id, double.channel_id
+    )
+    assert refused["type"] == "refused" and await closed_with(page.ws) == 1011
