@@ -17,10 +17,11 @@ What it changes is handed to the other front ends (`published`) as a button's ev
 lobby's doors (join, leave, a computer player, the host's start) and Pool's rejoin and split are
 the same service doors, with the same checks, as the lobby's buttons and the slash commands.
 
-Sign-ins and hellos are counted per address and per user, and open pages capped per user and
-per table (`bot.activity.limits`). A process that may no longer serve its shards (`may_serve`,
-its lease clock) sends no frame and accepts no move: it closes every page, saying why, and the
-pages reconnect to whoever serves the table next.
+Sign-ins and hellos are counted per address and per user, open pages capped per user and per
+table, and an open page's messages metered: one sending faster is closed (`bot.activity.limits`).
+A process that may no longer serve its shards (`may_serve`, its lease clock) sends no frame and
+accepts no move: it closes every page, saying why, and the pages reconnect to whoever serves the
+table next.
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from bot.activity.limits import LIMITS, TABLE_FULL_OF_PAGES, TOO_MANY_PAGES, TOO_OFTEN, Limits, Window
+from bot.activity.limits import (
+    LIMITS,
+    TABLE_FULL_OF_PAGES,
+    TOO_FAST,
+    TOO_MANY_PAGES,
+    TOO_OFTEN,
+    Bucket,
+    Limits,
+    Window,
+)
 from bot.activity.oauth import SIGN_IN_FAILED, DiscordOAuth, Person, SignInRefusedError
 from bot.activity.wire import (
     MAX_TEXT,
@@ -109,6 +119,7 @@ class Viewer:
     guild_id: int
     channel_id: int
     _: Words
+    messages: Bucket  # how many more messages it may send now
     table_id: int | None = None  # the table last shown (its final state once it closed)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     pending: list[TableEvent] = field(default_factory=list)
@@ -239,8 +250,12 @@ class ActivityServer:
             viewer.changed.set()  # the current view at once, on every (re)connect
             sender = asyncio.create_task(self._send(viewer))
             async for message in ws:
-                if message.type is WSMsgType.TEXT:
-                    await self._received(viewer, message.data)
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                if not viewer.messages.allow():
+                    await _last_word(ws, {"type": "refused", "text": viewer._(TOO_FAST)}, TOO_MANY)
+                    break
+                await self._received(viewer, message.data)
         except NotServingError:
             self._stop_serving()
             await _last_word(ws, MOVED_FRAME, MOVED)  # before the handler's end closes it plainly
@@ -295,7 +310,8 @@ class ActivityServer:
         if not await self.may_view(person.user_id, int(str(guild)), int(str(channel))):
             raise SignInRefusedError(_(CANNOT_SEE))
         self._check_serving()
-        return Viewer(ws, person, int(str(guild)), int(str(channel)), _)
+        messages = Bucket(self.limits.messages_per_second, self.limits.message_burst)
+        return Viewer(ws, person, int(str(guild)), int(str(channel)), _, messages)
 
     def _seat_page(self, viewer: Viewer) -> None:
         """Counts the page in, unless its user or its table has as many open as allowed (checked

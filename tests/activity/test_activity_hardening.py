@@ -1,6 +1,6 @@
 """What a hostile or broken page, or a failing Discord, must not do to the Activity's server: lock
 another user out by naming them, crash a connection's handler or flood the log with malformed
-messages."""
+messages, or spend the store and the presenter with a flood of messages on an open page."""
 
 import logging
 import socket
@@ -10,7 +10,7 @@ import pytest
 from activity_helpers import activity_bot, open_page, sign_in
 from test_discord_frontend import start_table
 
-from bot.activity.limits import Limits
+from bot.activity.limits import Bucket, Limits
 from bot.service import ManualClock
 
 pytest_plugins = ("discord_double.fixtures",)
@@ -35,6 +35,16 @@ async def raw_hello(
     ws = await http.ws_connect(f"{base}/api/live")
     await (ws.send_str(hello) if isinstance(hello, str) else ws.send_json(hello))
     return ws, await ws.receive(timeout=5)
+
+
+def test_a_bucket_allows_a_burst_then_its_rate():
+    now = [0.0]
+    bucket = Bucket(2.0, 3, clock=lambda: now[0])
+    assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
+    now[0] = 0.5  # one refilled
+    assert bucket.allow() and not bucket.allow()
+    now[0] = 100.0  # never more than the burst
+    assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
 
 
 async def test_hellos_naming_another_user_do_not_lock_them_out(discord_double, bot_runner, tmp_path, http):
@@ -137,3 +147,25 @@ async def test_a_member_discord_refuses_to_show_closes_with_1011(discord_double,
         http, base, await sign_in(double, http, base, dave), double.guild_id, double.channel_id
     )
     assert refused["type"] == "refused" and await closed_with(page.ws) == 1011
+
+
+async def test_a_page_sending_too_fast_is_closed_saying_why(discord_double, bot_runner, tmp_path, http):
+    double = discord_double
+    limits = Limits(messages_per_second=0.001, message_burst=3)  # no refill within the test
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock(), limits=limits))
+    alice = double.user("alice")
+    await double.slash_command(alice, "rummy new", options={"format": "points"})
+    await bot.idle()
+    base = f"http://127.0.0.1:{bot.activity_port}"
+    carol = double.user("carol")
+    page, welcome = await open_page(
+        http, base, await sign_in(double, http, base, carol), double.guild_id, double.channel_id
+    )
+    assert welcome["type"] == "welcome"
+    for action in ("join", "leave", "join"):
+        assert (await page.lobby(action))["type"] == "done"
+    await page.ws.send_json({"type": "lobby", "id": "fourth", "action": "leave"})
+    refused = await page.next("refused")
+    assert "Too many moves too fast" in refused["text"] and refused.get("id") is None
+    assert await closed_with(page.ws) == 4029
+    assert bot.service.view_in(double.channel_id).seat_of(carol.id) is not None  # the fourth not played
