@@ -17,10 +17,11 @@ What it changes is handed to the other front ends (`published`) as a button's ev
 lobby's doors (join, leave, a computer player, the host's start) and Pool's rejoin and split are
 the same service doors, with the same checks, as the lobby's buttons and the slash commands.
 
-Sign-ins and hellos are counted per address and per user, and open pages capped per user and
-per table (`bot.activity.limits`). A process that may no longer serve its shards (`may_serve`,
-its lease clock) sends no frame and accepts no move: it closes every page, saying why, and the
-pages reconnect to whoever serves the table next.
+Sign-ins and hellos are counted per address and per user, open pages capped per user and per
+table, and an open page's messages metered: one sending faster is closed (`bot.activity.limits`).
+A process that may no longer serve its shards (`may_serve`, its lease clock) sends no frame and
+accepts no move: it closes every page, saying why, and the pages reconnect to whoever serves the
+table next.
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from bot.activity.limits import LIMITS, TABLE_FULL_OF_PAGES, TOO_MANY_PAGES, TOO_OFTEN, Limits, Window
+from bot.activity.limits import (
+    LIMITS,
+    TABLE_FULL_OF_PAGES,
+    TOO_FAST,
+    TOO_MANY_PAGES,
+    TOO_OFTEN,
+    Bucket,
+    Limits,
+    Window,
+)
 from bot.activity.oauth import SIGN_IN_FAILED, DiscordOAuth, Person, SignInRefusedError
 from bot.activity.wire import (
     MAX_TEXT,
@@ -70,6 +80,7 @@ REFUSED = 4003  # the close code of a connection whose hello was refused
 ELSEWHERE = 4004  # ... whose table another shard's process serves: the page goes there
 MOVED = 4005  # ... whose process lost its shard's lease: the page reconnects, to the new owner
 TOO_MANY = 4029  # ... that came too often, or one too many: the page says so and waits
+BROKEN = 1011  # ... whose hello met a fault on this side (Discord unreachable): the page retries
 MAX_MESSAGE = 16 * 1024  # a move is a few hundred bytes
 HEARTBEAT_SECONDS = 20.0  # pings that find a dropped connection (the page reconnects)
 CANNOT_SEE = N_("You cannot see that channel, so its table is not shown.")
@@ -108,6 +119,7 @@ class Viewer:
     guild_id: int
     channel_id: int
     _: Words
+    messages: Bucket  # how many more messages it may send now
     table_id: int | None = None  # the table last shown (its final state once it closed)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     pending: list[TableEvent] = field(default_factory=list)
@@ -226,6 +238,10 @@ class ActivityServer:
             text = str(refused) if isinstance(refused, RummyError) else SIGN_IN_FAILED
             await _last_word(ws, {"type": "refused", "text": text}, REFUSED)
             return ws
+        except Exception as error:  # Discord unreachable or refusing (no traceback: one line a page)
+            log.warning("activity: a hello failed: %s: %s", type(error).__name__, error)
+            await _last_word(ws, {"type": "refused", "text": APOLOGY}, BROKEN)
+            return ws
         watching = self._viewers[viewer.channel_id]
         sender: asyncio.Task[None] | None = None
         try:
@@ -234,8 +250,12 @@ class ActivityServer:
             viewer.changed.set()  # the current view at once, on every (re)connect
             sender = asyncio.create_task(self._send(viewer))
             async for message in ws:
-                if message.type is WSMsgType.TEXT:
-                    await self._received(viewer, message.data)
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                if not viewer.messages.allow():
+                    await _last_word(ws, {"type": "refused", "text": viewer._(TOO_FAST)}, TOO_MANY)
+                    break
+                await self._received(viewer, message.data)
         except NotServingError:
             self._stop_serving()
             await _last_word(ws, MOVED_FRAME, MOVED)  # before the handler's end closes it plainly
@@ -255,31 +275,43 @@ class ActivityServer:
         """The first message: `{"type": "hello", "access_token", "user_id", "guild_id",
         "channel_id", "locale"}`. The user is whoever Discord says the token is (a token that is
         another user's than the page's is refused); the channel must be one they may see. Each
-        hello asks Discord, so hellos are counted per address and per user before it is asked."""
+        hello asks Discord, so hellos are counted per address before it is asked, and per user
+        once Discord said whose the token is: a user id the page only claims counts for no one
+        (else anyone could spend another user's tries and lock them out)."""
         message = await ws.receive(timeout=HELLO_SECONDS)
         self._check_serving()
-        hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
+        try:
+            hello = json.loads(message.data) if message.type is WSMsgType.TEXT else None
+        except RecursionError as nested:  # JSON nested too deep to read
+            raise ValueError("no hello") from nested
         if not isinstance(hello, dict) or hello.get("type") != "hello":
             raise ValueError("no hello")
         token, guild, channel = hello.get("access_token"), hello.get("guild_id"), hello.get("channel_id")
         if not (_digits(guild) and _digits(channel)):
             raise ValueError("no channel")
         claimed = hello.get("user_id")  # whom the SDK's `authenticate` named: the same user
+        if claimed is not None and not _digits(claimed):
+            raise ValueError("no user")
         locale = hello.get("locale")
         language = language_of(locale if isinstance(locale, str) else None)
-        # counted as the user the page names (else its token) before Discord is asked whose it is
-        if not self._by_address.allow(address) or not self._by_user.allow(claimed or f"token:{token}"):
+        if not self._by_address.allow(address):
             raise TooMuchError(words(language)(TOO_OFTEN))
         person = await self.oauth.person(token if isinstance(token, str) else "")
         if claimed is not None and claimed != str(person.user_id):
             raise SignInRefusedError(SIGN_IN_FAILED)
+        _ = words(language or language_of(person.locale))
+        if not self._by_user.allow(person.user_id):
+            raise TooMuchError(_(TOO_OFTEN))
+        # Which shard serves a server is told before `may_view`: only that shard's process holds
+        # the server's members and channels to answer it. It tells nothing secret: the shard is
+        # Discord's own formula of the server's id and the shard count.
         if (shard := self.elsewhere(int(str(guild)))) is not None:
             raise Elsewhere(shard)
-        _ = words(language or language_of(person.locale))
         if not await self.may_view(person.user_id, int(str(guild)), int(str(channel))):
             raise SignInRefusedError(_(CANNOT_SEE))
         self._check_serving()
-        return Viewer(ws, person, int(str(guild)), int(str(channel)), _)
+        messages = Bucket(self.limits.messages_per_second, self.limits.message_burst)
+        return Viewer(ws, person, int(str(guild)), int(str(channel)), _, messages)
 
     def _seat_page(self, viewer: Viewer) -> None:
         """Counts the page in, unless its user or its table has as many open as allowed (checked
@@ -325,7 +357,7 @@ class ActivityServer:
         except RummyError as error:
             await self._refuse(viewer, client_id, error)
             return
-        except ValueError:  # not JSON
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             return
         except Exception:
             log.exception("activity: a move by user %s failed", viewer.user_id)

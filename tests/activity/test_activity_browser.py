@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from activity_helpers import CARD, activity_bot, strings
+from aiohttp import web
+from test_activity_shards import free_port, proxy
 from test_discord_frontend import button, first_option, hand_message, open_table, select_id, start_table
 
 from bot.service import ManualClock
@@ -350,6 +352,26 @@ async def test_a_forged_sign_in_is_refused_on_the_page(discord_double, bot_runne
     alice, bob = double.user("alice"), double.user("bob")
     await page.goto(f"{base}/?mock&code={double.authorization_code(bob)}&user={alice.id}&{where}")
     await page.get_by_text("Sign-in failed").wait_for()
+
+
+async def test_a_page_a_misrouted_proxy_keeps_sending_elsewhere_stops_saying_so(
+    discord_double, bot_runner, tmp_path, browser
+):
+    double = discord_double
+    bot = await bot_runner.start(activity_bot(tmp_path, ManualClock(), BUILT))
+    bot.activity_server.elsewhere = lambda guild_id: 1  # shard 1's, says every answer
+    runner = web.AppRunner(proxy({0: bot.activity_port, 1: bot.activity_port}))  # `/shard/1/`: back here
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        frames: list[str] = []
+        page = await open_at(browser, double, f"http://127.0.0.1:{port}", double.user("alice"), PHONE, frames)
+        await page.get_by_text("The table cannot be reached now").wait_for()
+        # the first hello, then three more sent elsewhere (the last two after a pause), and no more
+        assert sum('"elsewhere"' in frame for frame in frames) == 4
+    finally:
+        await runner.cleanup()
 
 
 def test_the_page_weighs_at_most_500_kb_gzipped_with_its_hindi_font_too():

@@ -159,6 +159,10 @@ async function finish(sdk: DiscordSDK | DiscordSDKMock, clientId: string): Promi
 // Where the live connection goes: the root, or `shard/N/` when another shard's process serves the
 // channel's table (the proxy in front of the bot routes that prefix to it; see the README).
 let livePath = "api/live";
+// Sent elsewhere this many times in a row (no welcome between), the page stops: the proxy routes
+// the shard's prefix to a process that does not serve the table, and retrying cannot mend that.
+const MOST_ELSEWHERE = 3;
+let elsewhere = 0;
 
 function connect(who: Who, delay = 500): void {
   const url = new URL(livePath, location.href);
@@ -176,7 +180,14 @@ function connect(who: Who, delay = 500): void {
   };
   ws.onclose = (closed) => {
     if (closed.code === 4003 || closed.code === 4029) return; // refused, or too many: said on the page
-    if (closed.code === 4004) return connect(who); // at once, to the process that serves the table
+    if (closed.code === 4004) {
+      elsewhere += 1;
+      if (elsewhere > MOST_ELSEWHERE) {
+        notice = say("The table cannot be reached now: open it again later.");
+        return draw();
+      }
+      if (elsewhere === 1) return connect(who, delay); // at once, to the process that serves the table
+    }
     notice = say("Reconnecting…");
     draw();
     setTimeout(() => connect(who, Math.min(delay * 2, 8000)), delay);
@@ -185,6 +196,7 @@ function connect(who: Who, delay = 500): void {
 
 function heard(frame: Frame): void {
   if (frame.type === "welcome") {
+    elsewhere = 0;
     me = frame.user_id;
     say = wordsFor(frame.language);
     document.documentElement.lang = frame.language;

@@ -7,6 +7,7 @@ type Catalog = Record<string, string>;
 const HINDI: Catalog = {
   "Connecting to the table…": "टेबल से जुड़ रहे हैं…",
   "Reconnecting…": "फिर से जुड़ रहे हैं…",
+  "The table cannot be reached now: open it again later.": "अभी टेबल तक नहीं पहुँच पा रहे: बाद में दोबारा खोलें।",
   "There is no table in this channel: open one with /rummy new.":
     "इस चैनल में कोई टेबल नहीं है। /rummy new से एक खोलें।",
   "Waiting for the host to start the match.": "होस्ट के मैच शुरू करने का इंतज़ार है।",
