@@ -19,7 +19,7 @@ TOO_MANY_PAGES = N_("You have too many pages open on this table: close one, then
 TABLE_FULL_OF_PAGES = N_("Too many pages watch this table now: try again later.")
 TOO_FAST = N_("Too many moves too fast: the table is closed on this page; open it again.")
 MESSAGES_PER_SECOND = 5.0  # an open page's messages, on average ...
-MESSAGE_BURST = 10  # ... and at once (a few quick clicks)
+MESSAGE_BURST = 20  # ... and at once (quick clicks, or a hand regrouped card by card: each asks the engine)
 SWEEP_AT = 4096  # keys kept before the stale ones are swept out
 
 
