@@ -476,3 +476,49 @@ async def test_a_show_the_table_now_press_shows_a_move_saved_while_it_was_being_
     await bot.actions.idle()
     content = double.message(shown.message.id).content
     assert thrown in content and f"Turn: <@{users[table.match.deal.turn].id}>" in content, content
+
+
+async def test_a_hand_dm_built_before_a_pick_and_sent_after_it_is_built_again(
+    discord_double, bot_runner, tmp_path
+):
+    # A hand DM edit waits for its turn in the request budget: a pick saved meanwhile keeps the
+    # turn the same, and the DM built before it (the pick controls, a hand of 13) must not be
+    # sent after it.
+    double = discord_double
+    bot, users, table = await at_a_table(double, bot_runner, tmp_path, "alice", "bob")
+    deal = table.match.deal
+    mover, player = users[deal.turn], users[1 - deal.turn]
+    dm = double.dms_to(player)[0]
+    outbox = bot.presenter.outbox
+    gate, waiting = asyncio.Event(), []
+    spend = outbox.budget.spend
+
+    async def held(*, urgent: bool = False) -> None:  # the budget, long behind
+        waiting.append(urgent)
+        await gate.wait()
+        await spend(urgent=urgent)
+
+    outbox.budget.spend = held
+    await bot.service.play(double.channel_id, mover.id, {"command": "pick", "source": "closed"})
+    card = deal.seats[deal.turn].hand[0].code
+    turn_comes = asyncio.create_task(
+        bot.presenter.publish(
+            await bot.service.play(double.channel_id, mover.id, {"command": "discard", "card": card})
+        )
+    )
+
+    async def until_waiting() -> None:  # a wait on the gate notifies nothing: looked at each turn
+        while not waiting:
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(until_waiting(), 5.0)  # the player's DM, built at their turn, waits
+    await bot.service.play(double.channel_id, player.id, {"command": "pick", "source": "closed"})
+    picked = len(dm_edits(double, dm))
+    outbox.budget.spend = spend
+    gate.set()
+    await asyncio.wait_for(turn_comes, 10.0)
+    await settle(bot)
+    sent = dm_edits(double, dm)[picked:]
+    assert sent, "the DM was not edited"
+    for edit in sent:  # every edit sent after the pick asks for a discard, not a pick
+        assert "**Discard a card**" in edit.body["content"], edit.body["content"]
