@@ -299,6 +299,23 @@ async def test_a_holder_whose_lock_is_gone_though_its_session_looks_open_stops(p
 
 
 @pytest.mark.postgres
+async def test_a_servers_idle_session_timeout_does_not_end_the_lock_session(postgres_url):
+    """The lock session sends nothing between renewals: a server's idle timeout (PostgreSQL 14
+    and later) would end it and stop a healthy process."""
+    store = await open_store(postgres_url)
+    try:
+        leases = store.leases(Shards(1, (0,)), f"idle {LOCKING}", 30)
+        leases.url = f"{postgres_url}&idle_session_timeout=100"  # as a server set up so would
+        await leases.acquire()
+        session = leases._session
+        assert session is not None and session.get_server_version().major >= 14
+        assert await session.fetchval("SHOW idle_session_timeout") == "0"
+        await leases.release()
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
 async def test_a_relayed_press_waits_for_the_holder_of_its_shard(postgres_url):
     """A process that woke up after its lease was taken over takes no press meant for the new
     holder, which takes it."""
