@@ -246,10 +246,10 @@ class HandDMs:
             redraw = before is None or before[1] != looks[1]
             if spent:
                 break
-            turn = self.outbox.turn_now(table.id)
+            version = self.outbox.version_now(table.id)
             await self.outbox.spend(urgent=True)
             spent = True
-            if self.outbox.turn_now(table.id) == turn:
+            if self.outbox.version_now(table.id) == version:  # (a pick keeps the turn's token)
                 break
             latest = await self.hand_message(table.id, user_id)
             if latest is None:

@@ -87,10 +87,10 @@ class Outbox:
         shown = self._shown.get(table_id)
         return shown.table if shown is not None else None
 
-    def turn_now(self, table_id: int) -> str | None:
-        """The turn a button made now is for, at the table as last saved."""
+    def version_now(self, table_id: int) -> int | None:
+        """The table's version as last saved: any saved change, a pick within a turn too."""
         table = self.table(table_id)
-        return table.turn_token if table is not None else None
+        return table.version if table is not None else None
 
     # ----------------------------------------------------------------- sending
 

@@ -255,6 +255,8 @@ class TableMessages:
             if shown.message is None or press.message.id != shown.message.id:
                 return False
             shown.dirty = False  # a move from now on is shown by the next edit
+            # read anew: a move saved while the press was deferred is shown, never the older state
+            table = self.outbox.table(table.id) or table
             try:
                 now = asyncio.get_running_loop().time()
                 scene = await self.picture_scene(table)

@@ -20,6 +20,8 @@ holder is gone, because:
 - a row is checked inside every write's transaction (`check`), on any connection;
 - a holder whose lock session ends while it runs (a database restart) cannot prove it lives any
   more: it stops as if it had lost its leases, and its restart takes its shards back at once.
+  It asks that session at each renewal whether it still holds the lock (`lock_held`): a
+  connection dropped silently on the way still looks open here while the server freed the lock.
   The writer's own connection still reconnects after a network blip
   (`PostgresStore._writing_connection`).
 
@@ -82,6 +84,12 @@ _RENEW = (
 # Whether a holder still has its database session (see above); a transaction's own lock, tried
 # inside the taker's transaction, so that it is let go at its end.
 _LIVES = "SELECT NOT pg_try_advisory_xact_lock($1)"
+# Whether this session still holds its own lock: a bigint key is kept as its high and low 32
+# bits (classid, objid) with objsubid 1.
+_STILL_HELD = (
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() "
+    "AND granted AND classid = $1 AND objid = $2 AND objsubid = 1)"
+)
 # The end of the name of a holder that keeps that lock: one of an earlier version kept none, and
 # must not be taken for gone while it runs.
 LOCKING = "(locks)"
@@ -197,6 +205,8 @@ class ShardLeases:
         if self._session is not None:
             return False
         session = await asyncpg.connect(self.url)
+        if session.get_server_version().major >= 14:  # a server's idle timeout must not end it
+            await session.execute("SET idle_session_timeout = 0")
         if not await session.fetchval("SELECT pg_try_advisory_lock($1)", holder_key(self.holder)):
             await session.close()
             raise ShardTakenError(f"another database session holds the lock of {self.holder}")
@@ -206,6 +216,24 @@ class ShardLeases:
     def in_session(self) -> bool:
         """Whether the connection that holds this holder's lock is still open (see above)."""
         return self._session is not None and not self._session.is_closed()
+
+    async def lock_held(self, timeout: float) -> bool:
+        """Whether the lock that says this holder lives is still held, asked on its own session:
+        a connection dropped silently (an idle timeout on the way) looks open here while the
+        server has ended it and freed the lock. Any failure or no answer in `timeout` counts as
+        lost, and the session is ended so that `in_session` says so too."""
+        session = self._session
+        if session is None or session.is_closed():
+            return False
+        key = holder_key(self.holder) & 0xFFFFFFFFFFFFFFFF
+        try:
+            held = await asyncio.wait_for(session.fetchval(_STILL_HELD, key >> 32, key & 0xFFFFFFFF), timeout)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            log.warning("lock session of %s not answering: %s: %s", self.holder, type(error).__name__, error)
+            held = False
+        if not held:
+            session.terminate()
+        return bool(held)
 
     async def close(self) -> None:
         """Ends the holder's session: its lock goes (its rows, if left, say it is gone)."""
@@ -263,7 +291,7 @@ class LeaseKeeper:
                 return
             if not self.clock.holds():
                 why = "its lease ended by its own clock before a renewal was confirmed (its loop stalled?)"
-            elif not self.leases.in_session():
+            elif not await self.leases.lock_held(self.interval / 2):
                 why = "its database session ended, so another process may take its shards at once"
             else:
                 sent = self.clock.now()

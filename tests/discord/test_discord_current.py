@@ -435,3 +435,90 @@ async def test_a_press_in_the_dm_does_not_wait_for_a_turn_mention_held_up_by_the
     budget_free.set()
     await settle(bot)
     assert [m for m in double.messages_to(double.channel_id) if m.content.startswith(f"<@{waiter.id}>")]
+
+
+async def test_a_show_the_table_now_press_shows_a_move_saved_while_it_was_being_deferred(
+    discord_double, bot_runner, tmp_path
+):
+    # The press reads the table, then waits for Discord to take its defer: a move saved
+    # meanwhile must be what the press shows, else the older state stays up, its refresh
+    # skipped as already shown, until the next move.
+    double = discord_double
+    bot, users, table = await at_a_table(double, bot_runner, tmp_path, "alice", "bob")
+    shown = bot.presenter.shown(table.id)
+    now_button = f"rummy:table:{table.id}:now"
+    bot.presenter.table_messages._lags.extend([31.0] * 50)  # behind: the message has the button
+    await play_turn(double, bot, users[table.match.deal.turn])
+    assert now_button in double.message(shown.message.id).custom_ids()
+    bot.presenter.edit_delay = 3600.0  # the table edits wait their turn in the budget, long
+
+    callbacks = r"/interactions/\d+/[^/]+/callback.*"
+    released = double.hold("POST", callbacks)
+    held = len(double.requests_matching("POST", callbacks))
+    press = await double.press_button(double.user("carol"), shown.message.id, now_button, wait=False)
+
+    async def until_held() -> None:  # a held request notifies no `wait_for`: looked at each turn
+        while len(double.requests_matching("POST", callbacks)) == held:
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(until_held(), 5.0)
+    mover = users[table.match.deal.turn]  # the defer is held: a move is saved meanwhile
+    await bot.presenter.publish(
+        await bot.service.play(double.channel_id, mover.id, {"command": "pick", "source": "closed"})
+    )
+    card = table.match.deal.seats[table.match.deal.turn].hand[0].code
+    await bot.presenter.publish(
+        await bot.service.play(double.channel_id, mover.id, {"command": "discard", "card": card})
+    )
+    thrown = f"{mover.name} discards {table.match.deal.open_card.pretty}."
+    released.set()
+    await double.wait_answered(press)
+    await bot.actions.idle()
+    content = double.message(shown.message.id).content
+    assert thrown in content and f"Turn: <@{users[table.match.deal.turn].id}>" in content, content
+
+
+async def test_a_hand_dm_built_before_a_pick_and_sent_after_it_is_built_again(
+    discord_double, bot_runner, tmp_path
+):
+    # A hand DM edit waits for its turn in the request budget: a pick saved meanwhile keeps the
+    # turn the same, and the DM built before it (the pick controls, a hand of 13) must not be
+    # sent after it.
+    double = discord_double
+    bot, users, table = await at_a_table(double, bot_runner, tmp_path, "alice", "bob")
+    deal = table.match.deal
+    mover, player = users[deal.turn], users[1 - deal.turn]
+    dm = double.dms_to(player)[0]
+    outbox = bot.presenter.outbox
+    gate, waiting = asyncio.Event(), []
+    spend = outbox.budget.spend
+
+    async def held(*, urgent: bool = False) -> None:  # the budget, long behind
+        waiting.append(urgent)
+        await gate.wait()
+        await spend(urgent=urgent)
+
+    outbox.budget.spend = held
+    await bot.service.play(double.channel_id, mover.id, {"command": "pick", "source": "closed"})
+    card = deal.seats[deal.turn].hand[0].code
+    turn_comes = asyncio.create_task(
+        bot.presenter.publish(
+            await bot.service.play(double.channel_id, mover.id, {"command": "discard", "card": card})
+        )
+    )
+
+    async def until_waiting() -> None:  # a wait on the gate notifies nothing: looked at each turn
+        while not waiting:
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(until_waiting(), 5.0)  # the player's DM, built at their turn, waits
+    await bot.service.play(double.channel_id, player.id, {"command": "pick", "source": "closed"})
+    picked = len(dm_edits(double, dm))
+    outbox.budget.spend = spend
+    gate.set()
+    await asyncio.wait_for(turn_comes, 10.0)
+    await settle(bot)
+    sent = dm_edits(double, dm)[picked:]
+    assert sent, "the DM was not edited"
+    for edit in sent:  # every edit sent after the pick asks for a discard, not a pick
+        assert "**Discard a card**" in edit.body["content"], edit.body["content"]

@@ -30,7 +30,7 @@ from bot.store import (
     TableStatus,
     open_store,
 )
-from bot.store.leases import LOCKING, LeaseClock, LeaseKeeper, ShardLeases
+from bot.store.leases import LOCKING, LeaseClock, LeaseKeeper, ShardLeases, holder_key
 from bot.store.relay import InteractionRelay
 from bot.store.shards import shard_of
 
@@ -264,6 +264,53 @@ async def test_a_holder_whose_database_session_ends_while_it_runs_stops(postgres
         )
         await asyncio.wait_for(running, 10)
         assert "its database session ended" in str(lost[0])
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_holder_whose_lock_is_gone_though_its_session_looks_open_stops(postgres_url):
+    """A connection dropped silently (an idle timeout on the way) looks open to the holder while
+    the server has freed its lock: each renewal asks the session whether it still holds it."""
+    store = await open_store(postgres_url)
+    try:
+        leases = store.leases(Shards(1, (0,)), f"dropped {LOCKING}", 30)
+        await leases.acquire()
+        assert await leases.lock_held(5.0)
+        lost: list[LeaseLostError] = []
+
+        async def on_lost(error: LeaseLostError) -> None:
+            lost.append(error)
+
+        clock = LeaseClock(30)
+        clock.renewed(clock.now())
+        keeper = LeaseKeeper(leases, clock, on_lost)
+        keeper.interval = 0.05
+        session = leases._session
+        assert session is not None
+        # the lock freed while the connection stays open, as the server does for a dropped one
+        assert await session.fetchval("SELECT pg_advisory_unlock($1)", holder_key(leases.holder))
+        running = asyncio.create_task(keeper.run(asyncio.Event()))
+        await asyncio.wait_for(running, 10)
+        assert "its database session ended" in str(lost[0])
+        assert not leases.in_session()  # the press fences see it too
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_servers_idle_session_timeout_does_not_end_the_lock_session(postgres_url):
+    """The lock session sends nothing between renewals: a server's idle timeout (PostgreSQL 14
+    and later) would end it and stop a healthy process."""
+    store = await open_store(postgres_url)
+    try:
+        leases = store.leases(Shards(1, (0,)), f"idle {LOCKING}", 30)
+        leases.url = f"{postgres_url}&idle_session_timeout=100"  # as a server set up so would
+        await leases.acquire()
+        session = leases._session
+        assert session is not None and session.get_server_version().major >= 14
+        assert await session.fetchval("SHOW idle_session_timeout") == "0"
+        await leases.release()
     finally:
         await store.close()
 
