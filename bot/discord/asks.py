@@ -84,7 +84,11 @@ class Asks:
     async def ask_declare(self, interaction: Interaction, table: TableView, turn: str | None) -> None:
         """Shows the grouping that would be declared and asks first. A valid one is summed up; a
         wrong one is said to be wrong, with why, the cards in no valid group and its cost, and
-        "Keep playing" comes first."""
+        "Keep playing" comes first. The engine's refusal (not your turn, pick first) comes before
+        any question, so nobody is asked about a show that cannot happen."""
+        self.actions.seat_of(table, interaction.user.id)
+        # an IllegalActionError, answered privately like every RummyError
+        await self.actions.service.hand_to_declare(table.id, interaction.user.id)
         declaration, hand = await self.declaration(table, interaction.user.id)
         judged = judge_groups(declaration.groups, hand.seen.wild_rank, hand.seen.rules)
         _ = await self.actions.reader(interaction, table.id)

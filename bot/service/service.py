@@ -35,7 +35,7 @@ from bot.engine.commands import (
     Timeout,
     parse_command,
 )
-from bot.engine.deal import SeatView
+from bot.engine.deal import Deal, SeatView
 from bot.engine.errors import IllegalActionError, RummyError
 from bot.engine.events import DealOver, DealStarted, Event, Reshuffled
 from bot.engine.formats import Format
@@ -301,8 +301,20 @@ class TableService:
     async def hand_to_drop(self, table_id: int, user_id: int) -> HandView:
         """The user's own view of the deal, once the engine agrees that they may drop now (its
         refusal, an `IllegalActionError`, otherwise): a front end asks this before it offers the
-        drop at its price (`legal.drop_cost`). Asked under the table's lock, on the deal as saved;
-        refused at once when nothing can be saved, so no drop is offered that cannot happen."""
+        drop at its price (`legal.drop_cost`)."""
+        return await self._hand_that_may(table_id, user_id, lambda deal, seat: deal.verify_drop(seat))
+
+    async def hand_to_declare(self, table_id: int, user_id: int) -> HandView:
+        """The user's own view of the deal, once a show is open to them now (the engine's refusal
+        otherwise: whose turn it is, or pick first): a front end asks this before it shows the
+        grouping it would declare and asks to confirm."""
+        return await self._hand_that_may(table_id, user_id, _verify_show_open)
+
+    async def _hand_that_may(
+        self, table_id: int, user_id: int, verify: Callable[[Deal, int], None]
+    ) -> HandView:
+        """Asked under the table's lock, on the deal as saved; refused at once when nothing can
+        be saved, so no move is offered that cannot happen."""
         if self.store.lost is not None:
             raise SavingStoppedError() from self.store.lost
         table = self._tables.get(table_id)
@@ -314,7 +326,7 @@ class TableService:
             deal = table.match.deal if hand is not None and table.match is not None else None
             if deal is None or hand is None:
                 raise RummyError("You are not playing a deal at this table.")
-            deal.verify_drop(hand.seat)
+            verify(deal, hand.seat)
             return hand
 
     # ----------------------------------------------------------------- the lobby
@@ -976,3 +988,10 @@ def _refuse_league(table: LiveTable, why: str) -> None:
     """League tables are seated and started by the league, never by their members."""
     if table.record.league_id is not None:
         raise ServiceError(why)
+
+
+def _verify_show_open(deal: Deal, seat: int) -> None:
+    """Refuses as a show now would be refused (whose turn it is, or pick first) unless one is
+    open to `seat`: a 13-card show with no finish card is refused for exactly those reasons."""
+    if not deal.can_declare(seat):
+        deal.verify_declare(seat, (), None)

@@ -157,3 +157,23 @@ async def test_a_confirmation_from_an_earlier_turn_or_another_grouping_does_noth
         stale = await double.press_button(user, message, custom_id)
         assert "earlier turn" in await answer(double, stale)
     assert table.match.to_json() == before
+
+
+async def test_rummy_declare_out_of_turn_or_before_a_pick_is_refused_before_any_question(
+    discord_double, bot_runner, tmp_path
+):
+    """Issue 23: no question about a show that cannot happen; the engine's refusal comes first."""
+    double = discord_double
+    bot = await bot_runner.start(make_bot(tmp_path, ManualClock()))
+    alice, bob = double.user("alice"), double.user("bob")
+    table = await start_table(double, bot, alice, bob)
+    to_act = table.match.deal.turn
+    users = (alice, bob)
+    mover, waiter = users[to_act], users[1 - to_act]
+    waiting = await double.slash_command(waiter, "rummy declare")
+    assert await answer(double, waiting) == f"It's {mover.name}'s turn."
+    assert not double.original_response(waiting).custom_ids()
+    early = await double.slash_command(mover, "rummy declare")  # before any pick: standard rules
+    assert await answer(double, early) == "Pick a card first."
+    assert not double.original_response(early).custom_ids()
+    assert table.match.deal.turn == to_act and not table.match.deal.seats[to_act].has_picked
