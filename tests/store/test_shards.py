@@ -40,6 +40,14 @@ ZERO, ONE = 10 << 22, 11 << 22  # a server on shard 0 of 2, and one on shard 1
 BOTH = Shards(2, (0, 1))
 
 
+@pytest.fixture
+async def store(postgres_url):
+    """A store on the test's own PostgreSQL database, closed after the test."""
+    opened = await open_store(postgres_url)
+    yield opened
+    await opened.close()
+
+
 def settings(**values: str) -> Settings:
     return Settings.load(env_file=None, environ=values)
 
@@ -130,218 +138,184 @@ async def test_a_sharded_store_loads_its_shards_servers_only_and_ids_never_colli
 
 
 @pytest.mark.postgres
-async def test_a_shard_is_refused_while_its_lease_lives_and_taken_once_released_or_expired(postgres_url):
-    store = await open_store(postgres_url)
-    try:
-        first = store.leases(Shards(2, (0, 1)), "first", 30)
-        await first.acquire()
-        await first.acquire()  # again by the same holder: renewed, not refused
-        second = store.leases(Shards(2, (1,)), "second", 30)
-        with pytest.raises(
-            ShardTakenError, match=r"shard 1 of 2 is run by another process \(first, lease for"
-        ):
-            await second.acquire()
-        other_count = store.leases(Shards(3, (2,)), "third", 30)
-        with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT"):
-            await other_count.acquire()
-
-        await first.release()  # a clean shutdown
+async def test_a_shard_is_refused_while_its_lease_lives_and_taken_once_released_or_expired(store):
+    first = store.leases(Shards(2, (0, 1)), "first", 30)
+    await first.acquire()
+    await first.acquire()  # again by the same holder: renewed, not refused
+    second = store.leases(Shards(2, (1,)), "second", 30)
+    with pytest.raises(ShardTakenError, match=r"shard 1 of 2 is run by another process \(first, lease for"):
         await second.acquire()
-        assert await second.renew() == []
+    other_count = store.leases(Shards(3, (2,)), "third", 30)
+    with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT"):
+        await other_count.acquire()
 
-        await execute(store, "UPDATE shard_leases SET expires_at = 0")  # as if its holder was killed
-        replacement = store.leases(Shards(2, (1,)), "replacement", 30)
-        await replacement.acquire()
-        assert await second.renew() == [1]  # the old holder hears it lost the shard
-        assert await replacement.renew() == []
-    finally:
-        await store.close()
+    await first.release()  # a clean shutdown
+    await second.acquire()
+    assert await second.renew() == []
 
-
-@pytest.mark.postgres
-async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(postgres_url):
-    store = await open_store(postgres_url)
-    try:
-        store.serve_shards(Shards(2, (1,)))
-        leases = store.leases(Shards(2, (1,)), "slow", 5)
-        clock = LeaseClock(5)
-        clock.renewed(clock.now())
-        await leases.acquire()
-        lost: list[LeaseLostError] = []
-
-        async def on_lost(error: LeaseLostError) -> None:
-            store.fence(error)
-            lost.append(error)
-
-        keeper = LeaseKeeper(leases, clock, on_lost)
-        keeper.interval = 0.05  # renew often: the takeover below is seen at once
-        stop = asyncio.Event()
-        running = asyncio.create_task(keeper.run(stop))
-        await asyncio.sleep(0.2)
-        assert not lost and not running.done()  # renewals go through while nobody else holds it
-        await execute(store, "UPDATE shard_leases SET expires_at = 0")
-        await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
-        await asyncio.wait_for(running, 5)
-        assert "another process holds shard 1 now" in str(lost[0])
-        assert store.lost is lost[0]
-        with pytest.raises(HandedOverError), saving():
-            await store.create_table(table(store, ONE, 7), 1.0)
-        assert await store.active_tables() == []  # nothing was written
-    finally:
-        await store.close()
+    await execute(store, "UPDATE shard_leases SET expires_at = 0")  # as if its holder was killed
+    replacement = store.leases(Shards(2, (1,)), "replacement", 30)
+    await replacement.acquire()
+    assert await second.renew() == [1]  # the old holder hears it lost the shard
+    assert await replacement.renew() == []
 
 
 @pytest.mark.postgres
-async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper_notices(postgres_url):
+async def test_a_holder_that_loses_its_lease_fences_its_store_and_says_so(store):
+    store.serve_shards(Shards(2, (1,)))
+    leases = store.leases(Shards(2, (1,)), "slow", 5)
+    clock = LeaseClock(5)
+    clock.renewed(clock.now())
+    await leases.acquire()
+    lost: list[LeaseLostError] = []
+
+    async def on_lost(error: LeaseLostError) -> None:
+        store.fence(error)
+        lost.append(error)
+
+    keeper = LeaseKeeper(leases, clock, on_lost)
+    keeper.interval = 0.05  # renew often: the takeover below is seen at once
+    stop = asyncio.Event()
+    running = asyncio.create_task(keeper.run(stop))
+    await asyncio.sleep(0.2)
+    assert not lost and not running.done()  # renewals go through while nobody else holds it
+    await execute(store, "UPDATE shard_leases SET expires_at = 0")
+    await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
+    await asyncio.wait_for(running, 5)
+    assert "another process holds shard 1 now" in str(lost[0])
+    assert store.lost is lost[0]
+    with pytest.raises(HandedOverError), saving():
+        await store.create_table(table(store, ONE, 7), 1.0)
+    assert await store.active_tables() == []  # nothing was written
+
+
+@pytest.mark.postgres
+async def test_a_holder_whose_lease_ran_out_saves_nothing_even_before_its_keeper_notices(store):
     """The keeper fences by this process's clock, but a stalled event loop (a long collection, a
     paused container) can let the lease run out and another process take the shard before the
     keeper runs again: the database itself refuses the stalled holder's writes then."""
-    store = await open_store(postgres_url)
-    try:
-        store.serve_shards(Shards(2, (1,)))
-        stalled = store.leases(Shards(2, (1,)), "stalled", 30)
-        await stalled.acquire()
-        await store.create_table(table(store, ONE, 7), 1.0)  # saved while it holds the lease
-        await execute(store, "UPDATE shard_leases SET expires_at = 0")  # its loop stalled past it
-        with pytest.raises(HandedOverError), saving():  # refused as soon as the lease ran out
-            await store.create_table(table(store, ONE, 8), 1.0)
-        assert isinstance(store.lost, LeaseLostError)  # and nothing is saved from then on
-        # Nor is the lease renewed when its keeper wakes up: it hears it lost the shard and the
-        # bot stops, rather than keeping a shard it refuses every move of.
-        assert await stalled.renew() == [1]
-        await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
-        assert [active.table.channel_id for active in await store.active_tables()] == [7]
-    finally:
-        await store.close()
+    store.serve_shards(Shards(2, (1,)))
+    stalled = store.leases(Shards(2, (1,)), "stalled", 30)
+    await stalled.acquire()
+    await store.create_table(table(store, ONE, 7), 1.0)  # saved while it holds the lease
+    await execute(store, "UPDATE shard_leases SET expires_at = 0")  # its loop stalled past it
+    with pytest.raises(HandedOverError), saving():  # refused as soon as the lease ran out
+        await store.create_table(table(store, ONE, 8), 1.0)
+    assert isinstance(store.lost, LeaseLostError)  # and nothing is saved from then on
+    # Nor is the lease renewed when its keeper wakes up: it hears it lost the shard and the
+    # bot stops, rather than keeping a shard it refuses every move of.
+    assert await stalled.renew() == [1]
+    await store.leases(Shards(2, (1,)), "newcomer", 30).acquire()
+    assert [active.table.channel_id for active in await store.active_tables()] == [7]
 
 
 @pytest.mark.postgres
-async def test_a_holder_whose_database_session_ended_is_taken_over_at_once_a_frozen_one_is_not(postgres_url):
+async def test_a_holder_whose_database_session_ended_is_taken_over_at_once_a_frozen_one_is_not(store):
     """A crash ends the holder's database session, and with it the lock that says it lives: its
     restart need not wait for its lease to run out. A holder merely frozen keeps its session, and
     one of an earlier version (no lock in its name) may keep no lock at all: both are waited for."""
-    store = await open_store(postgres_url)
-    try:
-        crashed = store.leases(Shards(2, (1,)), f"crashed {LOCKING}", 30)
-        frozen = store.leases(Shards(2, (0,)), f"frozen {LOCKING}", 30)
-        await crashed.acquire()
-        await frozen.acquire()
-        await crashed.close()  # as a killed process's connections are: its rows stay, live
-        await store.leases(Shards(2, (1,)), f"restarted {LOCKING}", 30).acquire()
-        assert await crashed.renew() == [1]
-        with pytest.raises(ShardTakenError, match=r"shard 0 of 2 is run by another process \(frozen"):
-            await store.leases(Shards(2, (0,)), f"second {LOCKING}", 30).acquire()
+    crashed = store.leases(Shards(2, (1,)), f"crashed {LOCKING}", 30)
+    frozen = store.leases(Shards(2, (0,)), f"frozen {LOCKING}", 30)
+    await crashed.acquire()
+    await frozen.acquire()
+    await crashed.close()  # as a killed process's connections are: its rows stay, live
+    await store.leases(Shards(2, (1,)), f"restarted {LOCKING}", 30).acquire()
+    assert await crashed.renew() == [1]
+    with pytest.raises(ShardTakenError, match=r"shard 0 of 2 is run by another process \(frozen"):
+        await store.leases(Shards(2, (0,)), f"second {LOCKING}", 30).acquire()
 
-        await frozen.release()
-        earlier = store.leases(Shards(2, (0,)), "earlier version", 30)
-        await earlier.acquire()
-        await earlier.close()
-        with pytest.raises(ShardTakenError, match=r"shard 0 of 2 is run by another process \(earlier"):
-            await store.leases(Shards(2, (0,)), f"second {LOCKING}", 30).acquire()
-    finally:
-        await store.close()
+    await frozen.release()
+    earlier = store.leases(Shards(2, (0,)), "earlier version", 30)
+    await earlier.acquire()
+    await earlier.close()
+    with pytest.raises(ShardTakenError, match=r"shard 0 of 2 is run by another process \(earlier"):
+        await store.leases(Shards(2, (0,)), f"second {LOCKING}", 30).acquire()
 
 
 @pytest.mark.postgres
-async def test_a_holder_whose_database_session_ends_while_it_runs_stops(postgres_url):
+async def test_a_holder_whose_database_session_ends_while_it_runs_stops(store):
     """Another process could take its shards at once from then on (a database restart ends it)."""
-    store = await open_store(postgres_url)
-    try:
-        leases = store.leases(Shards(1, (0,)), f"cut {LOCKING}", 30)
-        await leases.acquire()
-        lost: list[LeaseLostError] = []
+    leases = store.leases(Shards(1, (0,)), f"cut {LOCKING}", 30)
+    await leases.acquire()
+    lost: list[LeaseLostError] = []
 
-        async def on_lost(error: LeaseLostError) -> None:
-            lost.append(error)
+    async def on_lost(error: LeaseLostError) -> None:
+        lost.append(error)
 
-        clock = LeaseClock(30)
-        clock.renewed(clock.now())
-        keeper = LeaseKeeper(leases, clock, on_lost)
-        keeper.interval = 0.05
-        running = asyncio.create_task(keeper.run(asyncio.Event()))
-        await execute(
-            store, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-        )
-        await asyncio.wait_for(running, 10)
-        assert "its database session ended" in str(lost[0])
-    finally:
-        await store.close()
+    clock = LeaseClock(30)
+    clock.renewed(clock.now())
+    keeper = LeaseKeeper(leases, clock, on_lost)
+    keeper.interval = 0.05
+    running = asyncio.create_task(keeper.run(asyncio.Event()))
+    await execute(
+        store, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    )
+    await asyncio.wait_for(running, 10)
+    assert "its database session ended" in str(lost[0])
 
 
 @pytest.mark.postgres
-async def test_a_holder_whose_lock_is_gone_though_its_session_looks_open_stops(postgres_url):
+async def test_a_holder_whose_lock_is_gone_though_its_session_looks_open_stops(store):
     """A connection dropped silently (an idle timeout on the way) looks open to the holder while
     the server has freed its lock: each renewal asks the session whether it still holds it."""
-    store = await open_store(postgres_url)
-    try:
-        leases = store.leases(Shards(1, (0,)), f"dropped {LOCKING}", 30)
-        await leases.acquire()
-        assert await leases.lock_held(5.0)
-        lost: list[LeaseLostError] = []
+    leases = store.leases(Shards(1, (0,)), f"dropped {LOCKING}", 30)
+    await leases.acquire()
+    assert await leases.lock_held(5.0)
+    lost: list[LeaseLostError] = []
 
-        async def on_lost(error: LeaseLostError) -> None:
-            lost.append(error)
+    async def on_lost(error: LeaseLostError) -> None:
+        lost.append(error)
 
-        clock = LeaseClock(30)
-        clock.renewed(clock.now())
-        keeper = LeaseKeeper(leases, clock, on_lost)
-        keeper.interval = 0.05
-        session = leases._session
-        assert session is not None
-        # the lock freed while the connection stays open, as the server does for a dropped one
-        assert await session.fetchval("SELECT pg_advisory_unlock($1)", holder_key(leases.holder))
-        running = asyncio.create_task(keeper.run(asyncio.Event()))
-        await asyncio.wait_for(running, 10)
-        assert "its database session ended" in str(lost[0])
-        assert not leases.in_session()  # the press fences see it too
-    finally:
-        await store.close()
+    clock = LeaseClock(30)
+    clock.renewed(clock.now())
+    keeper = LeaseKeeper(leases, clock, on_lost)
+    keeper.interval = 0.05
+    session = leases._session
+    assert session is not None
+    # the lock freed while the connection stays open, as the server does for a dropped one
+    assert await session.fetchval("SELECT pg_advisory_unlock($1)", holder_key(leases.holder))
+    running = asyncio.create_task(keeper.run(asyncio.Event()))
+    await asyncio.wait_for(running, 10)
+    assert "its database session ended" in str(lost[0])
+    assert not leases.in_session()  # the press fences see it too
 
 
 @pytest.mark.postgres
-async def test_a_servers_idle_session_timeout_does_not_end_the_lock_session(postgres_url):
+async def test_a_servers_idle_session_timeout_does_not_end_the_lock_session(postgres_url, store):
     """The lock session sends nothing between renewals: a server's idle timeout (PostgreSQL 14
     and later) would end it and stop a healthy process."""
-    store = await open_store(postgres_url)
-    try:
-        leases = store.leases(Shards(1, (0,)), f"idle {LOCKING}", 30)
-        leases.url = f"{postgres_url}&idle_session_timeout=100"  # as a server set up so would
-        await leases.acquire()
-        session = leases._session
-        assert session is not None and session.get_server_version().major >= 14
-        assert await session.fetchval("SHOW idle_session_timeout") == "0"
-        await leases.release()
-    finally:
-        await store.close()
+    leases = store.leases(Shards(1, (0,)), f"idle {LOCKING}", 30)
+    leases.url = f"{postgres_url}&idle_session_timeout=100"  # as a server set up so would
+    await leases.acquire()
+    session = leases._session
+    assert session is not None and session.get_server_version().major >= 14
+    assert await session.fetchval("SHOW idle_session_timeout") == "0"
+    await leases.release()
 
 
 @pytest.mark.postgres
-async def test_a_relayed_press_waits_for_the_holder_of_its_shard(postgres_url):
+async def test_a_relayed_press_waits_for_the_holder_of_its_shard(postgres_url, store):
     """A process that woke up after its lease was taken over takes no press meant for the new
     holder, which takes it."""
-    store = await open_store(postgres_url)
-    try:
-        sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)), "zero")
-        stale = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "stale")
-        live = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "live")
-        await store.leases(Shards(2, (1,)), "stale", 30).acquire()
-        await execute(store, "UPDATE shard_leases SET expires_at = 0")
-        await store.leases(Shards(2, (1,)), "live", 30).acquire()
-        stop = asyncio.Event()
-        stale_got: list[dict] = []
-        live_got: list[dict] = []
-        listening = asyncio.create_task(stale.run(stop, stale_got.append))
-        await sender.forward(1, {"id": "press"})  # the stale one is told first
-        answering = asyncio.create_task(live.run(stop, live_got.append))
-        for _ in range(200):
-            if live_got or stale_got:
-                break
-            await asyncio.sleep(0.02)
-        stop.set()
-        await asyncio.gather(listening, answering)
-        assert (stale_got, live_got) == ([], [{"id": "press"}])
-    finally:
-        await store.close()
+    sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)), "zero")
+    stale = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "stale")
+    live = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "live")
+    await store.leases(Shards(2, (1,)), "stale", 30).acquire()
+    await execute(store, "UPDATE shard_leases SET expires_at = 0")
+    await store.leases(Shards(2, (1,)), "live", 30).acquire()
+    stop = asyncio.Event()
+    stale_got: list[dict] = []
+    live_got: list[dict] = []
+    listening = asyncio.create_task(stale.run(stop, stale_got.append))
+    await sender.forward(1, {"id": "press"})  # the stale one is told first
+    answering = asyncio.create_task(live.run(stop, live_got.append))
+    for _ in range(200):
+        if live_got or stale_got:
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await asyncio.gather(listening, answering)
+    assert (stale_got, live_got) == ([], [{"id": "press"}])
 
 
 class Unreachable(ShardLeases):
@@ -350,49 +324,43 @@ class Unreachable(ShardLeases):
 
 
 @pytest.mark.postgres
-async def test_a_holder_that_cannot_renew_stops_before_its_lease_could_expire(postgres_url):
-    store = await open_store(postgres_url)
-    try:
-        leases = Unreachable(postgres_url, store._pool, Shards(1, (0,)), "cut off", 5)
-        await leases.acquire()
-        lost: list[LeaseLostError] = []
+async def test_a_holder_that_cannot_renew_stops_before_its_lease_could_expire(postgres_url, store):
+    leases = Unreachable(postgres_url, store._pool, Shards(1, (0,)), "cut off", 5)
+    await leases.acquire()
+    lost: list[LeaseLostError] = []
 
-        async def on_lost(error: LeaseLostError) -> None:
-            lost.append(error)
+    async def on_lost(error: LeaseLostError) -> None:
+        lost.append(error)
 
-        clock = LeaseClock(5)
-        clock.renewed(clock.now())
-        keeper = LeaseKeeper(leases, clock, on_lost)
-        keeper.interval = 0.1  # tries often: it gives up after half the lease, not by the clock
-        await asyncio.wait_for(keeper.run(asyncio.Event()), 10)
-        assert "could not be renewed" in str(lost[0])  # by half the lease: before its clock ran out
-    finally:
-        await store.close()
+    clock = LeaseClock(5)
+    clock.renewed(clock.now())
+    keeper = LeaseKeeper(leases, clock, on_lost)
+    keeper.interval = 0.1  # tries often: it gives up after half the lease, not by the clock
+    await asyncio.wait_for(keeper.run(asyncio.Event()), 10)
+    assert "could not be renewed" in str(lost[0])  # by half the lease: before its clock ran out
 
 
 @pytest.mark.postgres
-async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_be_answered(postgres_url):
-    store = await open_store(postgres_url)
-    try:
-        sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)), "zero")
-        receiver = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "one")
-        await store.leases(Shards(2, (1,)), "one", 30).acquire()
-        got: list[dict] = []
-        stop = asyncio.Event()
-        await sender.forward(1, {"id": "old"})
-        await execute(store, "UPDATE forwarded_interactions SET at = at - 10")  # past Discord's 3 s
-        running = asyncio.create_task(receiver.run(stop, got.append))
-        await sender.forward(0, {"id": "for shard 0"})
-        await sender.forward(1, {"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}})
-        for _ in range(100):
-            if got:
-                break
-            await asyncio.sleep(0.02)
-        stop.set()
-        await running
-        assert got == [{"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}}]
-    finally:
-        await store.close()
+async def test_the_relay_hands_a_press_to_its_shards_process_while_it_can_still_be_answered(
+    postgres_url, store
+):
+    sender = InteractionRelay(postgres_url, store._pool, Shards(2, (0,)), "zero")
+    receiver = InteractionRelay(postgres_url, store._pool, Shards(2, (1,)), "one")
+    await store.leases(Shards(2, (1,)), "one", 30).acquire()
+    got: list[dict] = []
+    stop = asyncio.Event()
+    await sender.forward(1, {"id": "old"})
+    await execute(store, "UPDATE forwarded_interactions SET at = at - 10")  # past Discord's 3 s
+    running = asyncio.create_task(receiver.run(stop, got.append))
+    await sender.forward(0, {"id": "for shard 0"})
+    await sender.forward(1, {"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}})
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await running
+    assert got == [{"id": "fresh", "data": {"custom_id": "rummy:hand:3:1.2:closed"}}]
 
 
 async def test_a_sharded_process_reads_a_players_settings_again_after_a_while(tmp_path):
@@ -472,22 +440,18 @@ async def test_a_sharded_process_prunes_its_shards_finished_matches_only(postgre
 
 @pytest.mark.postgres
 async def test_a_bot_not_sharded_on_postgresql_holds_every_server_and_is_refused_beside_a_sharded_one(
-    postgres_url, discord_double, bot_runner
+    postgres_url, store, discord_double, bot_runner
 ):
     """Without RUMMY_SHARD_COUNT a bot runs every server's tables: beside a live sharded process
     (or another such bot) it would run the same tables and hand out the same ids."""
-    store = await open_store(postgres_url)
-    try:
-        sharded = store.leases(Shards(2, (0, 1)), "sharded", 30)
-        await sharded.acquire()
-        with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT than 1"):
-            await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
-        await sharded.release()
+    sharded = store.leases(Shards(2, (0, 1)), "sharded", 30)
+    await sharded.acquire()
+    with pytest.raises(ShardTakenError, match="another RUMMY_SHARD_COUNT than 1"):
+        await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+    await sharded.release()
 
-        alone = await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
-        with pytest.raises(ShardTakenError, match=r"shard 0 of 1 is run by another process"):
-            await store.leases(Shards(1, (0,)), "second", 30).acquire()
-        await alone.close()
-        await store.leases(Shards(1, (0,)), "next", 30).acquire()  # released at a clean stop
-    finally:
-        await store.close()
+    alone = await bot_runner.start(RummyBot(postgres_url, edit_delay=0))
+    with pytest.raises(ShardTakenError, match=r"shard 0 of 1 is run by another process"):
+        await store.leases(Shards(1, (0,)), "second", 30).acquire()
+    await alone.close()
+    await store.leases(Shards(1, (0,)), "next", 30).acquire()  # released at a clean stop
