@@ -16,7 +16,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -193,7 +192,6 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     discord_double, bot_runner, tmp_path, browser, shots
 ):
     double = discord_double
-    started_at = time.perf_counter()
     bot = await bot_runner.start(activity_bot(tmp_path, ManualClock(), BUILT))
     alice, bob, carol = double.user("alice"), double.user("bob"), double.user("carol")
     table = await start_table(double, bot, alice, bob)
@@ -207,7 +205,6 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     await watcher.locator(".watching").wait_for()
 
     seat = table.seat_of(alice.id)
-    latencies = []
     turns = 0
     while turns < 4:
         if table.match.deal.turn == seat:
@@ -216,10 +213,8 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
             )
         else:
             before = len(alice_frames)
-            pressed = time.perf_counter()
             await bob_plays_a_turn(double, bot)
             await page.locator("#pick-closed:not([disabled])").wait_for()
-            latencies.append(time.perf_counter() - pressed)
             assert len(alice_frames) > before
         turns += 1
     if table.match.deal.turn == seat:
@@ -299,11 +294,6 @@ async def test_a_deal_played_at_the_page_against_a_dm_player_to_its_end(
     seen = {text for frame in received for text in strings(frame) if CARD.match(text)}
     assert seen <= public and not seen & hidden
     assert not [frame for frame in received if frame.get("hand")]
-    # A DM player's whole turn (a press and a menu through the double, each answered by the bot)
-    # until the page offers the next pick: the move-to-screen figure is test_activity_server's
-    elapsed = time.perf_counter() - started_at
-    slowest = max(latencies) * 1000
-    print(f"a DM turn to the page: at most {slowest:.0f} ms ({len(latencies)}); test {elapsed:.1f} s")
 
 
 async def test_the_lobby_and_a_result_in_english_and_hindi(

@@ -3,9 +3,6 @@ a real SQLite file, pages' live connections signed in through the double's OAuth
 moves go through the same service door as buttons; each connection sees only what its user
 may: a seat its own hand, anyone else the spectator's table."""
 
-import statistics
-import time
-
 import aiohttp
 import pytest
 from activity_helpers import activity_bot, cards_in, open_page, sign_in
@@ -276,9 +273,9 @@ async def test_a_page_whose_table_another_shard_serves_is_sent_there(
     assert (await page.ws.receive()).type is aiohttp.WSMsgType.CLOSE and page.ws.close_code == 4004
 
 
-async def test_a_move_reaches_the_other_players_page_soon(discord_double, bot_runner, tmp_path, http):
-    """Issue 27's target is a p95 of 300 ms from a move to the others' screens on this machine;
-    the figure is printed, and the test fails only when it is far off (a loaded CI machine)."""
+async def test_every_move_reaches_the_other_players_page(discord_double, bot_runner, tmp_path, http):
+    """Each pick and discard, played as fast as a page sends them, shows on the other page (how
+    soon is a figure for a benchmark, not a test)."""
     double = discord_double
     unmetered = Limits(messages_per_second=1000.0, message_burst=1000)  # moves as fast as a machine can
     _, table, base = await started(double, bot_runner, tmp_path, unmetered)
@@ -288,26 +285,18 @@ async def test_a_move_reaches_the_other_players_page_soon(discord_double, bot_ru
         page, _ = await open_page(http, base, token, double.guild_id, double.channel_id)
         pages[table.seat_of(user.id)] = page
         await page.next("state")
-    took = []
     for _ in range(12):
         mover = table.match.deal.turn
         page, other = pages[mover], pages[1 - mover]
         state = await page.state_where(lambda s: s["hand"]["legal"]["pick_closed"])
-        sent = time.perf_counter()
         assert (await page.move({"kind": "pick", "source": "closed"}, state["hand"]["turn"]))[
             "type"
         ] == "done"
         await other.state_where(lambda s, mover=mover: s["table"]["match"]["deal"]["has_picked"][mover])
-        took.append(time.perf_counter() - sent)
         state = await page.state_where(lambda s: s["hand"]["picked"])
-        sent = time.perf_counter()
         discard = {"kind": "discard", "card": state["hand"]["picked"]}
         assert (await page.move(discard, state["hand"]["turn"]))["type"] == "done"
         await other.state_where(lambda s, mover=mover: s["table"]["match"]["deal"]["turn"] != mover)
-        took.append(time.perf_counter() - sent)
-    p95 = statistics.quantiles(took, n=20)[-1]
-    print(f"move to the other page: median {statistics.median(took) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
-    assert p95 < 1.0
 
 
 async def test_a_declaration_from_the_page_is_judged_as_a_buttons_is(
